@@ -1,0 +1,1 @@
+"""The `casebook` command: a thin layer over rules, generator and companion."""

@@ -1,0 +1,5 @@
+import sys
+
+from casebook.cli import main
+
+sys.exit(main())

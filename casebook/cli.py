@@ -1,0 +1,159 @@
+"""`casebook build|validate`: print-and-play sets from card databases, and their checks."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from rules.problems import Problems
+
+
+def _offset(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not X,Y in mm (for example 0.5,-1)") from None
+    return (x, y)
+
+
+def _mm(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of mm") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="casebook", description=__doc__)
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def data_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: every game under cards/)")
+        p.add_argument("--cards", type=Path, help="card databases folder (default: cards/)")
+        p.add_argument("--layouts", type=Path, help="layouts folder (default: layouts/)")
+
+    b = sub.add_parser("build", help="build print-and-play PDFs (and PNGs) into output/")
+    data_args(b)
+    b.add_argument("--paper", choices=["a4", "letter"], action="append", help="paper (default: both)")
+    b.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output/)")
+    b.add_argument("--bleed", type=_mm, help="bleed in mm (default 3)")
+    b.add_argument("--gutter", type=_mm, default=0.0, help="space between cards in mm (default 0: cards abut)")
+    b.add_argument("--no-crop-marks", action="store_true", help="leave out crop marks")
+    b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                   help="shift back pages by X,Y mm to correct a duplex printer")
+    b.add_argument("--ink-saver", action="store_true", help="light backgrounds, for greyscale or low ink")
+    b.add_argument("--png", action="store_true", help="also one PNG per card face and back (with bleed)")
+    b.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+
+    v = sub.add_parser("validate", help="check card databases and their layouts")
+    data_args(v)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "build":
+            return build(args)
+        return validate(args)
+    except KeyboardInterrupt:
+        print("casebook: interrupted; no output was changed", file=sys.stderr)
+        return 130
+
+
+def _options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from generator.build import BuildOptions
+
+    opts = BuildOptions()
+    if args.cards:
+        opts.cards_dir = args.cards
+    if args.layouts:
+        opts.layouts_dir = args.layouts
+    return opts
+
+
+def _games(args: argparse.Namespace, cards_dir: Path) -> list[str] | None:
+    from rules.cards import game_folders
+
+    known = game_folders(cards_dir)
+    games = args.games or known
+    unknown = [g for g in games if g not in known]
+    if unknown:
+        print(f"casebook: unknown game {', '.join(unknown)}; games in {cards_dir}: {', '.join(known) or 'none'}",
+              file=sys.stderr)
+        return None
+    return games
+
+
+def validate(args: argparse.Namespace) -> int:
+    from generator.build import compose_game
+
+    opts = _options(args)
+    games = _games(args, opts.cards_dir)
+    if games is None:
+        return 2
+    failed = 0
+    for game in games:
+        problems = Problems()
+        composed = compose_game(game, opts, problems)
+        if problems.items:
+            print(problems.format())
+        if composed is None or problems:
+            failed += 1
+            print(f"{game}: {len(problems.errors)} problem(s)")
+        else:
+            cards = sum(len(f) for f in composed.faces.values())
+            print(f"{game}: ok ({cards} cards, {len(composed.db.rules)} rules, {len(composed.db.faq)} rulings)")
+    return 1 if failed else 0
+
+
+def build(args: argparse.Namespace) -> int:
+    from generator.build import compose_game, export_pngs, write_pdf
+
+    opts = _options(args)
+    opts.out_dir = args.out
+    opts.papers = tuple(args.paper) if args.paper else ("a4", "letter")
+    opts.bleed, opts.gutter = args.bleed, args.gutter
+    opts.crop_marks = not args.no_crop_marks
+    opts.back_offset, opts.ink_saver = args.back_offset, args.ink_saver
+    opts.png, opts.dpi = args.png, args.dpi
+    games = _games(args, opts.cards_dir)
+    if games is None:
+        return 2
+
+    def progress(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    failed = 0
+    for game in games:
+        started = time.perf_counter()
+        progress(f"{game}: composing cards")
+        problems = Problems()
+        composed = compose_game(game, opts, problems)
+        if composed is None or problems:
+            print(problems.format(), file=sys.stderr)
+            print(f"{game}: not built, {len(problems.errors)} problem(s); existing output left as it was",
+                  file=sys.stderr)
+            failed += 1
+            continue
+        for paper in opts.papers:
+            path = opts.out_dir / game / f"{game}-{paper}.pdf"
+            progress(f"{game}: imposing {paper}")
+            pages = write_pdf(composed, paper, path, opts, problems, progress)
+            if problems:
+                print(problems.format(), file=sys.stderr)
+                failed += 1
+                break
+            print(f"wrote {path} ({pages} pages, {path.stat().st_size / 1024:.0f} KiB)")
+        if opts.png and not problems:
+            progress(f"{game}: rendering PNGs at {opts.dpi} dpi")
+            out = opts.out_dir / game / "png"
+            count = export_pngs(composed, out, opts, progress)
+            print(f"wrote {out}/ ({count} PNGs)")
+        progress(f"{game}: done in {time.perf_counter() - started:.1f} s")
+    return 1 if failed else 0

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Set up the project on a fresh machine and run it: `python3 dev.py build|test|check|bench`.
+
+Creates .venv with the package and its dev tools on first use (only Python 3.11+
+is needed beforehand), then runs the step inside it. Extra arguments are passed on.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".casebook-installed"
+
+
+def ensure_venv() -> None:
+    """Create the virtualenv and install the package when pyproject.toml is newer."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"casebook needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    if not (BIN / "python").exists():
+        print("dev.py: creating .venv", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+    pyproject = ROOT / "pyproject.toml"
+    if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime:
+        return
+    print("dev.py: installing casebook and its dev tools into .venv", flush=True)
+    pip = [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
+    STAMP.write_text("ok\n")
+
+
+def run(*cmd: str) -> int:
+    return subprocess.run(list(cmd), cwd=ROOT).returncode
+
+
+def main(argv: list[str]) -> int:
+    step, rest = (argv[0], argv[1:]) if argv else ("help", [])
+    if step not in {"build", "test", "check", "bench"}:
+        print(__doc__)
+        return 0 if step == "help" else 2
+    ensure_venv()
+    py = str(BIN / "python")
+    if step == "build":
+        return run(py, "-m", "casebook", "build", *rest)
+    if step == "test":
+        return run(py, "-m", "pytest", *rest)
+    if step == "check":
+        return run(py, "-m", "ruff", "check", ".") or run(py, "-m", "mypy")
+    return run(py, "benchmarks/build.py", *rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

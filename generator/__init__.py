@@ -1,0 +1,1 @@
+"""Card database -> neutral scene -> PDF (ReportLab) / PNG (Pillow); sheets and exports."""

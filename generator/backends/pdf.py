@@ -1,0 +1,138 @@
+"""The PDF backend: draws scenes as vector with embedded TrueType fonts (ReportLab).
+
+Pages are written with invariant=1, so the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
+from generator.scene import Clip, Ellipse, Polyline, Rect, Scene, TextRun, Unclip
+from generator.units import mm_to_pt
+
+
+@cache
+def _colour(hexstr: str) -> Color:
+    return HexColor(hexstr)
+
+
+class PdfDocument:
+    """A PDF being written: pages of a size in mm, scenes drawn at offsets in mm."""
+
+    def __init__(self, path: Path | str, title: str = "", author: str = "Casebook"):
+        register_pdf_fonts()
+        self.canvas = Canvas(str(path), invariant=1, pageCompression=1)
+        self.canvas.setTitle(title)
+        self.canvas.setAuthor(author)
+        self.canvas.setCreator("Casebook")
+        self.page_h = 0.0
+        self.pages = 0
+
+    def begin_page(self, width: float, height: float, trim: tuple[float, float, float, float] | None = None,
+                   bleed: tuple[float, float, float, float] | None = None) -> None:
+        """Start a page of width x height mm; trim/bleed boxes (x, y, w, h in mm, y down) if given."""
+        c = self.canvas
+        c.setPageSize((mm_to_pt(width), mm_to_pt(height)))
+        self.page_h = height
+        if trim is not None:
+            c.setTrimBox(self._box(trim))
+        if bleed is not None:
+            c.setBleedBox(self._box(bleed))
+        c.setLineCap(1)
+        c.setLineJoin(1)
+
+    def _box(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x, y, w, h = box
+        return (mm_to_pt(x), mm_to_pt(self.page_h - y - h), mm_to_pt(x + w), mm_to_pt(self.page_h - y))
+
+    def end_page(self) -> None:
+        self.canvas.showPage()
+        self.pages += 1
+
+    def bookmark(self, title: str, key: str, level: int = 0) -> None:
+        self.canvas.bookmarkPage(key)
+        self.canvas.addOutlineEntry(title, key, level=level)
+
+    def draw(self, scene: Scene, ox: float = 0.0, oy: float = 0.0,
+             clip: tuple[float, float, float, float] | None = None) -> None:
+        """Draw a scene with its top-left corner at (ox, oy) mm, clipped to a page box if given."""
+        c = self.canvas
+        ph = self.page_h
+        if clip is not None:
+            c.saveState()
+            path = c.beginPath()
+            x, y, w, h = clip
+            path.rect(mm_to_pt(x), mm_to_pt(ph - y - h), mm_to_pt(w), mm_to_pt(h))
+            c.clipPath(path, stroke=0, fill=0)
+
+        def X(v: float) -> float:
+            return mm_to_pt(ox + v)
+
+        def Y(v: float) -> float:
+            return mm_to_pt(ph - (oy + v))
+
+        for item in scene.items:
+            if isinstance(item, TextRun):
+                c.setFillColor(_colour(item.colour))
+                c.setFont(PDF_NAMES[item.font], item.size)
+                c.drawString(X(item.x), Y(item.y), item.text)
+            elif isinstance(item, Rect):
+                self._paint(item.fill, item.stroke, item.width, item.dash)
+                if item.radius > 0:
+                    c.roundRect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h),
+                                mm_to_pt(item.radius), stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+                else:
+                    c.rect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h),
+                           stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+            elif isinstance(item, Ellipse):
+                self._paint(item.fill, item.stroke, item.width, ())
+                c.ellipse(X(item.cx - item.rx), Y(item.cy + item.ry), X(item.cx + item.rx), Y(item.cy - item.ry),
+                          stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+            elif isinstance(item, Polyline):
+                fill = item.fill if item.closed else None
+                if not fill and not item.stroke:
+                    continue
+                self._paint(fill, item.stroke, item.width, item.dash)
+                path = c.beginPath()
+                path.moveTo(X(item.points[0][0]), Y(item.points[0][1]))
+                for px, py in item.points[1:]:
+                    path.lineTo(X(px), Y(py))
+                if item.closed:
+                    path.close()
+                c.drawPath(path, stroke=int(bool(item.stroke)), fill=int(bool(fill)))
+            elif isinstance(item, Clip):
+                c.saveState()
+                path = c.beginPath()
+                path.rect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h))
+                c.clipPath(path, stroke=0, fill=0)
+            elif isinstance(item, Unclip):
+                c.restoreState()
+        if clip is not None:
+            c.restoreState()
+
+    def _paint(self, fill: str | None, stroke: str | None, width: float, dash: tuple[float, ...]) -> None:
+        c = self.canvas
+        if fill:
+            c.setFillColor(_colour(fill))
+        if stroke:
+            c.setStrokeColor(_colour(stroke))
+            c.setLineWidth(mm_to_pt(width))
+            c.setDash([mm_to_pt(d) for d in dash] if dash else [])
+
+    def save(self) -> None:
+        self.canvas.save()
+
+
+def scenes_to_pdf(scenes: list[Scene], path: Path | str, title: str = "") -> None:
+    """One scene a page, each page the scene's size with TrimBox and BleedBox set."""
+    doc = PdfDocument(path, title)
+    for scene in scenes:
+        doc.begin_page(scene.width, scene.height, trim=scene.trim, bleed=(0, 0, scene.width, scene.height))
+        doc.draw(scene)
+        doc.end_page()
+    doc.save()

@@ -1,0 +1,147 @@
+"""The PNG backend: draws the same scenes as the PDF backend into a Pillow image.
+
+Shapes are drawn at twice the resolution and reduced, for smooth edges; text is
+FreeType-rendered from the same TTF files as the PDF's fonts.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from generator.backends.fonts import font_path
+from generator.scene import Clip, Ellipse, Point, Polyline, Rect, Scene, TextRun, Unclip
+
+SUPERSAMPLE = 2
+
+
+@cache
+def _font(style: str, px: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(font_path(style)), px)
+
+
+@cache
+def _rgb(hexstr: str) -> tuple[int, int, int]:
+    h = hexstr.lstrip("#")
+    return (int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+
+
+def render(scene: Scene, dpi: float = 300.0, supersample: int = SUPERSAMPLE) -> Image.Image:
+    """The scene as an RGB image at dpi (whole scene: trim and bleed)."""
+    k = dpi / 25.4 * supersample
+    size = (max(1, round(scene.width * dpi / 25.4)) * supersample, max(1, round(scene.height * dpi / 25.4)) * supersample)
+    img = Image.new("RGB", size, (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    stack: list[tuple[Image.Image, ImageDraw.ImageDraw, tuple[int, int, int, int]]] = []
+    for item in scene.items:
+        if isinstance(item, Clip):
+            box = (round(item.x * k), round(item.y * k), round((item.x + item.w) * k), round((item.y + item.h) * k))
+            stack.append((img, draw, box))
+            img = img.copy()
+            draw = ImageDraw.Draw(img)
+            continue
+        if isinstance(item, Unclip):
+            if stack:
+                outer, outer_draw, box = stack.pop()
+                outer.paste(img.crop(box), box[:2])
+                img, draw = outer, outer_draw
+            continue
+        _draw_item(draw, item, k)
+    if supersample > 1:
+        img = img.reduce(supersample)
+    return img
+
+
+def _w(width: float, k: float) -> int:
+    return max(1, round(width * k))
+
+
+def _draw_item(draw: ImageDraw.ImageDraw, item: object, k: float) -> None:
+    if isinstance(item, TextRun):
+        px = max(1, round(item.size / 72.0 * 25.4 * k))
+        draw.text((item.x * k, item.y * k), item.text, font=_font(item.font, px), fill=_rgb(item.colour), anchor="ls")
+    elif isinstance(item, Rect):
+        x0, y0, x1, y1 = item.x * k, item.y * k, (item.x + item.w) * k, (item.y + item.h) * k
+        r = item.radius * k
+        if item.fill:
+            if r > 0:
+                draw.rounded_rectangle((x0, y0, x1, y1), r, fill=_rgb(item.fill))
+            else:
+                draw.rectangle((x0, y0, x1, y1), fill=_rgb(item.fill))
+        if item.stroke:
+            half = item.width * k / 2
+            if item.dash:
+                pts = ((item.x, item.y), (item.x + item.w, item.y), (item.x + item.w, item.y + item.h), (item.x, item.y + item.h), (item.x, item.y))
+                _stroke_line(draw, [(p[0] * k, p[1] * k) for p in pts], item.stroke, item.width, k, item.dash)
+            elif r > 0:
+                draw.rounded_rectangle((x0 - half, y0 - half, x1 + half, y1 + half), r + half,
+                                       outline=_rgb(item.stroke), width=_w(item.width, k))
+            else:
+                draw.rectangle((x0 - half, y0 - half, x1 + half, y1 + half), outline=_rgb(item.stroke), width=_w(item.width, k))
+    elif isinstance(item, Ellipse):
+        box = ((item.cx - item.rx) * k, (item.cy - item.ry) * k, (item.cx + item.rx) * k, (item.cy + item.ry) * k)
+        if item.fill:
+            draw.ellipse(box, fill=_rgb(item.fill))
+        if item.stroke:
+            half = item.width * k / 2
+            draw.ellipse((box[0] - half, box[1] - half, box[2] + half, box[3] + half),
+                         outline=_rgb(item.stroke), width=_w(item.width, k))
+    elif isinstance(item, Polyline):
+        pts = [(x * k, y * k) for x, y in item.points]
+        if item.closed and item.fill and len(pts) > 2:
+            draw.polygon(pts, fill=_rgb(item.fill))
+        if item.stroke:
+            if item.closed:
+                pts = [*pts, pts[0]]
+            _stroke_line(draw, pts, item.stroke, item.width, k, item.dash, caps=not item.closed)
+
+
+def _stroke_line(draw: ImageDraw.ImageDraw, pts: list[Point], colour: str, width: float, k: float,
+                 dash: tuple[float, ...], caps: bool = True) -> None:
+    segments = _dashed(pts, [d * k for d in dash]) if dash else [pts]
+    w = _w(width, k)
+    fill = _rgb(colour)
+    for seg in segments:
+        if len(seg) < 2:
+            continue
+        draw.line(seg, fill=fill, width=w, joint="curve")
+        if caps and w > 2:
+            r = w / 2
+            for x, y in (seg[0], seg[-1]):
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+
+
+def _dashed(pts: list[Point], dash: list[float]) -> list[list[Point]]:
+    """Split a polyline into the 'on' pieces of a dash pattern."""
+    out: list[list[Point]] = []
+    on, idx, left = True, 0, dash[0]
+    current: list[Point] = [pts[0]]
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        pos = 0.0
+        while seg - pos > left:
+            pos += left
+            t = pos / seg
+            p = (x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+            if on:
+                current.append(p)
+                out.append(current)
+            current = [p]
+            on = not on
+            idx = (idx + 1) % len(dash)
+            left = dash[idx]
+        left -= seg - pos
+        if on:
+            current.append((x1, y1))
+        else:
+            current = [(x1, y1)]
+    if on and len(current) > 1:
+        out.append(current)
+    return out
+
+
+def save_png(img: Image.Image, path: str, dpi: float) -> None:
+    """PNG with its dpi recorded; a low zlib level: most of the time is compression."""
+    img.save(path, format="PNG", dpi=(dpi, dpi), compress_level=3)

@@ -1,0 +1,249 @@
+"""Build a game's print-and-play set: compose every card and sheet, impose, write atomically.
+
+Nothing is written unless the whole game composed without an error, and every file
+is written beside its target and renamed over it, so a failed build leaves the
+previous output intact.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.backends.fonts import metrics
+from generator.compose import Composer, Face
+from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
+from generator.scene import Polyline, Scene, TextRun
+from generator.sheets import MARK_WIDTH, SheetPlan, plan_sheet
+from generator.units import PT_PER_MM
+from rules.cards import CARDS_DIR, GameDatabase, read_database
+from rules.problems import Place, Problems
+
+PAPERS = ("a4", "letter")
+Progress = Callable[[str], None]
+
+
+@dataclass
+class BuildOptions:
+    papers: tuple[str, ...] = PAPERS
+    cards_dir: Path = CARDS_DIR
+    layouts_dir: Path = LAYOUTS_DIR
+    out_dir: Path = Path("output")
+    bleed: float | None = None
+    gutter: float = 0.0
+    crop_marks: bool = True
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    ink_saver: bool = False
+    png: bool = False
+    dpi: float = 300.0
+    workers: int = 0  # 0: one per core
+
+
+@dataclass
+class Composed:
+    """A game ready to print: its database, the composed cards, the notes of imposition."""
+
+    db: GameDatabase
+    lib: LayoutLibrary
+    composer: Composer
+    faces: dict[str, list[Face]]
+    pages: dict[str, list[tuple[str, Scene]]] = field(default_factory=dict)  # paper -> sheets
+
+
+def compose_game(game_id: str, opts: BuildOptions, problems: Problems) -> Composed | None:
+    """Read and compose everything of one game; None (with problems) if anything is wrong."""
+    lib = load_library(opts.layouts_dir, problems)
+    db = read_database(game_id, opts.cards_dir, problems)
+    if db is None or problems:
+        return None
+    composer = Composer(lib, db, problems, bleed=opts.bleed, ink_saver=opts.ink_saver)
+    faces = {cid: composer.faces(comp) for cid, comp in db.components.items()}
+    for comp in db.components.values():
+        if comp.size not in lib.sizes:
+            problems.add(comp.place, f"component '{comp.id}': unknown size '{comp.size}'", "one of: " + ", ".join(lib.sizes))
+    for card in db.all_cards():
+        comp = db.components[card.component]
+        for name, spec in comp.fields.items():
+            if isinstance(spec, dict) and spec.get("type") == "symbol" and name in card.data \
+                    and card.data[name] not in lib.symbols:
+                problems.add(card.field_place(name), f"unknown symbol '{card.data[name]}'",
+                             "one of: " + ", ".join(sorted(lib.symbols)))
+    for suit in db.suits.values():
+        if suit.symbol not in lib.symbols:
+            problems.add(suit.place, f"suit '{suit.id}': unknown symbol '{suit.symbol}'",
+                         "one of: " + ", ".join(sorted(lib.symbols)))
+    composed = Composed(db, lib, composer, faces)
+    for paper in opts.papers:
+        size = lib.papers.get(paper)
+        if size is None:
+            problems.add(Place(str(opts.layouts_dir / "sizes.yaml")), f"unknown paper '{paper}'",
+                         "one of: " + ", ".join(lib.papers))
+            continue
+        sheets = []
+        for sheet in db.sheets:
+            scene = composer.page(sheet.layout, size.width, size.height, sheet.place, {"sheet": {"id": sheet.id, "name": sheet.name}})
+            if scene is not None:
+                sheets.append((sheet.name, scene))
+        composed.pages[paper] = sheets
+    return None if problems else composed
+
+
+def _groups(composed: Composed) -> list[tuple[str, list[Face]]]:
+    """Consecutive components of one size share sheets."""
+    groups: list[tuple[str, list[Face]]] = []
+    for cid, faces in composed.faces.items():
+        size = composed.db.components[cid].size
+        if groups and groups[-1][0] == size:
+            groups[-1][1].extend(faces)
+        else:
+            groups.append((size, list(faces)))
+    return groups
+
+
+def plans_for(composed: Composed, paper: str, opts: BuildOptions, problems: Problems) -> dict[str, SheetPlan]:
+    lib = composed.lib
+    p = lib.papers[paper]
+    bleed = lib.settings.bleed if opts.bleed is None else opts.bleed
+    plans = {}
+    for size_id in {c.size for c in composed.db.components.values()}:
+        size = lib.sizes[size_id]
+        plan = plan_sheet(size.width, size.height, p.width, p.height, bleed=bleed, gutter=opts.gutter,
+                          margin=lib.settings.page_margin)
+        if plan is None:
+            problems.add(Place(str(opts.layouts_dir / "sizes.yaml")),
+                         f"a {size_id} card ({size.width:g} x {size.height:g} mm) does not fit on {paper}")
+            continue
+        plans[size_id] = plan
+    return plans
+
+
+def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, problems: Problems,
+              progress: Progress = lambda s: None) -> int:
+    """Impose every card and sheet onto `paper` and write the PDF atomically; returns pages."""
+    from generator.backends.pdf import PdfDocument  # the backend, only when drawing
+
+    plans = plans_for(composed, paper, opts, problems)
+    if problems:
+        return 0
+    p = composed.lib.papers[paper]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        doc = PdfDocument(tmp, title=f"{composed.db.title} — print-and-play ({paper})")
+        for size_id, faces in _groups(composed):
+            plan = plans[size_id]
+            for note in plan.notes:
+                progress(f"  {paper}, {size_id} cards: {note}")
+            for start in range(0, len(faces), plan.per_sheet):
+                batch = faces[start:start + plan.per_sheet]
+                names = sorted({f.component.name for f in batch}, key=lambda n: [f.component.name for f in batch].index(n))
+                sheet_no = start // plan.per_sheet + 1
+                doc.begin_page(p.width, p.height)
+                if start == 0 or batch[0].component is not faces[start - 1].component:
+                    doc.bookmark(f"{batch[0].component.name}", f"{batch[0].component.id}-{paper}-{start}")
+                for i, face in enumerate(batch):
+                    slot = plan.slot(i)
+                    doc.draw(face.face, slot.x - face.face.bleed, slot.y - face.face.bleed, clip=plan.clip(slot))
+                _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · sheet {sheet_no} · faces", 0.0)
+                doc.end_page()
+                doc.begin_page(p.width, p.height)
+                for i, face in enumerate(batch):
+                    slot = plan.back_slot(i, opts.back_offset)
+                    doc.draw(face.back, slot.x - face.back.bleed, slot.y - face.back.bleed,
+                             clip=plan.clip(plan.back_slot(i)) if opts.back_offset == (0.0, 0.0)
+                             else _shift(plan.clip(plan.back_slot(i)), opts.back_offset))
+                _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · sheet {sheet_no} · backs "
+                           "(print double-sided, flip on the long edge)", opts.back_offset[0], back=True)
+                doc.end_page()
+        for name, scene in composed.pages.get(paper, []):
+            doc.begin_page(p.width, p.height)
+            doc.bookmark(name, f"sheet-{name}-{paper}")
+            doc.draw(scene)
+            doc.end_page()
+        pages = doc.pages
+        doc.save()
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return pages
+
+
+def _shift(box: tuple[float, float, float, float], off: tuple[float, float]) -> tuple[float, float, float, float]:
+    return (box[0] + off[0], box[1] + off[1], box[2], box[3])
+
+
+def _furniture(doc: object, plan: SheetPlan, opts: BuildOptions, label: str, x_shift: float, back: bool = False) -> None:
+    """Crop marks and a small page label, both in the margin."""
+    items = []
+    if opts.crop_marks:
+        for a, b in plan.crop_marks(x_shift):
+            items.append(Polyline((a, b), stroke="#000000", width=MARK_WIDTH))
+    # the label goes where the top margin leaves room above the marks
+    top_room = plan.y0 - plan.outer[1] - 0.5 - plan.mark_len[1] - 5.0
+    if top_room >= 3.0:
+        width = metrics().width(label, "regular", 6.5) / PT_PER_MM
+        items.append(TextRun((plan.paper_w - width) / 2, 5.0 + 2.6, label, "regular", 6.5, "#666666"))
+    scene = Scene(plan.paper_w, plan.paper_h, items=list(items))
+    doc.draw(scene)  # type: ignore[attr-defined]
+
+
+# --- PNG export ----------------------------------------------------------------------------
+
+
+def _render_png(job: tuple[Scene, str, float]) -> str:
+    from generator.backends import png
+
+    scene, path, dpi = job
+    png.save_png(png.render(scene, dpi), path, dpi)
+    return path
+
+
+def export_pngs(composed: Composed, out: Path, opts: BuildOptions, progress: Progress = lambda s: None) -> int:
+    """One PNG with bleed per card design, face and back, rendered on every core; atomic per folder."""
+    jobs: list[tuple[Scene, str, float]] = []
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        for cid, faces in composed.faces.items():
+            seen = set()
+            for face in faces:
+                if face.card.id in seen:
+                    continue
+                seen.add(face.card.id)
+                (tmp / cid).mkdir(exist_ok=True)
+                stem = f"{face.number:03d}-{face.card.id}"
+                if face.card.copies > 1:
+                    stem += f"-x{face.card.copies}"
+                jobs.append((face.face, str(tmp / cid / f"{stem}-face.png"), opts.dpi))
+                jobs.append((face.back, str(tmp / cid / f"{stem}-back.png"), opts.dpi))
+        workers = opts.workers or os.cpu_count() or 1
+        done = 0
+        if workers > 1 and len(jobs) > 4:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                for _ in pool.map(_render_png, jobs, chunksize=4):
+                    done += 1
+                    if done % 50 == 0:
+                        progress(f"  png {done}/{len(jobs)}")
+        else:
+            for job in jobs:
+                _render_png(job)
+        old = out.with_name(f".{out.name}.old")
+        if out.exists():
+            if old.exists():
+                shutil.rmtree(old)
+            os.replace(out, old)
+        os.replace(tmp, out)
+        if old.exists():
+            shutil.rmtree(old)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
+    return len(jobs)

@@ -1,0 +1,236 @@
+"""Layouts as data: sizes, papers, symbols and per-component faces and backs (layouts/*.yaml).
+
+A layout may `extends:` another; its `vars` merge over the parent's and its `elements`
+merge by `id` (same id: keys override; `remove: true` drops it; new ids append).
+Lengths are mm unless they say in/pt/cm. Any string may be a Jinja2 template, rendered
+in a sandbox where an undefined name is an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.symbols import Part, parse_library
+from generator.units import parse_length
+from rules.cards import REPO_ROOT
+from rules.problems import Place, Problems
+from rules.yamlsource import Node, load_yaml, place_of
+
+LAYOUTS_DIR = REPO_ROOT / "layouts"
+
+COMMON_KEYS = {"id", "type", "x", "y", "w", "h", "when", "repeat", "step", "ink_saver", "remove"}
+ELEMENT_KEYS: dict[str, set[str]] = {
+    "rect": {"fill", "stroke", "width", "radius", "dash", "bleed"},
+    "ellipse": {"fill", "stroke", "width"},
+    "line": {"points", "stroke", "width", "dash"},
+    "text": {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "heading_colour"},
+    "symbol": {"name", "colour", "background", "rotate"},
+    "table": {"columns", "rows", "font", "size", "header_size", "header_height", "colour", "stroke", "width",
+              "header_fill", "label_width", "stripe"},
+}
+LAYOUT_KEYS = {"extends", "size", "page", "vars", "elements", "description"}
+
+
+@dataclass(frozen=True)
+class Size:
+    id: str
+    width: float
+    height: float
+    round: bool = False
+
+
+@dataclass
+class Element:
+    data: dict[str, Any]
+    place: Place
+    places: dict[str, Place]  # of each key's value
+
+    @property
+    def type(self) -> str:
+        return str(self.data.get("type", ""))
+
+
+@dataclass
+class Layout:
+    name: str
+    path: Path
+    size: str | None
+    page: bool
+    vars: dict[str, Any]
+    elements: list[Element]
+    place: Place
+
+
+@dataclass
+class PrintSettings:
+    bleed: float = 3.0
+    safe: float = 3.0
+    page_margin: float = 5.0
+
+
+@dataclass
+class LayoutLibrary:
+    """Everything under layouts/: sizes, papers, symbols, and layouts loaded on demand."""
+
+    root: Path
+    sizes: dict[str, Size] = field(default_factory=dict)
+    papers: dict[str, Size] = field(default_factory=dict)
+    settings: PrintSettings = field(default_factory=PrintSettings)
+    symbols: dict[str, list[Part]] = field(default_factory=dict)
+    layouts: dict[str, Layout | None] = field(default_factory=dict)
+    env: SandboxedEnvironment = field(default_factory=lambda: SandboxedEnvironment(
+        undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=False))
+    _templates: dict[str, jinja2.Template] = field(default_factory=dict)
+
+    def template(self, source: str) -> jinja2.Template:
+        tpl = self._templates.get(source)
+        if tpl is None:
+            tpl = self.env.from_string(source)
+            self._templates[source] = tpl
+        return tpl
+
+    def layout(self, name: str, problems: Problems, place: Place) -> Layout | None:
+        """The layout called `name` (its path below layouts/ without .yaml), extends resolved."""
+        if name not in self.layouts:
+            self.layouts[name] = self._load(name, problems, place, ())
+        return self.layouts[name]
+
+    def _load(self, name: str, problems: Problems, place: Place, chain: tuple[str, ...]) -> Layout | None:
+        if name in chain:
+            problems.add(place, "layouts extend each other in a circle: " + " -> ".join([*chain, name]))
+            return None
+        path = self.root / f"{name}.yaml"
+        if not path.is_file():
+            problems.add(place, f"no layout '{name}' ({path} does not exist)",
+                         "a layout name below layouts/ without .yaml, e.g. graves/detective-face")
+            return None
+        raw = load_yaml(path, problems)
+        if raw is None:
+            return None
+        if not isinstance(raw, Node):
+            problems.add(place_of(raw, fallback=Place(str(path))), "a layout must be a mapping")
+            return None
+        for key in raw:
+            if key not in LAYOUT_KEYS:
+                problems.add(raw.key_place(key), f"unknown key '{key}' in a layout",
+                             "one of: " + ", ".join(sorted(LAYOUT_KEYS)))
+        parent: Layout | None = None
+        if "extends" in raw:
+            parent = self._load(str(raw["extends"]), problems, raw.value_place("extends"), (*chain, name))
+        size = raw.get("size", parent.size if parent else None)
+        if size is not None and size not in self.sizes:
+            problems.add(raw.value_place("size"), f"unknown size '{size}'", "one of: " + ", ".join(self.sizes))
+        variables = dict(parent.vars) if parent else {}
+        if "vars" in raw:
+            if isinstance(raw["vars"], dict):
+                variables.update(raw["vars"])
+            else:
+                problems.add(raw.value_place("vars"), "'vars' must be a mapping")
+        elements = [Element(dict(e.data), e.place, dict(e.places)) for e in parent.elements] if parent else []
+        for el in _element_nodes(raw, problems):
+            _merge_element(elements, el, problems)
+        return Layout(name, path, size if isinstance(size, str) else None,
+                      bool(raw.get("page", parent.page if parent else False)), variables, elements, raw.place)
+
+
+def _element_nodes(raw: Node, problems: Problems) -> list[Node]:
+    els = raw.get("elements", [])
+    if not isinstance(els, list):
+        problems.add(raw.value_place("elements"), "'elements' must be a list")
+        return []
+    out = []
+    for i, el in enumerate(els):
+        if not isinstance(el, Node):
+            problems.add(place_of(els, i), "an element must be a mapping", "- {type: text, x: 3, y: 3, ...}")
+            continue
+        out.append(el)
+    return out
+
+
+def _merge_element(elements: list[Element], node: Node, problems: Problems) -> None:
+    eid = node.get("id")
+    places = {k: node.value_place(k) for k in node}
+    if eid is not None:
+        for i, existing in enumerate(elements):
+            if existing.data.get("id") == eid:
+                if node.get("remove"):
+                    del elements[i]
+                    return
+                existing.data.update(node)
+                existing.places.update(places)
+                existing.place = node.place
+                _check_element(existing, problems)
+                return
+        if node.get("remove"):
+            problems.add(node.place, f"no element '{eid}' in the parent layout to remove")
+            return
+    el = Element(dict(node), node.place, places)
+    _check_element(el, problems)
+    elements.append(el)
+
+
+def _check_element(el: Element, problems: Problems) -> None:
+    etype = el.type
+    if etype not in ELEMENT_KEYS:
+        problems.add(el.places.get("type", el.place), f"unknown element type '{etype}'",
+                     "one of: " + ", ".join(ELEMENT_KEYS))
+        return
+    allowed = COMMON_KEYS | ELEMENT_KEYS[etype]
+    for key in el.data:
+        if key not in allowed:
+            problems.add(el.places.get(key, el.place), f"unknown key '{key}' for a {etype} element",
+                         "one of: " + ", ".join(sorted(allowed)))
+    for key in ("x", "y", "w", "h", "width", "radius"):
+        value = el.data.get(key)
+        if value is None or is_template(value):
+            continue
+        try:
+            parse_length(value)
+        except ValueError as exc:
+            problems.add(el.places.get(key, el.place), f"{key}: {exc}")
+
+
+def is_template(value: Any) -> bool:
+    return isinstance(value, str) and ("{{" in value or "{%" in value)
+
+
+def load_library(root: Path = LAYOUTS_DIR, problems: Problems | None = None) -> LayoutLibrary:
+    """Read sizes.yaml and symbols.yaml; layouts are read when first asked for."""
+    problems = problems if problems is not None else Problems()
+    lib = LayoutLibrary(root)
+    sizes_path = root / "sizes.yaml"
+    raw = load_yaml(sizes_path, problems)
+    if isinstance(raw, Node):
+        for group, target in (("sizes", lib.sizes), ("papers", lib.papers)):
+            entries = raw.get(group)
+            if not isinstance(entries, Node):
+                problems.add(raw.place, f"sizes.yaml needs '{group}:' (a mapping)")
+                continue
+            for sid, spec in entries.items():
+                if not isinstance(spec, Node):
+                    problems.add(entries.value_place(sid), f"{group} '{sid}' must be a mapping", "{width: 63mm, height: 88mm}")
+                    continue
+                try:
+                    target[sid] = Size(sid, parse_length(spec.get("width")), parse_length(spec.get("height")),
+                                       spec.get("shape") == "round")
+                except ValueError as exc:
+                    problems.add(spec.place, f"{group} '{sid}': {exc}")
+        settings = raw.get("print")
+        if isinstance(settings, Node):
+            for key in ("bleed", "safe", "page_margin"):
+                if key in settings:
+                    try:
+                        setattr(lib.settings, key, parse_length(settings[key]))
+                    except ValueError as exc:
+                        problems.add(settings.value_place(key), f"{key}: {exc}")
+    sym_path = root / "symbols.yaml"
+    raw = load_yaml(sym_path, problems)
+    if raw is not None:
+        lib.symbols = parse_library(raw, problems, Place(str(sym_path)))
+    return lib

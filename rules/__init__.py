@@ -1,0 +1,1 @@
+"""The rules core: card databases, game engines, scoring, logs and rules search (pure Python)."""

@@ -1,0 +1,600 @@
+"""Card databases: read `cards/<game>/` and check it against its own declared schema.
+
+This is the one module of the rules core that reads files. Everything is collected as
+problems with places, so a designer sees every mistake at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules.problems import DataError, Place, Problems
+from rules.yamlsource import Node, Seq, load_yaml, place_of
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CARDS_DIR = REPO_ROOT / "cards"
+
+SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
+FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "symbol", "ref", "list", "map"}
+SPEC_KEYS = {"type", "required", "nullable", "values", "min", "max", "to", "item", "length", "fields"}
+CARD_KEYS = {"id", "copies", "designed"}
+
+
+@dataclass(frozen=True)
+class Suit:
+    id: str
+    name: str
+    plural: str
+    symbol: str
+    colour: str
+    ink: str
+    place: Place
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("id", "name", "plural", "symbol", "colour", "ink")}
+
+
+@dataclass
+class Card:
+    """One card design; `copies` physical cards are printed from it."""
+
+    id: str
+    component: str
+    data: dict[str, Any]
+    copies: int
+    designed: bool
+    place: Place
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def field_place(self, key: str) -> Place:
+        return place_of(self.data, key, self.place)
+
+
+@dataclass
+class Component:
+    id: str
+    name: str
+    code: str
+    count: int
+    size: str
+    face: str
+    back: str
+    fields: dict[str, Any]
+    cards: list[Card]
+    place: Place
+
+    @property
+    def printed(self) -> int:
+        return sum(card.copies for card in self.cards)
+
+    def field_place(self, key: str) -> Place:
+        return self.place
+
+
+@dataclass(frozen=True)
+class Sheet:
+    id: str
+    name: str
+    layout: str
+    place: Place
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    id: str
+    section: str
+    title: str
+    text: str
+    keywords: tuple[str, ...]
+    place: Place
+
+
+@dataclass(frozen=True)
+class Ruling:
+    id: str
+    question: str
+    ruling: str
+    refs: tuple[str, ...]
+    place: Place
+
+
+@dataclass
+class GameDatabase:
+    """A game's whole card database, checked."""
+
+    id: str
+    title: str
+    short_title: str
+    players: tuple[int, int]
+    rules_version: int
+    credit: str
+    suits: dict[str, Suit]
+    components: dict[str, Component]
+    sheets: list[Sheet]
+    rules: list[RuleEntry]
+    faq: list[Ruling]
+    folder: Path
+    place: Place
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def all_cards(self) -> Iterator[Card]:
+        for component in self.components.values():
+            yield from component.cards
+
+    def card(self, card_id: str) -> Card:
+        for card in self.all_cards():
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
+
+    def has_id(self, some_id: str) -> bool:
+        return any(some_id == c.id for c in self.all_cards()) or some_id in self.components \
+            or any(some_id == r.id for r in self.rules) or any(some_id == f.id for f in self.faq)
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def game_folders(cards_dir: Path = CARDS_DIR) -> list[str]:
+    """The game ids that have a folder with a game.yaml."""
+    if not cards_dir.is_dir():
+        return []
+    return sorted(p.name for p in cards_dir.iterdir() if (p / "game.yaml").is_file())
+
+
+def load_database(game_id: str, cards_dir: Path = CARDS_DIR) -> GameDatabase:
+    """Load and check a game's database; raise DataError with every problem found."""
+    problems = Problems()
+    db = read_database(game_id, cards_dir, problems)
+    if problems or db is None:
+        raise DataError(problems)
+    return db
+
+
+def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameDatabase | None:
+    """Load a game's database, adding every problem found; None if it cannot be used at all."""
+    folder = cards_dir / game_id
+    game_path = folder / "game.yaml"
+    if not game_path.is_file():
+        known = ", ".join(game_folders(cards_dir)) or "none"
+        problems.add(Place(str(folder)), f"no game '{game_id}': {game_path} does not exist",
+                     f"one of: {known}")
+        return None
+    raw = load_yaml(game_path, problems)
+    if raw is None:
+        return None
+    if not isinstance(raw, Node):
+        problems.add(place_of(raw, fallback=Place(str(game_path))), "game.yaml must be a mapping")
+        return None
+    r = _Reader(raw, problems)
+    gid = r.str("id", required=True)
+    if gid and gid != game_id:
+        problems.add(raw.value_place("id"), f"id '{gid}' does not match the folder name '{game_id}'",
+                     f"id: {game_id}")
+    players = raw.get("players")
+    pmin = pmax = 0
+    if isinstance(players, Node):
+        pr = _Reader(players, problems)
+        pmin, pmax = pr.int("min", required=True), pr.int("max", required=True)
+    else:
+        problems.add(raw.key_place("players") if "players" in raw else raw.place,
+                     "players must be given as a mapping", "players: {min: 2, max: 2}")
+    suits = _read_suits(raw, problems)
+    db = GameDatabase(
+        id=game_id,
+        title=r.str("title", required=True),
+        short_title=r.str("short_title") or r.str("title"),
+        players=(pmin, pmax),
+        rules_version=r.int("rules_version", required=True),
+        credit=r.str("credit"),
+        suits=suits,
+        components={},
+        sheets=[],
+        rules=[],
+        faq=[],
+        folder=folder,
+        place=raw.place,
+        extra={k: v for k, v in raw.items() if k not in KNOWN_GAME_KEYS},
+    )
+    for key in raw:
+        if key not in KNOWN_GAME_KEYS:
+            problems.add(raw.key_place(key), f"unknown key '{key}' in game.yaml",
+                         "one of: " + ", ".join(sorted(KNOWN_GAME_KEYS)))
+    for comp in _seq(raw, "components", problems, required=True):
+        component = _read_component(comp, db, problems)
+        if component is None:
+            continue
+        if component.id in db.components:
+            problems.add(comp.value_place("id"), f"duplicate component id '{component.id}'")
+            continue
+        db.components[component.id] = component
+    for sheet in _seq(raw, "sheets", problems):
+        sr = _Reader(sheet, problems)
+        db.sheets.append(Sheet(sr.slug("id"), sr.str("name", required=True), sr.str("layout", required=True), sheet.place))
+    if "rules" in raw:
+        _read_rules(folder / str(raw["rules"]), db, problems)
+    _cross_check(db, problems)
+    from rules.games import find_game  # game-specific checks, if the game has a module
+
+    game = find_game(game_id, default=None)
+    if game is not None and not problems:
+        game.check_database(db, problems)
+    return db
+
+
+KNOWN_GAME_KEYS = {"id", "title", "short_title", "players", "rules_version", "rulebook", "credit",
+                   "suits", "components", "sheets", "rules"}
+
+
+class _Reader:
+    """Typed access to a mapping's keys that reports a problem instead of raising."""
+
+    def __init__(self, node: Node, problems: Problems):
+        self.node, self.problems = node, problems
+
+    def _get(self, key: str, required: bool) -> Any:
+        if key not in self.node:
+            if required:
+                self.problems.add(self.node.place, f"missing '{key}'", f"{key}: ...")
+            return None
+        return self.node[key]
+
+    def str(self, key: str, required: bool = False) -> str:
+        value = self._get(key, required)
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            self.problems.add(self.node.value_place(key), f"'{key}' must be text, not {_kind(value)}")
+            return ""
+        return value
+
+    def slug(self, key: str) -> str:
+        value = self.str(key, required=True)
+        if value and not SLUG.match(value):
+            self.problems.add(self.node.value_place(key), f"'{value}' is not a valid id",
+                              "a snake_case slug: lower-case letters, digits, underscores")
+        return value
+
+    def int(self, key: str, required: bool = False) -> int:
+        value = self._get(key, required)
+        if value is None:
+            return 0
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.problems.add(self.node.value_place(key), f"'{key}' must be a whole number, not {_kind(value)}")
+            return 0
+        return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "empty (null)"
+    if isinstance(value, bool):
+        return f"a yes/no value ({str(value).lower()})"
+    if isinstance(value, int | float):
+        return f"a number ({value})"
+    if isinstance(value, str):
+        return f"text ('{value}')" if len(value) < 40 else "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _seq(node: Node, key: str, problems: Problems, required: bool = False) -> list[Node]:
+    """The mappings of a list under `key`; non-mappings are reported and skipped."""
+    if key not in node:
+        if required:
+            problems.add(node.place, f"missing '{key}'", f"{key}: [...]")
+        return []
+    value = node[key]
+    if not isinstance(value, Seq):
+        problems.add(node.value_place(key), f"'{key}' must be a list, not {_kind(value)}", f"{key}:\\n  - ...")
+        return []
+    out = []
+    for i, item in enumerate(value):
+        if isinstance(item, Node):
+            out.append(item)
+        else:
+            problems.add(value.item_place(i), f"each entry of '{key}' must be a mapping, not {_kind(item)}")
+    return out
+
+
+def _read_suits(raw: Node, problems: Problems) -> dict[str, Suit]:
+    suits: dict[str, Suit] = {}
+    for node in _seq(raw, "suits", problems):
+        r = _Reader(node, problems)
+        sid = r.slug("id")
+        colour, ink = r.str("colour", required=True), r.str("ink") or r.str("colour")
+        for key in ("colour", "ink"):
+            if key in node and isinstance(node[key], str) and not re.fullmatch(r"#[0-9a-fA-F]{6}", node[key]):
+                problems.add(node.value_place(key), f"'{node[key]}' is not a colour", "#rrggbb, e.g. \"#0072B2\"")
+        if sid in suits:
+            problems.add(node.value_place("id"), f"duplicate suit id '{sid}'")
+        suits[sid] = Suit(sid, r.str("name", required=True), r.str("plural") or r.str("name"),
+                          r.str("symbol", required=True), colour, ink, node.place)
+    return suits
+
+
+def _read_component(node: Node, db: GameDatabase, problems: Problems) -> Component | None:
+    r = _Reader(node, problems)
+    known = {"id", "name", "code", "file", "cards", "count", "size", "face", "back", "fields"}
+    for key in node:
+        if key not in known:
+            problems.add(node.key_place(key), f"unknown key '{key}' in a component",
+                         "one of: " + ", ".join(sorted(known)))
+    cid = r.slug("id")
+    fields = node.get("fields")
+    if fields is None:
+        fields = Node()
+        fields.place, fields.key_places, fields.value_places = node.place, {}, {}
+    elif not isinstance(fields, Node):
+        problems.add(node.value_place("fields"), "'fields' must be a mapping of field name to spec")
+        fields = Node()
+        fields.place, fields.key_places, fields.value_places = node.place, {}, {}
+    _check_specs(fields, problems)
+    component = Component(
+        id=cid, name=r.str("name", required=True), code=r.str("code") or cid.upper(),
+        count=r.int("count", required=True), size=r.str("size", required=True),
+        face=r.str("face", required=True), back=r.str("back", required=True),
+        fields=fields, cards=[], place=node.place,
+    )
+    if "file" in node and "cards" in node:
+        problems.add(node.key_place("cards"), "give the cards either in 'file' or inline in 'cards', not both")
+        return component
+    if "file" in node:
+        path = db.folder / r.str("file")
+        data = load_yaml(path, problems)
+        if data is None:
+            return component
+        if not isinstance(data, Node) or "cards" not in data:
+            problems.add(place_of(data, fallback=Place(str(path))), "a card file must hold a 'cards:' list",
+                         "cards:\n  - id: ...")
+            return component
+        holder = data
+    elif "cards" in node:
+        holder = node
+    else:
+        problems.add(node.place, f"component '{cid}' has no cards", "file: <name>.yaml, or cards: [...]")
+        return component
+    for card_node in _seq(holder, "cards", problems, required=True):
+        card = _read_card(card_node, component, db, problems)
+        if card is not None:
+            component.cards.append(card)
+    return component
+
+
+def _check_specs(fields: Node, problems: Problems) -> None:
+    """Check a component's field schema itself (the designer may write it wrong too)."""
+    for name, spec in fields.items():
+        if name in CARD_KEYS:
+            problems.add(fields.key_place(name), f"'{name}' is built in and cannot be redefined")
+            continue
+        _check_spec(spec, fields.value_place(name), name, problems)
+
+
+def _check_spec(spec: Any, place: Place, name: str, problems: Problems) -> None:
+    if not isinstance(spec, Node):
+        problems.add(place, f"the spec of field '{name}' must be a mapping", "{type: str, required: true}")
+        return
+    for key in spec:
+        if key not in SPEC_KEYS:
+            problems.add(spec.key_place(key), f"unknown key '{key}' in the spec of '{name}'",
+                         "one of: " + ", ".join(sorted(SPEC_KEYS)))
+    ftype = spec.get("type")
+    if ftype not in FIELD_TYPES:
+        problems.add(spec.value_place("type") if "type" in spec else spec.place,
+                     f"field '{name}' has unknown type '{ftype}'", "one of: " + ", ".join(sorted(FIELD_TYPES)))
+        return
+    if ftype == "enum" and not isinstance(spec.get("values"), list):
+        problems.add(spec.place, f"enum field '{name}' needs 'values'", "values: [a, b, c]")
+    if ftype == "ref" and not isinstance(spec.get("to"), str):
+        problems.add(spec.place, f"ref field '{name}' needs 'to' (a component id)", "to: <component id>")
+    if ftype == "list":
+        if "item" not in spec:
+            problems.add(spec.place, f"list field '{name}' needs 'item'", "item: {type: ...}")
+        else:
+            _check_spec(spec["item"], spec.value_place("item"), f"{name}[]", problems)
+    if ftype == "map" and "fields" in spec:
+        if isinstance(spec["fields"], Node):
+            _check_specs(spec["fields"], problems)
+        else:
+            problems.add(spec.value_place("fields"), f"'fields' of '{name}' must be a mapping")
+
+
+def _read_card(node: Node, component: Component, db: GameDatabase, problems: Problems) -> Card | None:
+    if "id" not in node:
+        problems.add(node.place, f"a card of '{component.id}' has no id", "id: <snake_case slug>")
+        return None
+    r = _Reader(node, problems)
+    cid = r.slug("id")
+    copies = r.int("copies") if "copies" in node else 1
+    if "copies" in node and copies < 1:
+        problems.add(node.value_place("copies"), "copies must be 1 or more")
+    designed = node.get("designed", False)
+    if not isinstance(designed, bool):
+        problems.add(node.value_place("designed"), f"'designed' must be true or false, not {_kind(designed)}")
+        designed = False
+    fields = component.fields
+    for key in node:
+        if key not in CARD_KEYS and key not in fields:
+            problems.add(node.key_place(key), f"unknown field '{key}' on card '{cid}' of {component.id}",
+                         "one of: " + ", ".join(sorted(set(fields) | CARD_KEYS)))
+    _check_fields(node, fields, db, problems, f"card '{cid}'")
+    return Card(cid, component.id, node, max(copies, 1), designed, node.place)
+
+
+def _check_fields(node: Node, fields: dict[str, Any], db: GameDatabase, problems: Problems, who: str) -> None:
+    for name, spec in fields.items():
+        if not isinstance(spec, dict):
+            continue
+        if name not in node:
+            if spec.get("required"):
+                problems.add(node.place, f"{who} is missing the field '{name}'", _describe(spec, db, name))
+            continue
+        _check_value(node[name], spec, node.value_place(name), db, problems, f"{who}: '{name}'", name)
+
+
+def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabase, problems: Problems,
+                 what: str, name: str) -> None:
+    ftype = spec.get("type")
+    if value is None:
+        if not spec.get("nullable"):
+            problems.add(place, f"{what} is empty", _describe(spec, db, name))
+        return
+    bad = False
+    if ftype in ("str", "text", "symbol"):
+        bad = not isinstance(value, str)
+        if not bad and ftype in ("str", "symbol") and "\n" in value.strip():
+            problems.add(place, f"{what} must be one line")
+    elif ftype == "int":
+        bad = isinstance(value, bool) or not isinstance(value, int)
+        if not bad:
+            if "min" in spec and value < spec["min"] or "max" in spec and value > spec["max"]:
+                problems.add(place, f"{what} is {value}, out of range",
+                             f"a whole number from {spec.get('min', '-')} to {spec.get('max', '-')}")
+    elif ftype == "bool":
+        bad = not isinstance(value, bool)
+    elif ftype == "enum":
+        values = spec.get("values") or []
+        if value not in values or isinstance(value, bool):
+            problems.add(place, f"{what} is {value!r}, not an allowed value",
+                         "one of: " + ", ".join(str(v) for v in values))
+    elif ftype == "suit":
+        if value not in db.suits:
+            problems.add(place, f"{what}: unknown suit '{value}'", "one of: " + ", ".join(db.suits))
+    elif ftype == "ref":
+        bad = not isinstance(value, str)
+        # resolved in _cross_check, once every component is read
+    elif ftype == "list":
+        if not isinstance(value, list):
+            bad = True
+        else:
+            if "length" in spec and len(value) != spec["length"]:
+                problems.add(place, f"{what} has {len(value)} entries", f"exactly {spec['length']}")
+            item = spec.get("item") or {}
+            for i, entry in enumerate(value):
+                _check_value(entry, item, place_of(value, i, place), db, problems, f"{what}[{i + 1}]", name)
+    elif ftype == "map":
+        if not isinstance(value, Node):
+            bad = True
+        elif isinstance(spec.get("fields"), dict):
+            sub = spec["fields"]
+            for key in value:
+                if key not in sub:
+                    problems.add(value.key_place(key), f"unknown key '{key}' in {what}",
+                                 "one of: " + ", ".join(sub))
+            _check_fields(value, sub, db, problems, what)
+    if bad:
+        problems.add(place, f"{what} must be {_type_name(spec)}, not {_kind(value)}", _describe(spec, db, name))
+
+
+def _type_name(spec: dict[str, Any]) -> str:
+    return {"str": "text", "text": "text", "symbol": "a symbol name", "int": "a whole number",
+            "bool": "true or false", "ref": "a card id", "list": "a list", "map": "a mapping"}.get(
+        str(spec.get("type")), str(spec.get("type")))
+
+
+def _describe(spec: dict[str, Any], db: GameDatabase, name: str) -> str:
+    ftype = spec.get("type")
+    if ftype == "suit":
+        return f"{name}: one of " + ", ".join(db.suits)
+    if ftype == "enum":
+        return f"{name}: one of " + ", ".join(str(v) for v in spec.get("values") or [])
+    if ftype == "ref":
+        return f"{name}: the id of a card in '{spec.get('to')}'"
+    if ftype == "list":
+        return f"{name}: a list" + (f" of {spec['length']}" if "length" in spec else "")
+    return f"{name}: {_type_name(spec)}"
+
+
+def _iter_refs(value: Any, spec: dict[str, Any], place: Place) -> Iterator[tuple[str, str, Place]]:
+    ftype = spec.get("type")
+    if ftype == "ref" and isinstance(value, str):
+        yield value, str(spec.get("to")), place
+    elif ftype == "list" and isinstance(value, list):
+        for i, entry in enumerate(value):
+            yield from _iter_refs(entry, spec.get("item") or {}, place_of(value, i, place))
+    elif ftype == "map" and isinstance(value, Node) and isinstance(spec.get("fields"), dict):
+        for key, sub in spec["fields"].items():
+            if key in value:
+                yield from _iter_refs(value[key], sub, value.value_place(key))
+
+
+def _cross_check(db: GameDatabase, problems: Problems) -> None:
+    """Ids unique across the game, references resolve, counts match the component list."""
+    seen: dict[str, Place] = {}
+    for card in db.all_cards():
+        if card.id in seen:
+            problems.add(card.data.value_place("id") if isinstance(card.data, Node) else card.place,
+                         f"duplicate card id '{card.id}' (first at {seen[card.id]})", "ids unique in the game")
+        else:
+            seen[card.id] = card.place
+    for component in db.components.values():
+        if component.count and component.printed != component.count:
+            problems.add(component.place,
+                         f"component '{component.id}' prints {component.printed} cards but the count is {component.count}",
+                         f"{component.count} cards (counting copies), or correct 'count'")
+        for card in component.cards:
+            for name, spec in component.fields.items():
+                if not isinstance(spec, dict) or name not in card.data:
+                    continue
+                for ref, target, place in _iter_refs(card.data[name], spec, card.field_place(name)):
+                    comp = db.components.get(target)
+                    if comp is None:
+                        problems.add(place, f"'{name}' refers to unknown component '{target}'",
+                                     "one of: " + ", ".join(db.components))
+                    elif not any(c.id == ref for c in comp.cards):
+                        problems.add(place, f"unknown card id '{ref}' in '{name}' (no such card in {target})",
+                                     "one of: " + ", ".join(c.id for c in comp.cards))
+    for entry in db.faq:
+        for ref in entry.refs:
+            if not db.has_id(ref):
+                problems.add(entry.place, f"FAQ '{entry.id}' refers to unknown id '{ref}'",
+                             "a rule id, card id or component id of this game")
+
+
+def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
+    data = load_yaml(path, problems)
+    if data is None:
+        return
+    if not isinstance(data, Node):
+        problems.add(place_of(data, fallback=Place(str(path))), "the rules file must be a mapping",
+                     "rules: [...] and faq: [...]")
+        return
+    ids: dict[str, Place] = {}
+
+    def unique(node: Node, rid: str) -> None:
+        if rid in ids:
+            problems.add(node.value_place("id"), f"duplicate rule id '{rid}' (first at {ids[rid]})")
+        ids[rid] = node.value_place("id")
+
+    for node in _seq(data, "rules", problems, required=True):
+        r = _Reader(node, problems)
+        rid = r.slug("id")
+        unique(node, rid)
+        keywords = node.get("keywords") or []
+        if not isinstance(keywords, list) or not all(isinstance(k, str | int) for k in keywords):
+            problems.add(node.value_place("keywords"), "keywords must be a list of words", "keywords: [deuce, trump]")
+            keywords = []
+        db.rules.append(RuleEntry(rid, r.str("section", required=True), r.str("title", required=True),
+                                  r.str("text", required=True), tuple(str(k) for k in keywords), node.place))
+    for node in _seq(data, "faq", problems):
+        r = _Reader(node, problems)
+        rid = r.slug("id")
+        unique(node, rid)
+        refs = node.get("refs") or []
+        if not isinstance(refs, list):
+            problems.add(node.value_place("refs"), "refs must be a list of ids")
+            refs = []
+        db.faq.append(Ruling(rid, r.str("question", required=True), r.str("ruling", required=True),
+                             tuple(str(x) for x in refs), node.place))

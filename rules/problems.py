@@ -1,0 +1,102 @@
+"""Problems found in data files, reported as `file:line:col: error: what` with the line shown."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where something stands in a source file (1-based line and column)."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        where = display_path(self.path)
+        if self.line:
+            return f"{where}:{self.line}:{self.col or 1}"
+        return where
+
+    def shifted(self, lines: int) -> Place:
+        return Place(self.path, self.line + lines, self.col if lines == 0 else 1)
+
+
+def display_path(path: str) -> str:
+    """A path relative to the working directory when it lies below it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in the data, with where it is and what would be right."""
+
+    place: Place
+    message: str
+    expected: str | None = None
+    severity: str = "error"
+
+    def format(self) -> str:
+        out = [f"{self.place}: {self.severity}: {self.message}"]
+        source = source_line(self.place)
+        if source is not None:
+            out.append(f"  >> {source}")
+        if self.expected:
+            out.append(f"     expected: {self.expected}")
+        return "\n".join(out)
+
+
+def source_line(place: Place) -> str | None:
+    if not place.line:
+        return None
+    try:
+        lines = Path(place.path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    if 1 <= place.line <= len(lines):
+        return lines[place.line - 1].rstrip()
+    return None
+
+
+@dataclass
+class Problems:
+    """A collector: checks add to it and carry on, so every problem is reported at once."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, place: Place, message: str, expected: str | None = None) -> None:
+        self.items.append(Problem(place, message, expected))
+
+    def warn(self, place: Place, message: str, expected: str | None = None) -> None:
+        self.items.append(Problem(place, message, expected, severity="warning"))
+
+    def extend(self, other: Problems) -> None:
+        self.items.extend(other.items)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "error"]
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def format(self) -> str:
+        return "\n".join(p.format() for p in self.items)
+
+
+class DataError(Exception):
+    """Raised when data cannot be used; carries every problem found."""
+
+    def __init__(self, problems: Problems):
+        self.problems = problems
+        super().__init__(problems.format())
