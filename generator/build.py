@@ -138,11 +138,10 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
     try:
         doc = PdfDocument(tmp, title=f"{composed.db.title} — print-and-play ({paper})")
         for size_id, faces in _groups(composed):
-            plan = plans[size_id]
-            for note in plan.notes:
-                progress(f"  {paper}, {size_id} cards: {note}")
-            for start in range(0, len(faces), plan.per_sheet):
-                batch = faces[start:start + plan.per_sheet]
+            full = plans[size_id]
+            for start in range(0, len(faces), full.per_sheet):
+                batch = faces[start:start + full.per_sheet]
+                plan = full.used(len(batch))
                 names = sorted({f.component.name for f in batch}, key=lambda n: [f.component.name for f in batch].index(n))
                 sheet_no = start // plan.per_sheet + 1
                 doc.begin_page(p.width, p.height)
@@ -151,7 +150,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                 for i, face in enumerate(batch):
                     slot = plan.slot(i)
                     doc.draw(face.face, slot.x - face.face.bleed, slot.y - face.face.bleed, clip=plan.clip(slot))
-                _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · sheet {sheet_no} · faces", 0.0)
+                _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · {sheet_no} · faces", 0.0)
                 doc.end_page()
                 doc.begin_page(p.width, p.height)
                 for i, face in enumerate(batch):
@@ -159,8 +158,8 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                     doc.draw(face.back, slot.x - face.back.bleed, slot.y - face.back.bleed,
                              clip=plan.clip(plan.back_slot(i)) if opts.back_offset == (0.0, 0.0)
                              else _shift(plan.clip(plan.back_slot(i)), opts.back_offset))
-                _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · sheet {sheet_no} · backs "
-                           "(print double-sided, flip on the long edge)", opts.back_offset[0], back=True)
+                _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · {sheet_no} · backs",
+                           opts.back_offset[0])
                 doc.end_page()
         for name, scene in composed.pages.get(paper, []):
             doc.begin_page(p.width, p.height)
@@ -169,6 +168,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
             doc.end_page()
         pages = doc.pages
         doc.save()
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     finally:
         if tmp.exists():
@@ -180,19 +180,26 @@ def _shift(box: tuple[float, float, float, float], off: tuple[float, float]) -> 
     return (box[0] + off[0], box[1] + off[1], box[2], box[3])
 
 
-def _furniture(doc: object, plan: SheetPlan, opts: BuildOptions, label: str, x_shift: float, back: bool = False) -> None:
-    """Crop marks and a small page label, both in the margin."""
-    items = []
+def _furniture(doc: object, plan: SheetPlan, opts: BuildOptions, label: str, x_shift: float) -> None:
+    """Crop marks, and a small page label in the widest gap between the marks above the block."""
+    items: list[Polyline | TextRun] = []
     if opts.crop_marks:
         for a, b in plan.crop_marks(x_shift):
             items.append(Polyline((a, b), stroke="#000000", width=MARK_WIDTH))
-    # the label goes where the top margin leaves room above the marks
-    top_room = plan.y0 - plan.outer[1] - 0.5 - plan.mark_len[1] - 5.0
-    if top_room >= 3.0:
-        width = metrics().width(label, "regular", 6.5) / PT_PER_MM
-        items.append(TextRun((plan.paper_w - width) / 2, 5.0 + 2.6, label, "regular", 6.5, "#666666"))
-    scene = Scene(plan.paper_w, plan.paper_h, items=list(items))
-    doc.draw(scene)  # type: ignore[attr-defined]
+    margin = 5.0
+    xs = [margin, *(x + x_shift for x in plan.trim_lines()[0]), plan.paper_w - margin]
+    gap_start, gap_end = max(zip(xs, xs[1:], strict=False), key=lambda g: g[1] - g[0])
+    room = gap_end - gap_start - 2.0
+    size = 6.5
+    width = metrics().width(label, "regular", size) / PT_PER_MM
+    if width > room:
+        size *= room / width
+        width = room
+    top = plan.y0 - plan.outer[1]  # the block's bleed edge
+    if size >= 4.5 and top - margin >= 2.5:
+        items.append(TextRun(gap_start + (gap_end - gap_start - width) / 2, min(margin + 2.4, top - 0.4), label,
+                             "regular", size, "#666666"))
+    doc.draw(Scene(plan.paper_w, plan.paper_h, items=list(items)))  # type: ignore[attr-defined]
 
 
 # --- PNG export ----------------------------------------------------------------------------

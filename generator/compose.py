@@ -45,8 +45,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def card_context(card: Card) -> dict[str, Any]:
-    ctx = _plain(card.data)
+def card_context(card: Card, fields: dict[str, Any]) -> dict[str, Any]:
+    """A card's fields for templates; declared fields it leaves out are None, others undefined."""
+    ctx = {name: None for name in fields}
+    ctx.update(_plain(card.data))
     ctx.update(id=card.id, copies=card.copies, designed=card.designed, component=card.component)
     return ctx
 
@@ -60,7 +62,8 @@ class Composer:
         self.bleed = lib.settings.bleed if bleed is None else bleed
         self.ink_saver = ink_saver
         self.metrics = metrics()
-        cards = {cid: [card_context(c) for c in comp.cards] for cid, comp in db.components.items()}
+        self._reported: set[tuple[Place, str]] = set()  # one report per template fault, not per card
+        cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in db.components.items()}
         self.base: dict[str, Any] = {
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,
                      "players": {"min": db.players[0], "max": db.players[1]}, **_plain(db.extra)},
@@ -147,8 +150,10 @@ class Composer:
             self.problems.add(place.shifted(shift), f"template syntax in '{key}': {exc.message}",
                               "Jinja2: {{ name }}, {% if ... %}...{% endif %}")
         except jinja2.UndefinedError as exc:
-            self.problems.add(place, f"{who}: undefined name in '{key}': {exc.message}",
-                              "a name the template context has: card, suit, component, game, suits, cards, by_id, vars, ...")
+            if (place, str(exc.message)) not in self._reported:
+                self._reported.add((place, str(exc.message)))
+                self.problems.add(place, f"{who}: undefined name in '{key}': {exc.message}",
+                                  "a name the template context has: card, suit, component, game, suits, cards, by_id, vars, ...")
         except jinja2.TemplateError as exc:
             self.problems.add(place, f"{who}: template error in '{key}': {exc}")
         except Exception as exc:  # arithmetic on bad data inside a template, and the like
@@ -298,6 +303,8 @@ class Composer:
                x: float, y: float, w: float, h: float) -> None:
         columns = self._get(data, el, "columns", ctx, who, [])
         rows = self._get(data, el, "rows", ctx, who, [])
+        if isinstance(rows, str):  # a template listing one row label a line
+            rows = [line.strip() for line in rows.splitlines() if line.strip()]
         if not isinstance(columns, list) or not columns or not isinstance(rows, list) or not rows:
             self.problems.add(el.place, f"{who}: a table needs 'columns' and 'rows' lists",
                               "columns: [{title: Case, width: 2}, ...], rows: [Case 1, ...]")

@@ -10,7 +10,7 @@ bleed on that side is narrowed so the mark still fits; the plan says so in `note
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 MARK_GAP = 0.5  # between a mark and the bleed
 MARK_MIN = 1.5
@@ -46,6 +46,14 @@ class SheetPlan:
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
+
+    def used(self, count: int) -> SheetPlan:
+        """The plan for a sheet holding only `count` cards: rows below them are not marked."""
+        rows = max(1, min(self.rows, -(-count // self.cols)))
+        if rows == self.rows:
+            return self
+        left, top, right, _ = self.outer
+        return replace(self, rows=rows, outer=(left, top, right, self.bleed))
 
     def slot(self, index: int) -> Slot:
         col, row = index % self.cols, index // self.cols

@@ -14,7 +14,8 @@ from typing import Protocol
 from generator.scene import TextRun
 from generator.units import PT_PER_MM
 
-_INLINE = re.compile(r"(\*\*.+?\*\*|(?<![A-Za-z0-9])_.+?_(?![A-Za-z0-9]))")
+# _italic_ needs a letter just inside each underscore, so blanks to write on (____) stay as they are
+_INLINE = re.compile(r"(\*\*.+?\*\*|(?<![\w])_(?=[^_\s]).+?(?<=[^_\s])_(?![\w]))")
 
 
 class TextMetrics(Protocol):
