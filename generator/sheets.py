@@ -113,7 +113,7 @@ class SheetPlan:
 
 def _fit(length: float, card: float, gutter: float, margin: float) -> int:
     n = 0
-    while (n + 1) * card + n * gutter + 2 * (margin + MARK_MIN + MARK_GAP) <= length + 1e-9:
+    while (n + 1) * card + n * gutter + 2 * (margin + MARK_WIDTH + MARK_MIN + MARK_GAP) <= length + 1e-9:
         n += 1
     return n
 
@@ -134,6 +134,7 @@ def plan_sheet(card_w: float, card_h: float, paper_w: float, paper_h: float, *, 
     x0 = (paper_w - block_w) / 2
     y0 = (paper_h - block_h) / 2
     notes = []
+    margin += MARK_WIDTH  # the marks' ink, round caps included, stays clear of the margin
     room_x = x0 - margin  # between the printable edge and the trim
     room_y = y0 - margin
     bleed_x = max(0.0, min(bleed, room_x - MARK_GAP - MARK_MIN))

@@ -18,7 +18,7 @@ SUPERSAMPLE = 2
 
 
 @cache
-def _font(style: str, px: int) -> ImageFont.FreeTypeFont:
+def _font(style: str, px: float) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(font_path(style)), px)
 
 
@@ -60,7 +60,7 @@ def _w(width: float, k: float) -> int:
 
 def _draw_item(draw: ImageDraw.ImageDraw, item: object, k: float) -> None:
     if isinstance(item, TextRun):
-        px = max(1, round(item.size / 72.0 * 25.4 * k))
+        px = max(1.0, round(item.size / 72.0 * 25.4 * k, 2))
         draw.text((item.x * k, item.y * k), item.text, font=_font(item.font, px), fill=_rgb(item.colour), anchor="ls")
     elif isinstance(item, Rect):
         x0, y0, x1, y1 = item.x * k, item.y * k, (item.x + item.w) * k, (item.y + item.h) * k

@@ -1,0 +1,29 @@
+"""Shared fixtures: the Graves database and one build of it, made once per test session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def graves_db():
+    from rules.cards import load_database
+
+    return load_database("graves")
+
+
+@pytest.fixture(scope="session")
+def graves_build(tmp_path_factory):
+    """Both papers of the Graves set, built once through the real command."""
+    from casebook.cli import main
+
+    out = tmp_path_factory.mktemp("build")
+    assert main(["build", "graves", "--out", str(out)]) == 0
+    return out / "graves"

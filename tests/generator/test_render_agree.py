@@ -1,0 +1,98 @@
+"""The PDF and PNG backends draw the same scene: rasterised PDF vs Pillow within a tolerance.
+
+On failure the images are left in tests/_failed/ (expected, actual, diff) to look at.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageChops, ImageFilter, ImageStat
+
+from generator.backends import png
+from generator.backends.pdf import scenes_to_pdf
+from generator.build import BuildOptions, compose_game
+from rules.problems import Problems
+
+FAILED = Path(__file__).resolve().parent.parent / "_failed"
+DPI = 150
+RMS_TOLERANCE = 7.0  # of 255, mean over channels, after the blur below
+# PDFium and FreeType anti-alias and hint glyph edges differently; a light blur compares
+# what is drawn where (shapes, text, colours) rather than how each rasteriser shades an edge.
+BLUR = 1.5
+
+
+def rms(a: Image.Image, b: Image.Image) -> float:
+    a, b = a.filter(ImageFilter.GaussianBlur(BLUR)), b.filter(ImageFilter.GaussianBlur(BLUR))
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).rms) / 3
+
+
+@pytest.fixture(scope="module")
+def composed():
+    problems = Problems()
+    result = compose_game("graves", BuildOptions(papers=("a4",)), problems)
+    assert result is not None, problems.format()
+    return result
+
+
+def _pick(composed):
+    faces = composed.faces
+    return {
+        "detective-ability": faces["detective"][1].face,
+        "mastermind-ace": faces["mastermind"][8].face,
+        "location": faces["locations"][1].face,
+        "evidence": faces["evidence"][0].face,
+        "identity-back": faces["identities"][0].back,
+        "trump-token": faces["trump_tokens"][0].face,
+    }
+
+
+@pytest.mark.parametrize("name", ["detective-ability", "mastermind-ace", "location", "evidence", "identity-back", "trump-token"])
+def test_pdf_and_png_agree(composed, name, tmp_path):
+    scene = _pick(composed)[name]
+    pdf_path = tmp_path / "one.pdf"
+    scenes_to_pdf([scene], pdf_path)
+    doc = pdfium.PdfDocument(str(pdf_path))
+    from_pdf = doc[0].render(scale=DPI / 72).to_pil().convert("RGB")
+    doc.close()
+    from_png = png.render(scene, DPI)
+    w, h = min(from_pdf.width, from_png.width), min(from_pdf.height, from_png.height)
+    assert abs(from_pdf.width - from_png.width) <= 1 and abs(from_pdf.height - from_png.height) <= 1
+    a, b = from_pdf.crop((0, 0, w, h)), from_png.crop((0, 0, w, h))
+    diff = ImageChops.difference(a, b)
+    got = rms(a, b)
+    if got > RMS_TOLERANCE:
+        FAILED.mkdir(exist_ok=True)
+        a.save(FAILED / f"{name}-expected.png")
+        b.save(FAILED / f"{name}-actual.png")
+        Image.eval(diff, lambda v: min(255, v * 4)).save(FAILED / f"{name}-failed-diff.png")
+    assert got <= RMS_TOLERANCE, f"{name}: RMS {got:.2f} > {RMS_TOLERANCE}; images in {FAILED}"
+
+
+def test_a_different_scene_does_not_agree(composed):
+    """The comparison can fail: two different cards are far apart."""
+    picks = _pick(composed)
+    a, b = png.render(picks["detective-ability"], DPI), png.render(picks["mastermind-ace"], DPI)
+    assert rms(a, b) > RMS_TOLERANCE * 2
+    # and a small shift of the same card (1 mm) is caught too
+    from generator.scene import Scene
+
+    scene = picks["detective-ability"]
+    moved = Scene(scene.width, scene.height, scene.bleed,
+                  [type(i)(**{**i.__dict__, "x": i.x + 1.0}) if hasattr(i, "x") and hasattr(i, "text") else i
+                   for i in scene.items])
+    assert rms(png.render(scene, DPI), png.render(moved, DPI)) > RMS_TOLERANCE
+
+
+def test_single_card_pdf_sets_trim_and_bleed_boxes(composed, tmp_path):
+    scene = _pick(composed)["detective-ability"]
+    path = tmp_path / "card.pdf"
+    scenes_to_pdf([scene], path)
+    data = path.read_bytes()
+    assert b"/TrimBox" in data and b"/BleedBox" in data
+    doc = pdfium.PdfDocument(str(path))
+    w, h = doc[0].get_size()
+    doc.close()
+    assert abs(w / 72 * 25.4 - 69.0) < 0.05 and abs(h / 72 * 25.4 - 94.0) < 0.05
