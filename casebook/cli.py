@@ -6,8 +6,12 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rules.problems import Problems
+
+if TYPE_CHECKING:
+    from generator.build import BuildOptions
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -66,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _options(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _options(args: argparse.Namespace) -> BuildOptions:
     from generator.build import BuildOptions
 
     opts = BuildOptions()

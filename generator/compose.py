@@ -47,7 +47,7 @@ def _plain(value: Any) -> Any:
 
 def card_context(card: Card, fields: dict[str, Any]) -> dict[str, Any]:
     """A card's fields for templates; declared fields it leaves out are None, others undefined."""
-    ctx = {name: None for name in fields}
+    ctx: dict[str, Any] = dict.fromkeys(fields)
     ctx.update(_plain(card.data))
     ctx.update(id=card.id, copies=card.copies, designed=card.designed, component=card.component)
     return ctx

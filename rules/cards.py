@@ -176,7 +176,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         problems.add(place_of(raw, fallback=Place(str(game_path))), "game.yaml must be a mapping")
         return None
     r = _Reader(raw, problems)
-    gid = r.str("id", required=True)
+    gid = r.text("id", required=True)
     if gid and gid != game_id:
         problems.add(raw.value_place("id"), f"id '{gid}' does not match the folder name '{game_id}'",
                      f"id: {game_id}")
@@ -191,11 +191,11 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
     suits = _read_suits(raw, problems)
     db = GameDatabase(
         id=game_id,
-        title=r.str("title", required=True),
-        short_title=r.str("short_title") or r.str("title"),
+        title=r.text("title", required=True),
+        short_title=r.text("short_title") or r.text("title"),
         players=(pmin, pmax),
         rules_version=r.int("rules_version", required=True),
-        credit=r.str("credit"),
+        credit=r.text("credit"),
         suits=suits,
         components={},
         sheets=[],
@@ -219,7 +219,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         db.components[component.id] = component
     for sheet in _seq(raw, "sheets", problems):
         sr = _Reader(sheet, problems)
-        db.sheets.append(Sheet(sr.slug("id"), sr.str("name", required=True), sr.str("layout", required=True), sheet.place))
+        db.sheets.append(Sheet(sr.slug("id"), sr.text("name", required=True), sr.text("layout", required=True), sheet.place))
     if "rules" in raw:
         _read_rules(folder / str(raw["rules"]), db, problems)
     _cross_check(db, problems)
@@ -248,7 +248,7 @@ class _Reader:
             return None
         return self.node[key]
 
-    def str(self, key: str, required: bool = False) -> str:
+    def text(self, key: str, required: bool = False) -> str:
         value = self._get(key, required)
         if value is None:
             return ""
@@ -258,7 +258,7 @@ class _Reader:
         return value
 
     def slug(self, key: str) -> str:
-        value = self.str(key, required=True)
+        value = self.text(key, required=True)
         if value and not SLUG.match(value):
             self.problems.add(self.node.value_place(key), f"'{value}' is not a valid id",
                               "a snake_case slug: lower-case letters, digits, underscores")
@@ -314,14 +314,14 @@ def _read_suits(raw: Node, problems: Problems) -> dict[str, Suit]:
     for node in _seq(raw, "suits", problems):
         r = _Reader(node, problems)
         sid = r.slug("id")
-        colour, ink = r.str("colour", required=True), r.str("ink") or r.str("colour")
+        colour, ink = r.text("colour", required=True), r.text("ink") or r.text("colour")
         for key in ("colour", "ink"):
             if key in node and isinstance(node[key], str) and not re.fullmatch(r"#[0-9a-fA-F]{6}", node[key]):
                 problems.add(node.value_place(key), f"'{node[key]}' is not a colour", "#rrggbb, e.g. \"#0072B2\"")
         if sid in suits:
             problems.add(node.value_place("id"), f"duplicate suit id '{sid}'")
-        suits[sid] = Suit(sid, r.str("name", required=True), r.str("plural") or r.str("name"),
-                          r.str("symbol", required=True), colour, ink, node.place)
+        suits[sid] = Suit(sid, r.text("name", required=True), r.text("plural") or r.text("name"),
+                          r.text("symbol", required=True), colour, ink, node.place)
     return suits
 
 
@@ -343,16 +343,16 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems) -> Compone
         fields.place, fields.key_places, fields.value_places = node.place, {}, {}
     _check_specs(fields, problems)
     component = Component(
-        id=cid, name=r.str("name", required=True), code=r.str("code") or cid.upper(),
-        count=r.int("count", required=True), size=r.str("size", required=True),
-        face=r.str("face", required=True), back=r.str("back", required=True),
+        id=cid, name=r.text("name", required=True), code=r.text("code") or cid.upper(),
+        count=r.int("count", required=True), size=r.text("size", required=True),
+        face=r.text("face", required=True), back=r.text("back", required=True),
         fields=fields, cards=[], place=node.place,
     )
     if "file" in node and "cards" in node:
         problems.add(node.key_place("cards"), "give the cards either in 'file' or inline in 'cards', not both")
         return component
     if "file" in node:
-        path = db.folder / r.str("file")
+        path = db.folder / r.text("file")
         data = load_yaml(path, problems)
         if data is None:
             return component
@@ -458,10 +458,9 @@ def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabas
             problems.add(place, f"{what} must be one line")
     elif ftype == "int":
         bad = isinstance(value, bool) or not isinstance(value, int)
-        if not bad:
-            if "min" in spec and value < spec["min"] or "max" in spec and value > spec["max"]:
-                problems.add(place, f"{what} is {value}, out of range",
-                             f"a whole number from {spec.get('min', '-')} to {spec.get('max', '-')}")
+        if not bad and ("min" in spec and value < spec["min"] or "max" in spec and value > spec["max"]):
+            problems.add(place, f"{what} is {value}, out of range",
+                         f"a whole number from {spec.get('min', '-')} to {spec.get('max', '-')}")
     elif ftype == "bool":
         bad = not isinstance(value, bool)
     elif ftype == "enum":
@@ -586,8 +585,8 @@ def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
         if not isinstance(keywords, list) or not all(isinstance(k, str | int) for k in keywords):
             problems.add(node.value_place("keywords"), "keywords must be a list of words", "keywords: [deuce, trump]")
             keywords = []
-        db.rules.append(RuleEntry(rid, r.str("section", required=True), r.str("title", required=True),
-                                  r.str("text", required=True), tuple(str(k) for k in keywords), node.place))
+        db.rules.append(RuleEntry(rid, r.text("section", required=True), r.text("title", required=True),
+                                  r.text("text", required=True), tuple(str(k) for k in keywords), node.place))
     for node in _seq(data, "faq", problems):
         r = _Reader(node, problems)
         rid = r.slug("id")
@@ -596,5 +595,5 @@ def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
         if not isinstance(refs, list):
             problems.add(node.value_place("refs"), "refs must be a list of ids")
             refs = []
-        db.faq.append(Ruling(rid, r.str("question", required=True), r.str("ruling", required=True),
+        db.faq.append(Ruling(rid, r.text("question", required=True), r.text("ruling", required=True),
                              tuple(str(x) for x in refs), node.place))

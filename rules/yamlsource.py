@@ -13,7 +13,6 @@ import yaml
 
 from rules.problems import Place, Problems
 
-
 # libyaml's parser (bundled with PyYAML's wheels) keeps the same marks and is ~10x faster
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

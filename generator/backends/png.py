@@ -73,8 +73,9 @@ def _draw_item(draw: ImageDraw.ImageDraw, item: object, k: float) -> None:
         if item.stroke:
             half = item.width * k / 2
             if item.dash:
-                pts = ((item.x, item.y), (item.x + item.w, item.y), (item.x + item.w, item.y + item.h), (item.x, item.y + item.h), (item.x, item.y))
-                _stroke_line(draw, [(p[0] * k, p[1] * k) for p in pts], item.stroke, item.width, k, item.dash)
+                corners = [(item.x, item.y), (item.x + item.w, item.y), (item.x + item.w, item.y + item.h),
+                           (item.x, item.y + item.h), (item.x, item.y)]
+                _stroke_line(draw, [(p[0] * k, p[1] * k) for p in corners], item.stroke, item.width, k, item.dash)
             elif r > 0:
                 draw.rounded_rectangle((x0 - half, y0 - half, x1 + half, y1 + half), r + half,
                                        outline=_rgb(item.stroke), width=_w(item.width, k))

@@ -25,5 +25,5 @@ def find_game(game_id: str, default: Any = _MISSING) -> GameModule:
         return GAMES[game_id]
     except KeyError:
         if default is not _MISSING:
-            return default  # type: ignore[no-any-return]
+            return default
         raise KeyError(f"unknown game '{game_id}'; known: {', '.join(sorted(GAMES))}") from None

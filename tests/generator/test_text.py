@@ -26,7 +26,7 @@ def test_short_text_keeps_its_size_and_stays_in_the_box():
     fitted = fit_text("Discard from hand: draw 2 cards.", 5, 5, 50, 20, st, M)
     assert fitted.fits and fitted.size == 10
     for run in fitted.runs:
-        assert 5 <= run.x and run.x + M.width(run.text, run.font, run.size) / PT_PER_MM <= 55 + 1e-6
+        assert run.x >= 5 and run.x + M.width(run.text, run.font, run.size) / PT_PER_MM <= 55 + 1e-6
         assert 5 <= run.y <= 25
 
 
