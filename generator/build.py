@@ -90,6 +90,7 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems) -> Compos
             if scene is not None:
                 sheets.append((sheet.name, scene))
         composed.pages[paper] = sheets
+        plans_for(composed, paper, opts, problems)  # every card size must fit the paper
     return None if problems else composed
 
 

@@ -81,9 +81,8 @@ class Composer:
 
     def faces(self, component: Component) -> list[Face]:
         """Every printed card of a component, copies expanded, face and back composed."""
-        place = component.place
-        face_layout = self.lib.layout(component.face, self.problems, place)
-        back_layout = self.lib.layout(component.back, self.problems, place)
+        face_layout = self.lib.layout(component.face, self.problems, component.field_place("face"))
+        back_layout = self.lib.layout(component.back, self.problems, component.field_place("back"))
         if face_layout is None or back_layout is None:
             return []
         out: list[Face] = []
@@ -147,8 +146,10 @@ class Composer:
         except jinja2.TemplateSyntaxError as exc:
             style = getattr(value, "style", None)
             shift = (exc.lineno or 1) - 1 + (1 if style in ("|", ">") else 0)
-            self.problems.add(place.shifted(shift), f"template syntax in '{key}': {exc.message}",
-                              "Jinja2: {{ name }}, {% if ... %}...{% endif %}")
+            if (place, str(exc.message)) not in self._reported:
+                self._reported.add((place, str(exc.message)))
+                self.problems.add(place.shifted(shift), f"template syntax in '{key}': {exc.message}",
+                                  "Jinja2: {{ name }}, {% if ... %}...{% endif %}")
         except jinja2.UndefinedError as exc:
             if (place, str(exc.message)) not in self._reported:
                 self._reported.add((place, str(exc.message)))
@@ -172,7 +173,8 @@ class Composer:
         try:
             return parse_length(value.strip() if isinstance(value, str) else value)
         except ValueError as exc:
-            self.problems.add(el.places.get(key, el.place), f"{who}: {key}: {exc}")
+            if is_template(data.get(key)):  # a literal was already reported when the layout was read
+                self.problems.add(el.places.get(key, el.place), f"{who}: {key}: {exc}")
             raise _Skip from None
 
     def _number(self, data: dict[str, Any], el: Element, key: str, ctx: dict[str, Any], who: str, default: float) -> float:
@@ -234,7 +236,7 @@ class Composer:
         if etype == "rect":
             if data.get("bleed"):
                 x, y, ew, eh = 0.0, 0.0, scene.width, scene.height
-            dash = tuple(parse_length(d) for d in data.get("dash", []) or [])
+            dash = self._dash(data, el, who)
             scene.add(Rect(x, y, ew, eh, self._colour(data, el, "fill", ctx, who, None),
                            self._colour(data, el, "stroke", ctx, who, None),
                            self._length(data, el, "width", ctx, who, 0.3), self._length(data, el, "radius", ctx, who, 0.0), dash))
@@ -248,7 +250,7 @@ class Composer:
             except (ValueError, TypeError, IndexError):
                 self.problems.add(el.places.get("points", el.place), f"{who}: points must be [[x, y], ...]")
                 raise _Skip from None
-            dash = tuple(parse_length(d) for d in data.get("dash", []) or [])
+            dash = self._dash(data, el, who)
             scene.add(Polyline(points, False, None, self._colour(data, el, "stroke", ctx, who, "#000000"),
                                self._length(data, el, "width", ctx, who, 0.3), dash))
         elif etype == "text":
@@ -266,6 +268,13 @@ class Composer:
                 scene.add(item)
         elif etype == "table":
             self._table(scene, el, data, ctx, who, x, y, ew, eh)
+
+    def _dash(self, data: dict[str, Any], el: Element, who: str) -> tuple[float, ...]:
+        try:
+            return tuple(parse_length(d) for d in data.get("dash") or [])
+        except (ValueError, TypeError):
+            self.problems.add(el.places.get("dash", el.place), f"{who}: dash must be a list of lengths", "dash: [1mm, 1mm]")
+            raise _Skip from None
 
     def _style(self, data: dict[str, Any], el: Element, ctx: dict[str, Any], who: str, **defaults: Any) -> TextStyle:
         font = str(self._get(data, el, "font", ctx, who, defaults.get("font", "regular")))

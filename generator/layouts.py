@@ -123,6 +123,8 @@ class LayoutLibrary:
         parent: Layout | None = None
         if "extends" in raw:
             parent = self._load(str(raw["extends"]), problems, raw.value_place("extends"), (*chain, name))
+            if parent is None:
+                return None  # its problem is reported; a half layout would only add noise
         size = raw.get("size", parent.size if parent else None)
         if size is not None and size not in self.sizes:
             problems.add(raw.value_place("size"), f"unknown size '{size}'", "one of: " + ", ".join(self.sizes))
@@ -186,6 +188,15 @@ def _check_element(el: Element, problems: Problems) -> None:
         if key not in allowed:
             problems.add(el.places.get(key, el.place), f"unknown key '{key}' for a {etype} element",
                          "one of: " + ", ".join(sorted(allowed)))
+    dash = el.data.get("dash")
+    if dash is not None:
+        try:
+            if not isinstance(dash, list):
+                raise TypeError
+            for d in dash:
+                parse_length(d)
+        except (ValueError, TypeError):
+            problems.add(el.places.get("dash", el.place), "dash must be a list of lengths", "dash: [1mm, 1mm]")
     for key in ("x", "y", "w", "h", "width", "radius"):
         value = el.data.get(key)
         if value is None or is_template(value):

@@ -71,13 +71,15 @@ class Component:
     fields: dict[str, Any]
     cards: list[Card]
     place: Place
+    places: dict[str, Place] = field(default_factory=dict)  # of each key's value
+    loaded: bool = True  # False when its card file could not be read: later checks skip it
 
     @property
     def printed(self) -> int:
         return sum(card.copies for card in self.cards)
 
     def field_place(self, key: str) -> Place:
-        return self.place
+        return self.places.get(key, self.place)
 
 
 @dataclass(frozen=True)
@@ -346,7 +348,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems) -> Compone
         id=cid, name=r.text("name", required=True), code=r.text("code") or cid.upper(),
         count=r.int("count", required=True), size=r.text("size", required=True),
         face=r.text("face", required=True), back=r.text("back", required=True),
-        fields=fields, cards=[], place=node.place,
+        fields=fields, cards=[], place=node.place, places={k: node.value_place(k) for k in node},
     )
     if "file" in node and "cards" in node:
         problems.add(node.key_place("cards"), "give the cards either in 'file' or inline in 'cards', not both")
@@ -355,10 +357,12 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems) -> Compone
         path = db.folder / r.text("file")
         data = load_yaml(path, problems)
         if data is None:
+            component.loaded = False
             return component
         if not isinstance(data, Node) or "cards" not in data:
             problems.add(place_of(data, fallback=Place(str(path))), "a card file must hold a 'cards:' list",
                          "cards:\n  - id: ...")
+            component.loaded = False
             return component
         holder = data
     elif "cards" in node:
@@ -395,6 +399,11 @@ def _check_spec(spec: Any, place: Place, name: str, problems: Problems) -> None:
         problems.add(spec.value_place("type") if "type" in spec else spec.place,
                      f"field '{name}' has unknown type '{ftype}'", "one of: " + ", ".join(sorted(FIELD_TYPES)))
         return
+    for key in ("min", "max", "length"):
+        if key in spec and (isinstance(spec[key], bool) or not isinstance(spec[key], int | float)
+                            or key == "length" and not isinstance(spec[key], int)):
+            problems.add(spec.value_place(key), f"'{key}' of field '{name}' must be a number, not {_kind(spec[key])}")
+            del spec[key]
     if ftype == "enum" and not isinstance(spec.get("values"), list):
         problems.add(spec.place, f"enum field '{name}' needs 'values'", "values: [a, b, c]")
     if ftype == "ref" and not isinstance(spec.get("to"), str):
@@ -539,6 +548,8 @@ def _cross_check(db: GameDatabase, problems: Problems) -> None:
         else:
             seen[card.id] = card.place
     for component in db.components.values():
+        if not component.loaded:
+            continue
         if component.count and component.printed != component.count:
             problems.add(component.place,
                          f"component '{component.id}' prints {component.printed} cards but the count is {component.count}",
@@ -549,6 +560,8 @@ def _cross_check(db: GameDatabase, problems: Problems) -> None:
                     continue
                 for ref, target, place in _iter_refs(card.data[name], spec, card.field_place(name)):
                     comp = db.components.get(target)
+                    if comp is not None and not comp.loaded:
+                        continue
                     if comp is None:
                         problems.add(place, f"'{name}' refers to unknown component '{target}'",
                                      "one of: " + ", ".join(db.components))

@@ -82,7 +82,9 @@ def _check_deck(db: GameDatabase, deck: str, problems: Problems) -> None:
 
 
 def _check_effect(card: Any, effect: Any, problems: Problems) -> None:
-    place = card.field_place("ability")
+    ability = card.get("ability")
+    place = ability.value_place("effect") if hasattr(ability, "value_place") and "effect" in ability \
+        else card.field_place("ability")
     if not isinstance(effect, dict):
         problems.add(place, f"{card.id}: the ability has no effect", "effect: {kind: ...}")
         return
