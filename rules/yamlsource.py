@@ -123,7 +123,7 @@ def load_yaml(path: Path, problems: Problems) -> Any:
         if exc.context:
             what = f"{exc.context}, {what}"
             if exc.context_mark and mark and exc.context_mark.line != mark.line:
-                what += f" (the {exc.context.replace('while parsing ', '')} began at line {exc.context_mark.line + 1})"
+                what += f" (it began at line {exc.context_mark.line + 1})"
         problems.add(place, f"YAML syntax: {what}", "valid YAML (check indentation, colons and quotes)")
         return None
     except yaml.YAMLError as exc:
