@@ -111,8 +111,10 @@ def plans_for(composed: Composed, paper: str, opts: BuildOptions, problems: Prob
     p = lib.papers[paper]
     bleed = lib.settings.bleed if opts.bleed is None else opts.bleed
     plans = {}
-    for size_id in {c.size for c in composed.db.components.values()}:
-        size = lib.sizes[size_id]
+    for size_id in sorted({c.size for c in composed.db.components.values()}):
+        size = lib.sizes.get(size_id)
+        if size is None:  # reported with the component
+            continue
         plan = plan_sheet(size.width, size.height, p.width, p.height, bleed=bleed, gutter=opts.gutter,
                           margin=lib.settings.page_margin)
         if plan is None:
