@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.backends.fonts import metrics
+from generator.calibration import calibration_pages
 from generator.compose import Composer, Face
 from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
 from generator.scene import Polyline, Scene, TextRun
@@ -167,6 +168,13 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         for name, scene in composed.pages.get(paper, []):
             doc.begin_page(p.width, p.height)
             doc.bookmark(name, f"sheet-{name}-{paper}")
+            doc.draw(scene)
+            doc.end_page()
+        front, back = calibration_pages(p.width, p.height, opts.back_offset)
+        for i, scene in enumerate((front, back)):
+            doc.begin_page(p.width, p.height)
+            if i == 0:
+                doc.bookmark("Duplex calibration", f"calibration-{paper}")
             doc.draw(scene)
             doc.end_page()
         pages = doc.pages

@@ -98,3 +98,18 @@ def test_partial_sheet_marks_only_the_rows_used():
     assert plan.rows == 2
     _, ys = plan.trim_lines()
     assert len(ys) == 3
+
+
+def test_calibration_back_cross_moves_with_the_offset():
+    from generator.calibration import calibration_pages
+    from generator.scene import Polyline
+
+    def cross_centre(scene):
+        lines = [i for i in scene.items if isinstance(i, Polyline) and i.width >= 0.5]
+        (x1, y), (x2, _) = lines[0].points
+        return ((x1 + x2) / 2, y)
+
+    _, plain = calibration_pages(*A4, (0.0, 0.0))
+    _, shifted = calibration_pages(*A4, (1.5, -1.0))
+    assert cross_centre(plain) == pytest.approx((105.0, 148.5))
+    assert cross_centre(shifted) == pytest.approx((106.5, 147.5))
