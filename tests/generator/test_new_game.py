@@ -89,9 +89,11 @@ def test_build_writes_both_papers(moth_build: Path) -> None:
 @pytest.mark.parametrize("paper", PAPERS)
 def test_pages(moth_build: Path, paper: str) -> None:
     texts = page_texts(moth_build / f"moth-{paper}.pdf")
-    # 6 poker cards fit one sheet on both papers: a face page and a back page, then the aid
-    assert len(texts) == 2 + 1, texts
-    faces, backs, aid = texts
+    # 6 poker cards fit one sheet on both papers: a face page and a back page, then the aid,
+    # then the two pages of the duplex calibration sheet every set ends with
+    assert len(texts) == 2 + 1 + 2, texts
+    faces, backs, aid, calibration, _ = texts
+    assert "Duplex calibration" in calibration
     for name in NAMES:
         assert name in faces, f"{name!r} not on the face page of {paper}: {faces!r}"
         assert name not in backs, f"a back reveals {name!r}"
