@@ -56,6 +56,18 @@ def parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check card databases and their layouts")
     data_args(v)
+
+    r = sub.add_parser("replay", help="replay a game log and print the state and scores")
+    r.add_argument("log", type=Path, metavar="LOG", help="a game log (YAML or JSON, docs/game-log.md)")
+    r.add_argument("--until", type=int, metavar="N", help="stop after event N")
+    r.add_argument("--json", action="store_true", help="print the state as JSON")
+    r.add_argument("--cards", type=Path, help="card databases folder (default: cards/)")
+    try:
+        from casebook import rules_cmd
+    except ImportError:  # pragma: no cover - the search command is optional while it is built
+        pass
+    else:
+        rules_cmd.add_parser(sub)
     return ap
 
 
@@ -64,6 +76,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "build":
             return build(args)
+        if args.command == "replay":
+            return replay(args)
+        if args.command == "rules":
+            from casebook import rules_cmd
+
+            return rules_cmd.run(args)
         return validate(args)
     except KeyboardInterrupt:
         print("casebook: interrupted; no output was changed", file=sys.stderr)
@@ -161,3 +179,89 @@ def build(args: argparse.Namespace) -> int:
             print(f"wrote {out}/ ({count} PNGs)")
         progress(f"{game}: done in {time.perf_counter() - started:.1f} s")
     return 1 if failed else 0
+
+
+def replay(args: argparse.Namespace) -> int:
+    import json
+
+    from rules.cards import CARDS_DIR, read_database
+    from rules.engine import IllegalAction
+    from rules.games import GAMES
+    from rules.log import parse_log
+    from rules.log import replay as run_replay
+
+    try:
+        text = args.log.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        print(f"casebook: {args.log}: no such file", file=sys.stderr)
+        return 1
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"casebook: {args.log}: cannot read it as a text file ({exc})", file=sys.stderr)
+        return 1
+    problems = Problems()
+    log = parse_log(text, str(args.log), problems)
+    if log is None:
+        print(problems.format(), file=sys.stderr)
+        print(f"{args.log}: not a readable game log (see docs/game-log.md)", file=sys.stderr)
+        return 1
+    db = read_database(log.game, args.cards or CARDS_DIR, problems)
+    if db is None or problems:
+        print(problems.format(), file=sys.stderr)
+        return 1
+    if args.until is not None and args.until < 0:
+        print("casebook: --until takes an event number (0 or more)", file=sys.stderr)
+        return 2
+    game = GAMES[log.game]
+    try:
+        result = run_replay(db, log, args.until)
+    except IllegalAction as exc:
+        print(f"{args.log}: {exc}", file=sys.stderr)
+        return 1
+    summary = game.summary(result.state)
+    if args.json:
+        out = {"log": str(args.log), "events_applied": result.applied, "state": summary}
+        if result.error:
+            out["error"] = {"event": result.error.event_no, "action": result.error.action,
+                            "rule": result.error.rule.name if result.error.rule else None,
+                            "rule_id": result.error.rule.id if result.error.rule else None,
+                            "reason": result.error.reason}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        print(format_summary(summary, result.applied))
+    if result.error:
+        place = log.place(result.error.event_no or 0)
+        print(f"{place or args.log}: error: {result.error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def format_summary(s: dict, applied: int) -> str:  # type: ignore[type-arg]
+    """A game summary for people: the row of locations, the case, the scores."""
+    players = s["players"]
+    lines = [f"{s['game']}: {', '.join(players)}; after {applied} event(s); phase: {s['phase']}"]
+    case = s["case"]
+    lines.append(f"case {case['number']} of {s['cases_total']}: Detective {case['detective']}, "
+                 f"Mastermind {case['mastermind']}")
+    for i, loc in enumerate(s["locations"], start=1):
+        mark = ">" if loc["active"] else " "
+        trump = loc["trump"] or "no trump"
+        if loc["trump"] != loc["printed_trump"]:
+            trump += f" (changed from {loc['printed_trump'] or 'none'})"
+        tot = " - ".join(f"{p} {loc['totals'][p]}" for p in players)
+        state = (f"won by {loc['winner']}" if loc["winner"] else "tie") if loc["resolved"] else f"{loc['time']} time left"
+        lines.append(f" {mark}{i}. {loc['name']:<20} {trump:<28} {tot:<18} {state}")
+    if s["to_act"]:
+        lines.append(f"turn {s['turn']}, lead {s['lead']}, {s['to_act']} to act, passes in a row: {s['passes_in_a_row']}")
+    for past in [*s["cases_done"], case]:
+        pts = ", ".join(f"{p} {past['points'][p]}" for p in players)
+        extra = ""
+        if past["revealed_early"]:
+            extra = " (revealed early)"
+        elif past["guess"]:
+            extra = f" (guess {past['guess']}: {'right' if past['correct'] else 'wrong' if past['correct'] is False else '?'})"
+        lines.append(f"case {past['number']}: {pts}{extra}")
+    res = s["result"]
+    lines.append("total: " + ", ".join(f"{p} {res['scores'][p]}" for p in players))
+    if res["over"]:
+        lines.append(f"winner: {res['winner']} ({res['decided_by']})" if res["winner"] else "the game is a draw")
+    return "\n".join(lines)

@@ -114,6 +114,11 @@ def load_yaml(path: Path, problems: Problems) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         problems.add(Place(spath), f"cannot read file: {exc}", "a UTF-8 text file")
         return None
+    return parse_yaml(text, spath, problems)
+
+
+def parse_yaml(text: str, spath: str, problems: Problems) -> Any:
+    """Parse YAML text named `spath` (for messages) with places, adding problems instead of raising."""
     try:
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:

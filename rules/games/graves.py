@@ -162,3 +162,714 @@ def _check_time_tokens(db: GameDatabase, problems: Problems) -> None:
     if tokens.printed < worst:
         problems.add(tokens.place, f"{tokens.printed} time tokens; five locations can need {worst}",
                      f"at least {worst}")
+
+
+# =====================================================================================
+# The engine: what the table tracks, what is legal, scoring. Driven by log events.
+# =====================================================================================
+
+import copy  # noqa: E402  (kept beside the engine it serves)
+import random  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+
+from rules.engine import Event, IllegalAction, Rule  # noqa: E402
+
+VARIANTS = ("knows_all", "single_case", "long_haul", "life_is_pain")
+ACTIONS = ("play", "pass", "ability", "reveal_top", "slums", "identity", "note_evidence", "reveal", "guess",
+           "deal")
+
+R_TURN = Rule("Play or pass", "turn_play_or_pass")
+R_SUIT = Rule("What may be played", "turn_what_may_be_played")
+R_PASS = Rule("Passing", "turn_pass")
+R_ABILITY = Rule("Special abilities", "turn_discard_for_ability")
+R_UNMASK = Rule("The unmasking", "case_unmasking")
+R_SETUP = Rule("Setting up a case", "setup_locations")
+
+
+Card = tuple[Any, str]  # (rank: 2-9 or "A", suit id)
+
+
+@dataclass
+class Location:
+    id: str
+    name: str
+    clocks: int
+    kind: str  # the effect kind of its ability
+    printed_trump: str | None
+    trump: str | None
+    time: int
+    piles: list[list[Card]] = field(default_factory=lambda: [[], []])  # by player index
+    started: bool = False  # anything has happened here (play, pass, ability)
+    revealed: list[bool] = field(default_factory=lambda: [False, False])  # Bank Vault top cards
+    slums_done: bool = False
+    resolved: bool = False
+    winner: int | None = None
+    totals: tuple[int, int] | None = None
+
+
+@dataclass
+class Case:
+    number: int
+    detective: int
+    identity: str | None = None
+    evidence_won: list[int] = field(default_factory=lambda: [0, 0])
+    notes: list[list[str]] = field(default_factory=lambda: [[], []])  # evidence ids each player recorded
+    revealed_early: bool = False
+    guess: str | None = None
+    correct: bool | None = None
+    evidence_points: list[int] = field(default_factory=lambda: [0, 0])
+    unmask_points: list[int] = field(default_factory=lambda: [0, 0])
+    locations: list[str] = field(default_factory=list)
+
+    @property
+    def mastermind(self) -> int:
+        return 1 - self.detective
+
+    @property
+    def points(self) -> list[int]:
+        return [self.evidence_points[i] + self.unmask_points[i] for i in (0, 1)]
+
+
+@dataclass
+class State:
+    db: Any = field(repr=False, compare=False)
+    players: list[str]
+    variants: frozenset[str]
+    cases_total: int
+    seed: int | None
+    case: Case
+    done: list[Case] = field(default_factory=list)
+    locations: list[Location] = field(default_factory=list)
+    active: int = 0
+    lead: int = 0
+    to_act: int = 0
+    acted: int = 0  # players who have acted this turn: 0 or 1
+    turn: int = 1
+    passes: int = 0  # passes in a row
+    abilities_used: int = 0  # this player's turn
+    wild_left: int = 0  # this player's turn
+    phase: str = "play"  # play, unmasking, identity, deal, over
+    events: int = 0
+
+    @property
+    def location(self) -> Location:
+        return self.locations[self.active]
+
+
+# --- cards --------------------------------------------------------------------------------
+
+def _suit_lookup(db: GameDatabase) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for suit in db.suits.values():
+        for alias in (suit.id, suit.name, suit.plural, suit.id.replace("_", " ")):
+            names[alias.lower().replace("_", " ")] = suit.id
+    return names
+
+
+def parse_card(db: GameDatabase, text: Any) -> Card:
+    """'7 shoeprints', 'A Magnifying Glass', 'ace of notebooks' -> (rank, suit id)."""
+    if not isinstance(text, str) or not text.strip():
+        raise IllegalAction(f"a card is written as '<rank> <suit>', e.g. '7 shoeprints', not {text!r}", R_TURN)
+    words = text.strip().lower().replace("_", " ").split()
+    rank_word, rest = words[0], words[1:]
+    if rest and rest[0] == "of":
+        rest = rest[1:]
+    rank: Any
+    if rank_word in ("a", "ace", "10"):
+        rank = "A"
+    elif rank_word.isdigit() and 2 <= int(rank_word) <= 9:
+        rank = int(rank_word)
+    elif rank_word in ("two", "deuce"):
+        rank = 2
+    else:
+        raise IllegalAction(f"'{text}': no rank '{rank_word}'", Rule("The decks", "components_decks"))
+    suit = _suit_lookup(db).get(" ".join(rest))
+    if suit is None:
+        raise IllegalAction(f"'{text}': unknown suit '{' '.join(rest)}' (suits: "
+                            + ", ".join(s.name for s in db.suits.values()) + ")", Rule("The decks", "components_decks"))
+    return (rank, suit)
+
+
+def card_name(db: GameDatabase, card: Card) -> str:
+    return f"{card[0]} {db.suits[card[1]].name}"
+
+
+def value(card: Card, loc: Location) -> int:
+    """A card's worth in a pile: Ace 10 (12 at the Record Office), doubled when trump."""
+    rank, suit = card
+    base = (12 if loc.kind == "ace_value" else 10) if rank == "A" else int(rank)
+    return base * 2 if loc.trump is not None and suit == loc.trump else base
+
+
+def totals(loc: Location) -> tuple[int, int]:
+    return (sum(value(c, loc) for c in loc.piles[0]), sum(value(c, loc) for c in loc.piles[1]))
+
+
+def _deck_card(state: State, player: int, card: Card) -> Any:
+    deck = "detective" if player == state.case.detective else "mastermind"
+    for c in state.db.components[deck].cards:
+        if (c["rank"], c["suit"]) == card:
+            return c
+    raise IllegalAction(f"no such card in the {deck} deck", R_TURN)
+
+
+def _on_table(state: State, player: int) -> set[Card]:
+    return {c for loc in state.locations for c in loc.piles[player]}
+
+
+# --- setting up ------------------------------------------------------------------------------
+
+def _player(state_players: list[str], who: Any, what: str = "by") -> int:
+    if isinstance(who, int) and not isinstance(who, bool) and who in (0, 1):
+        return who
+    for i, name in enumerate(state_players):
+        if isinstance(who, str) and who.strip().lower() == name.lower():
+            return i
+    raise IllegalAction(f"'{what}: {who}' is not a player (players: {', '.join(state_players)})", R_SETUP)
+
+
+def _location_rows(db: GameDatabase) -> dict[str, Any]:
+    return {c.id: c for c in db.components["locations"].cards}
+
+
+def _deal(db: GameDatabase, seed: int, case_no: int) -> list[str]:
+    ids = sorted(_location_rows(db))
+    return random.Random(f"graves:{seed}:{case_no}").sample(ids, LOCATIONS_PER_CASE)
+
+
+def _lay_out(state: State, ids: list[str]) -> None:
+    rows = _location_rows(state.db)
+    unknown = [i for i in ids if i not in rows]
+    if unknown:
+        raise IllegalAction(f"unknown location {', '.join(unknown)} (locations: {', '.join(sorted(rows))})", R_SETUP)
+    if len(ids) != LOCATIONS_PER_CASE or len(set(ids)) != len(ids):
+        raise IllegalAction(f"a case is played at {LOCATIONS_PER_CASE} different locations, not {len(ids)}", R_SETUP)
+    state.locations = []
+    for lid in ids:
+        card = rows[lid]
+        kind = (card.get("effect") or {}).get("kind", "none")
+        state.locations.append(Location(lid, card["name"], card["clocks"], kind, card["trump"], card["trump"],
+                                        card["clocks"]))
+    state.case.locations = list(ids)
+    state.active, state.lead, state.to_act, state.acted, state.turn, state.passes = 0, state.case.detective, \
+        state.case.detective, 0, 1, 0
+    state.phase = "play"
+
+
+def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
+    """A game from a log header: players, variants, seed and the setup of the first case."""
+    players = setup.get("players")
+    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
+        raise IllegalAction("Graves is played by exactly 2 players, given by name", R_SETUP)
+    if players[0].strip().lower() == players[1].strip().lower():
+        raise IllegalAction("the two players need different names", R_SETUP)
+    variants = setup.get("variants") or []
+    bad = [v for v in variants if v not in VARIANTS]
+    if bad:
+        raise IllegalAction(f"unknown variant {', '.join(map(str, bad))} (variants: {', '.join(VARIANTS)})",
+                            Rule("Variants", "variant_long_haul"))
+    variants = frozenset(variants)
+    cases = setup.get("cases")
+    if "single_case" in variants:
+        if cases not in (None, 1):
+            raise IllegalAction("The Single Case is one case", Rule("The Single Case", "variant_single_case"))
+        cases = 1
+    elif cases is None:
+        cases = 2
+    if not isinstance(cases, int) or cases < 1 or ("single_case" not in variants and cases % 2):
+        raise IllegalAction(f"{cases} cases: play an even number, so each player is the Mastermind equally often",
+                            Rule("The Long Haul", "faq_long_haul_even"))
+    if cases > 2 and "long_haul" not in variants:
+        raise IllegalAction("more than two cases is The Long Haul: add the variant long_haul",
+                            Rule("The Long Haul", "variant_long_haul"))
+    seed = setup.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise IllegalAction("the seed is a whole number", R_SETUP)
+    names = [p.strip() for p in players]
+    detective = _player(names, setup.get("detective", names[0]), "detective")
+    state = State(db, names, variants, cases, seed, Case(1, detective))
+    ids = setup.get("locations")
+    if ids is None:
+        if seed is None:
+            raise IllegalAction("give the five locations in order, or a seed to deal them", R_SETUP)
+        ids = _deal(db, seed, 1)
+    if not isinstance(ids, list):
+        raise IllegalAction("locations: a list of five location ids", R_SETUP)
+    _lay_out(state, [str(i) for i in ids])
+    if setup.get("identity") is not None:
+        _set_identity(state, setup["identity"])
+    return state
+
+
+def _set_identity(state: State, ident: Any) -> None:
+    ids = [c.id for c in state.db.components["identities"].cards]
+    if ident not in ids:
+        raise IllegalAction(f"no Mastermind '{ident}' (identities: {', '.join(ids)})", R_UNMASK)
+    state.case.identity = str(ident)
+
+
+# --- applying events ---------------------------------------------------------------------------
+
+def describe(state: State, event: Event) -> str:
+    """A short reading of an event for messages: 'play Ben 3 Shoeprints'."""
+    action = event.get("action", "?")
+    parts = [str(action), str(event.get("by", ""))]
+    if action == "play":
+        parts += [str(c) for c in event.get("cards") or []]
+    elif action in ("ability", "reveal_top"):
+        parts.append(str(event.get("card", "")))
+    elif action in ("guess", "identity"):
+        parts.append("(hidden)" if action == "identity" else str(event.get("identity", "")))
+    return " ".join(p for p in parts if p).strip()
+
+
+def check(state: State, event: Event) -> str | None:
+    """Why an event would be refused, or None; the state is left as it was."""
+    try:
+        apply(copy.deepcopy(state), event)
+    except IllegalAction as exc:
+        return str(exc)
+    return None
+
+
+def apply(state: State, event: Event) -> None:
+    """Apply one event; IllegalAction (naming the rule) if the rules forbid it."""
+    if not isinstance(event, dict):
+        raise IllegalAction("an event is a mapping with 'action' and 'by'", R_TURN)
+    action = event.get("action")
+    if action not in ACTIONS:
+        raise IllegalAction(f"unknown action '{action}' (actions: {', '.join(ACTIONS)})", R_TURN)
+    if state.phase == "over":
+        raise IllegalAction("the game is over", Rule("End of the game", "end_winner"))
+    who = _player(state.players, event.get("by"))
+    handler = _HANDLERS[action]
+    handler(state, who, event)
+    state.events += 1
+
+
+def _need_phase(state: State, *phases: str) -> None:
+    if state.phase not in phases:
+        wanted = {"play": "while a location is being played", "unmasking": "at the unmasking",
+                  "identity": "when the Mastermind reveals who they are", "deal": "when a new row is dealt"}
+        raise IllegalAction(f"this is allowed only {' or '.join(wanted[p] for p in phases)}; now: {_phase_text(state)}",
+                            R_TURN if "play" in phases else R_UNMASK)
+
+
+def _phase_text(state: State) -> str:
+    if state.phase == "play":
+        return f"{state.players[state.to_act]} to play at {state.location.name}"
+    return {"unmasking": "the unmasking", "identity": "waiting for the Mastermind's identity",
+            "deal": "waiting for a new row of locations", "over": "the game is over"}[state.phase]
+
+
+def _my_turn(state: State, who: int) -> None:
+    _need_phase(state, "play")
+    if who != state.to_act:
+        raise IllegalAction(f"it is {state.players[state.to_act]}'s turn, not {state.players[who]}'s", R_TURN)
+
+
+def _location_rule(loc: Location) -> Rule:
+    return Rule(loc.name, f"location_{loc.id}")
+
+
+def _play(state: State, who: int, event: Event) -> None:
+    _my_turn(state, who)
+    loc = state.location
+    raw = event.get("cards") or []
+    if not isinstance(raw, list):
+        raise IllegalAction("cards: a list such as ['7 shoeprints', 'A shoeprints']", R_TURN)
+    cards = [parse_card(state.db, c) for c in raw]
+    if not cards and not state.abilities_used:
+        raise IllegalAction("play at least one card, use an ability, or pass", R_TURN)
+    on_table = _on_table(state, who)
+    for card in cards:
+        _deck_card(state, who, card)
+        if card in on_table or cards.count(card) > 1:
+            raise IllegalAction(f"{card_name(state.db, card)} is already in an evidence pile", R_TURN)
+    # the one-suit rule: every card not of the trump suit shares one suit (wild cards excepted)
+    off = [c for c in cards if c[1] != loc.trump]
+    suits = [c[1] for c in off]
+    main = max(set(suits), key=suits.count) if suits else None
+    strays = sum(1 for s in suits if s != main)
+    if strays > state.wild_left:
+        raise IllegalAction("cards played together must be of one suit, plus any trumps", R_SUIT)
+    for card in cards:
+        if loc.kind == "min_value" and card_value(card[0]) <= 4:
+            raise IllegalAction("cards of value 4 or lower may not be played here", _location_rule(loc))
+    # The Park: each non-trump card of value 6 or more needs one card discarded first
+    if loc.kind == "park_discard":
+        need = sum(1 for c in off if card_value(c[0]) >= 6)
+        given = event.get("discards", 0)
+        if given != need:
+            raise IllegalAction(f"discard one card for each non-trump card of value 6 or more: {need}, not {given}"
+                                " (write discards: N)", _location_rule(loc))
+    pile = loc.piles[who]
+    alley = event.get("alley_discard") or []
+    if alley:
+        if loc.kind != "pile_limit":
+            raise IllegalAction("alley_discard is only for The Alley", R_TURN)
+        for text in alley:
+            card = parse_card(state.db, text)
+            if card not in pile:
+                raise IllegalAction(f"{card_name(state.db, card)} is not in your evidence pile here", _location_rule(loc))
+            pile.remove(card)
+    if loc.kind == "pile_limit" and len(pile) + len(cards) > 3:
+        raise IllegalAction(f"at most 3 cards in your pile here; discard {len(pile) + len(cards) - 3} of them first"
+                            " (alley_discard)", _location_rule(loc))
+    if loc.kind == "mastermind_card_count" and who == state.case.mastermind:
+        count = len(pile)
+        detective_count = len(loc.piles[state.case.detective])
+        for card in cards:
+            if card[1] != loc.trump and count >= detective_count:
+                raise IllegalAction(f"the Mastermind may play a non-trump card here only with fewer cards here than"
+                                    f" the Detective ({count} against {detective_count})", _location_rule(loc))
+            count += 1
+    change = event.get("change_trump")
+    if change:
+        deuces = [c for c in cards if c[0] == 2]
+        if not deuces:
+            raise IllegalAction("only a deuce played to a location changes the trump", Rule("Deuces", "faq_deuce_suit"))
+        if loc.kind == "no_abilities":
+            raise IllegalAction("no special ability may be used here, the deuces' trump change included",
+                                _location_rule(loc))
+        new = deuces[0][1] if change is True else _suit_lookup(state.db).get(str(change).lower().replace("_", " "))
+        if new not in {d[1] for d in deuces}:
+            raise IllegalAction(f"a deuce makes its own suit trump; none of this play's deuces is {change}",
+                                Rule("Deuces", "faq_deuce_suit"))
+        loc.trump = new
+    pile.extend(cards)
+    _end_action(state, who, passed=False)
+
+
+def _pass(state: State, who: int, event: Event) -> None:
+    _my_turn(state, who)
+    if state.abilities_used:
+        raise IllegalAction("a player who used an ability this turn has played; end the turn with play", R_PASS)
+    _end_action(state, who, passed=True)
+
+
+def _end_action(state: State, who: int, passed: bool) -> None:
+    loc = state.location
+    loc.started = True
+    state.abilities_used = state.wild_left = 0
+    state.passes = state.passes + 1 if passed else 0
+    if state.passes >= 2:
+        _resolve(state)
+        return
+    if state.acted == 0:
+        state.acted, state.to_act = 1, 1 - state.lead
+        return
+    # both have acted: time moves on
+    state.acted, state.to_act, state.turn = 0, state.lead, state.turn + 1
+    loc.time -= 1
+    if loc.time <= 0:
+        loc.time = 0
+        _resolve(state)
+
+
+def _resolve(state: State) -> None:
+    loc = state.location
+    loc.totals = totals(loc)
+    loc.resolved = True
+    a, b = loc.totals
+    loc.winner = None if a == b else (0 if a > b else 1)
+    if loc.winner is not None:
+        state.case.evidence_won[loc.winner] += 1
+        state.lead = loc.winner
+    if state.active + 1 < len(state.locations):
+        state.active += 1
+        state.to_act, state.acted, state.turn, state.passes = state.lead, 0, 1, 0
+        state.abilities_used = state.wild_left = 0
+    else:
+        per = 3 if "single_case" in state.variants else 2
+        state.case.evidence_points = [n * per for n in state.case.evidence_won]
+        state.phase = "unmasking"
+
+
+def _ability(state: State, who: int, event: Event) -> None:
+    _my_turn(state, who)
+    loc = state.location
+    card = parse_card(state.db, event.get("card"))
+    entry = _deck_card(state, who, card)
+    if card in _on_table(state, who):
+        raise IllegalAction(f"{card_name(state.db, card)} is in an evidence pile, not in your hand", R_ABILITY)
+    ability = entry.get("ability")
+    if not ability or ability.get("timing") != "discarded":
+        raise IllegalAction(f"{card_name(state.db, card)} has no ability used by discarding it", R_ABILITY)
+    if loc.kind == "no_abilities":
+        raise IllegalAction("no special ability may be used while this is the active location", _location_rule(loc))
+    effect = ability["effect"]
+    kind = effect["kind"]
+    opponent = 1 - who
+    if kind == "time":
+        if effect["delta"] > 0:
+            loc.time += 1
+        elif loc.time > 1:  # the last token always stays (faq_last_token_card)
+            loc.time -= 1
+    elif kind in ("discard_from_opponent_pile", "take_back"):
+        target = parse_card(state.db, event.get("target"))
+        owner = opponent if kind == "discard_from_opponent_pile" else who
+        if target not in loc.piles[owner]:
+            whose = "your opponent's" if owner == opponent else "your"
+            raise IllegalAction(f"{card_name(state.db, target)} is not in {whose} evidence pile here (target: ...)",
+                                R_ABILITY)
+        if kind == "discard_from_opponent_pile" and card_value(target[0]) > effect["max_value"]:
+            raise IllegalAction(f"this card discards only a card of printed value {effect['max_value']} or less",
+                                Rule("Printed values", "faq_pile_value"))
+        loc.piles[owner].remove(target)
+    elif kind == "wild_card":
+        state.wild_left += effect["count"]
+    loc.started = True
+    state.abilities_used += 1
+
+
+def _before_start(state: State, loc: Location, rule: Rule) -> None:
+    if loc.started:
+        raise IllegalAction("this happens when the location becomes active, before anyone plays or passes", rule)
+
+
+def _reveal_top(state: State, who: int, event: Event) -> None:
+    _need_phase(state, "play")
+    loc = state.location
+    rule = _location_rule(loc)
+    if loc.kind != "reveal_top_card":
+        raise IllegalAction("only The Bank Vault reveals the top cards of the decks", R_TURN)
+    _before_start(state, loc, rule)
+    if loc.revealed[who]:
+        raise IllegalAction(f"{state.players[who]} has already revealed a card here", rule)
+    card = parse_card(state.db, event.get("card"))
+    _deck_card(state, who, card)
+    if card in _on_table(state, who):
+        raise IllegalAction(f"{card_name(state.db, card)} is already in an evidence pile", rule)
+    loc.piles[who].append(card)  # not played: no suit rule, no trump change (faq_bank_vault_card)
+    loc.revealed[who] = True
+
+
+def _slums(state: State, who: int, event: Event) -> None:
+    _need_phase(state, "play")
+    loc = state.location
+    rule = _location_rule(loc)
+    if loc.kind != "slums_time":
+        raise IllegalAction("only The Slums changes time tokens when it becomes active", R_TURN)
+    if who != state.case.detective:
+        raise IllegalAction("the Detective decides The Slums' time tokens", rule)
+    _before_start(state, loc, rule)
+    if loc.slums_done:
+        raise IllegalAction("The Slums' change is made once", rule)
+    here, nxt = event.get("here", 0), event.get("next", 0)
+    if here not in (-1, 0, 1) or nxt not in (-1, 0, 1):
+        raise IllegalAction("add or take away 1 token: here and next are -1, 0 or 1", rule)
+    following = state.locations[state.active + 1] if state.active + 1 < len(state.locations) else None
+    if nxt and following is None:
+        raise IllegalAction("The Slums is the last location: only its own tokens change", Rule(loc.name, "faq_slums_last"))
+    if loc.time + here < 1 or (following is not None and following.time + nxt < 1):
+        raise IllegalAction("no location goes below 1 time token", Rule(loc.name, "faq_slums_minimum"))
+    loc.time += here
+    if following is not None:
+        following.time += nxt
+    loc.slums_done = True
+
+
+def _identity(state: State, who: int, event: Event) -> None:
+    if who != state.case.mastermind:
+        raise IllegalAction("only the Mastermind holds the identity card", R_UNMASK)
+    _need_phase(state, "play", "unmasking", "identity")
+    if state.case.identity is not None:
+        raise IllegalAction("the Mastermind's identity for this case is already set", R_UNMASK)
+    _set_identity(state, event.get("identity"))
+    if state.phase == "identity":
+        _score_guess(state)
+
+
+def _note_evidence(state: State, who: int, event: Event) -> None:
+    evidence = {c.id for c in state.db.components["evidence"].cards}
+    eid = event.get("evidence")
+    if eid not in evidence:
+        raise IllegalAction(f"no evidence card '{eid}'", Rule("Evidence cards", "components_evidence_card"))
+    notes = state.case.notes[who]
+    if eid in notes:
+        raise IllegalAction(f"{eid} is already noted", R_UNMASK)
+    if len(notes) >= state.case.evidence_won[who]:
+        raise IllegalAction(f"{state.players[who]} has won {state.case.evidence_won[who]} evidence card(s) this case",
+                            Rule("Resolving a location", "resolve_winner"))
+    notes.append(str(eid))
+
+
+def _reveal(state: State, who: int, event: Event) -> None:
+    _need_phase(state, "unmasking")
+    if who != state.case.mastermind:
+        raise IllegalAction("only the Mastermind may reveal early", R_UNMASK)
+    if "knows_all" in state.variants:
+        raise IllegalAction("the Mastermind may not reveal early", Rule("The Mastermind Knows All", "faq_knows_all_reveal"))
+    if "single_case" in state.variants:
+        raise IllegalAction("the Mastermind may not reveal early", Rule("The Single Case", "variant_single_case"))
+    state.case.revealed_early = True
+    state.case.unmask_points[state.case.detective] += 2
+    _next_case(state)
+
+
+def _guess(state: State, who: int, event: Event) -> None:
+    _need_phase(state, "unmasking")
+    if who != state.case.detective:
+        raise IllegalAction("the Detective makes the guess", R_UNMASK)
+    ids = [c.id for c in state.db.components["identities"].cards]
+    if event.get("identity") not in ids:
+        raise IllegalAction(f"no Mastermind '{event.get('identity')}' (identities: {', '.join(ids)})", R_UNMASK)
+    state.case.guess = str(event["identity"])
+    if state.case.identity is None:
+        state.phase = "identity"
+    else:
+        _score_guess(state)
+
+
+def _score_guess(state: State) -> None:
+    case = state.case
+    single = "single_case" in state.variants
+    case.correct = case.guess == case.identity
+    if case.correct:
+        case.unmask_points[case.detective] += 4 if single else 3
+    else:
+        case.unmask_points[case.mastermind] += 4 if single else 1
+    _next_case(state)
+
+
+def _next_case(state: State) -> None:
+    state.done.append(state.case)
+    if len(state.done) >= state.cases_total:
+        state.phase = "over"
+        return
+    number = len(state.done) + 1
+    previous = state.case
+    state.case = Case(number, previous.mastermind)
+    reshuffle = "life_is_pain" in state.variants or ("long_haul" in state.variants and number % 2 == 1)
+    if not reshuffle:
+        _lay_out(state, previous.locations)
+    elif state.seed is not None:
+        _lay_out(state, _deal(state.db, state.seed, number))
+    else:
+        state.locations, state.phase = [], "deal"
+
+
+def _deal_event(state: State, who: int, event: Event) -> None:
+    _need_phase(state, "deal")
+    ids = event.get("locations")
+    if not isinstance(ids, list):
+        raise IllegalAction("locations: a list of five location ids", R_SETUP)
+    _lay_out(state, [str(i) for i in ids])
+
+
+_HANDLERS = {"play": _play, "pass": _pass, "ability": _ability, "reveal_top": _reveal_top, "slums": _slums,
+             "identity": _identity, "note_evidence": _note_evidence, "reveal": _reveal, "guess": _guess,
+             "deal": _deal_event}
+
+
+# --- reading the state --------------------------------------------------------------------------
+
+def is_over(state: State) -> bool:
+    return state.phase == "over"
+
+
+def scores(state: State) -> list[int]:
+    current_done = any(c is state.case for c in state.done)
+    cases = [*state.done] + ([] if current_done else [state.case])
+    return [sum(c.points[i] for c in cases) for i in (0, 1)]
+
+
+def result(state: State) -> dict[str, Any]:
+    """Totals, and once the game is over the winner: higher total, then correct deductions, else a draw."""
+    total = scores(state)
+    correct = [sum(1 for c in state.done if c.correct and c.detective == i) for i in (0, 1)]
+    out: dict[str, Any] = {"scores": dict(zip(state.players, total, strict=True)), "over": is_over(state),
+                           "correct_deductions": dict(zip(state.players, correct, strict=True))}
+    if is_over(state):
+        if total[0] != total[1]:
+            out["winner"], out["decided_by"] = state.players[0 if total[0] > total[1] else 1], "score"
+        elif correct[0] != correct[1]:
+            out["winner"], out["decided_by"] = state.players[0 if correct[0] > correct[1] else 1], "tie-break"
+        else:
+            out["winner"], out["decided_by"] = None, "draw"
+    return out
+
+
+def possible_masterminds(db: GameDatabase, evidence_ids: list[str]) -> list[str]:
+    """The deduction helper: identities still viable on every evidence card won."""
+    ids = [c.id for c in db.components["identities"].cards]
+    viable = set(ids)
+    cards = {c.id: c for c in db.components["evidence"].cards}
+    for eid in evidence_ids:
+        viable &= set(cards[eid]["viable"])
+    return [i for i in ids if i in viable]
+
+
+def _case_dict(state: State, case: Case, viewer: int | None) -> dict[str, Any]:
+    hide = viewer is not None and case is state.case and state.phase not in ("over",) \
+        and viewer != case.mastermind and case.guess is None and not case.revealed_early
+    data: dict[str, Any] = {
+        "number": case.number,
+        "detective": state.players[case.detective],
+        "mastermind": state.players[case.mastermind],
+        "identity": None if hide else case.identity,
+        "evidence_won": dict(zip(state.players, case.evidence_won, strict=True)),
+        "revealed_early": case.revealed_early,
+        "guess": case.guess,
+        "correct": case.correct,
+        "points": dict(zip(state.players, case.points, strict=True)),
+        "locations": list(case.locations),
+    }
+    if viewer is None:
+        data["evidence_noted"] = {state.players[i]: list(case.notes[i]) for i in (0, 1)}
+    else:
+        data["evidence_noted"] = {state.players[viewer]: list(case.notes[viewer])}
+        if viewer == case.detective:
+            data["possible_masterminds"] = possible_masterminds(state.db, case.notes[viewer])
+    return data
+
+
+def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
+    """The state as plain data; with a viewer, only what that player may see."""
+    locs = []
+    for i, loc in enumerate(state.locations):
+        t = loc.totals or totals(loc)
+        locs.append({
+            "id": loc.id, "name": loc.name, "clocks": loc.clocks, "time": loc.time,
+            "trump": loc.trump, "printed_trump": loc.printed_trump, "active": i == state.active and state.phase == "play",
+            "resolved": loc.resolved,
+            "winner": None if loc.winner is None else state.players[loc.winner],
+            "piles": {state.players[p]: [card_name(state.db, c) for c in loc.piles[p]] for p in (0, 1)},
+            "totals": dict(zip(state.players, t, strict=True)),
+        })
+    out = {
+        "game": ID, "players": list(state.players), "variants": sorted(state.variants), "events": state.events,
+        "phase": state.phase, "case": _case_dict(state, state.case, viewer),
+        "cases_done": [_case_dict(state, c, viewer) for c in state.done if c is not state.case],
+        "cases_total": state.cases_total, "locations": locs,
+        "active": state.active, "turn": state.turn, "lead": state.players[state.lead],
+        "to_act": state.players[state.to_act] if state.phase == "play" else None, "passes_in_a_row": state.passes,
+        "result": result(state),
+    }
+    return out
+
+
+def view(state: State, player: int) -> dict[str, Any]:
+    return summary(state, viewer=player)
+
+
+def problems(state: State) -> list[str]:
+    """What is inconsistent in a state (for a corrupt save), without raising."""
+    found = []
+    for loc in state.locations:
+        if loc.time < 0:
+            found.append(f"{loc.name}: {loc.time} time tokens")
+        for p in (0, 1):
+            if len(set(loc.piles[p])) != len(loc.piles[p]):
+                found.append(f"{loc.name}: a card twice in {state.players[p]}'s pile")
+    for p in (0, 1):
+        seen: set[Card] = set()
+        for loc in state.locations:
+            dup = seen & set(loc.piles[p])
+            if dup:
+                found.append(f"{state.players[p]}: {card_name(state.db, next(iter(dup)))} in two piles")
+            seen |= set(loc.piles[p])
+    if sum(state.case.evidence_won) > sum(1 for loc in state.locations if loc.resolved):
+        found.append("more evidence won than locations resolved")
+    return found

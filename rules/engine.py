@@ -1,0 +1,45 @@
+"""The engine contract every game follows: events in, state out, illegal events refused with the rule.
+
+A game module (rules/games/<id>.py) provides:
+  new_state(db, setup) -> state          a state built from a log header's setup
+  apply(state, event) -> None            change the state, or raise IllegalAction
+  check(state, event) -> str | None      the reason an event is illegal, without raising
+  problems(state) -> list[str]           what is inconsistent in a state, without raising
+  view(state, player) -> dict            what one player may see (hidden information removed)
+  summary(state) -> dict                 the whole state for replay output (JSON-able)
+  is_over(state) -> bool, result(state) -> dict
+Undo is replaying the log without its last events; the log is the history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Event = dict[str, Any]
+
+
+@dataclass
+class Rule:
+    """The rule that forbids something: a readable name and the id of its rules entry."""
+
+    name: str
+    id: str = ""
+
+
+class IllegalAction(ValueError):
+    """An event the rules forbid, naming the event, the rule and what is wrong."""
+
+    def __init__(self, reason: str, rule: Rule | None = None, event_no: int | None = None, action: str = ""):
+        self.reason, self.rule, self.event_no, self.action = reason, rule, event_no, action
+        super().__init__(str(self))
+
+    def located(self, event_no: int, action: str) -> IllegalAction:
+        return IllegalAction(self.reason, self.rule, event_no, action)
+
+    def __str__(self) -> str:
+        head = ""
+        if self.event_no is not None:
+            head = f"event {self.event_no}" + (f" ({self.action})" if self.action else "") + ": "
+        rule = f"{self.rule.name}: " if self.rule else ""
+        return f"{head}{rule}{self.reason}"

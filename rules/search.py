@@ -1,0 +1,541 @@
+"""Rules search: find the rule, FAQ ruling or card text that answers a question at the table.
+
+Pure Python and the standard library only (the companion runs it on a phone). One index is
+built from one or more card databases; everything is precomputed in `RulesIndex.build`, so a
+search is a few dictionary look-ups.
+
+Ranking is BM25F over normalised tokens:
+
+* normalisation: lower case, accents and punctuation stripped, possessive 's dropped, common
+  function words dropped, light stemming (plural -s/-es/-ies, -ing, -ed, final -e), so
+  "parks", "park" and "Park's" are one token;
+* fields: title x3, keywords x2, section and card facts x0.5, text x1 (a card's id counts as
+  its keywords: it is the slug players see next to it);
+* a small synonym table (deuce/two/2, tie/draw/equal, clock/time/turn/token, ...) expands a
+  query word at a reduced weight, never worth more than the word the player typed;
+* typo tolerance: a query word that is not in the vocabulary matches the vocabulary words
+  within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at a reduced weight;
+* a phrase bonus when consecutive query words stand next to each other in a title, keyword
+  or text, and a bonus when the query is exactly an entry's title.
+
+Cards that print the same text (the ten deuces, say) come back as one hit whose `also`
+names the others.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Entry", "Hit", "RulesIndex", "tokenize", "normalize", "stem", "damerau_levenshtein"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One searchable thing: a rule, an FAQ ruling, a card or a location."""
+
+    kind: str  # "rule" | "faq" | "card" | "location"
+    id: str
+    game: str
+    title: str
+    text: str
+    source: str  # "rule turn_draw", "FAQ faq_clock_turns", "card detective_shoeprints_3", "location park"
+
+
+@dataclass(frozen=True)
+class Hit:
+    entry: Entry
+    score: float
+    also: tuple[Entry, ...] = ()  # cards printing exactly the same text, folded into this hit
+
+
+# --- tunables ----------------------------------------------------------------------------
+
+FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "section": 0.5, "facts": 0.5, "text": 1.0}
+FIELD_B = {"title": 0.75, "keywords": 0.75, "section": 0.3, "facts": 0.3, "text": 0.75}
+K1 = 1.2
+SYNONYM_WEIGHT = 0.6
+TYPO_WEIGHT = {1: 0.7, 2: 0.55}
+# bonus for consecutive query words found next to each other, by field
+PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "text": 0.5}
+PHRASE_SCALE = 0.6
+EXACT_TITLE_BONUS = 1.5  # times the mean idf of the query words
+COVERAGE_EXPONENT = 0.5  # score *= (query words matched / query words) ** this
+
+STOPWORDS = frozenset("""
+a an the of to in on at by for from with into onto upon and or but nor so as than then
+is are was were be been being am do does did done can could may might must will would shall
+should i me my mine you your yours we us our they them their theirs he him his she her hers
+it its itself this that these those there here what which who whom whose when where why how
+if not any some such very just also about
+""".split())
+
+# Groups of words that mean the same at the table. Stemmed at import; a query word expands
+# to the others of its groups at SYNONYM_WEIGHT.
+SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("deuce", "two", "2"),
+    ("ace", "a"),
+    ("tie", "draw", "drawn", "equal"),
+    ("trump", "trumps"),
+    ("clock", "clocks", "time", "turn", "token"),
+    ("pass", "passes", "passing"),
+    ("mastermind", "villain"),
+    ("unmask", "unmasking", "guess", "reveal"),
+    ("one", "1"), ("three", "3"), ("four", "4"), ("five", "5"), ("six", "6"), ("seven", "7"),
+    ("eight", "8"), ("nine", "9"), ("ten", "10"), ("twelve", "12"),
+)
+
+RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
+
+
+# --- normalisation -----------------------------------------------------------------------
+
+_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def normalize(text: str) -> str:
+    """Lower case, accents stripped, possessive 's dropped."""
+    text = unicodedata.normalize("NFKD", str(text))
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return _POSSESSIVE.sub("", text)
+
+
+def _undouble(word: str) -> str:
+    if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "aeiouslz":
+        return word[:-1]
+    return word
+
+
+def stem(word: str) -> str:
+    """A light stemmer: plural -s/-es/-ies, -ing, -ed and a final -e ("parks" -> "park")."""
+    w = word
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("sses"):
+        w = w[:-2]
+    elif w.endswith(("ches", "shes", "xes", "zes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if w.endswith("ied") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("ed"):
+        w = _undouble(w[:-2]) if len(w) > 4 else w[:-1]
+    elif w.endswith("ing") and len(w) > 5:
+        w = _undouble(w[:-3])
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    return w
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(normalize(text))
+
+
+def tokenize(text: str) -> list[str]:
+    """The normalised, stemmed tokens of a text, function words and lone letters left out."""
+    out = []
+    for word in _words(text):
+        if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+            continue
+        out.append(stem(word))
+    return out
+
+
+def _synonym_table() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    for group in SYNONYM_GROUPS:
+        stems = {stem(w) for w in group if w not in STOPWORDS and not (len(w) == 1 and w.isalpha())}
+        for s in stems:
+            table.setdefault(s, set()).update(stems - {s})
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+SYNONYMS = _synonym_table()
+
+
+def damerau_levenshtein(a: str, b: str, limit: int | None = None) -> int:
+    """Edit distance with adjacent transpositions (optimal string alignment).
+
+    With `limit`, any distance above it may be reported as limit + 1 (early exit).
+    """
+    if a == b:
+        return 0
+    la, lb = len(a), len(b)
+    if limit is not None and abs(la - lb) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(lb + 1))
+    for i in range(1, la + 1):
+        cur = [i] + [0] * lb
+        ca = a[i - 1]
+        for j in range(1, lb + 1):
+            cost = 0 if ca == b[j - 1] else 1
+            d = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == b[j - 1]:
+                d = min(d, prev2[j - 2] + 1)
+            cur[j] = d
+        if limit is not None and min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[lb]
+
+
+def _deletes(word: str, depth: int) -> set[str]:
+    """Every string made by deleting up to `depth` letters of `word`."""
+    out = {word}
+    frontier = {word}
+    for _ in range(depth):
+        nxt = set()
+        for w in frontier:
+            for i in range(len(w)):
+                nxt.add(w[:i] + w[i + 1:])
+        out |= nxt
+        frontier = nxt
+    return out
+
+
+def _max_typos(word: str) -> int:
+    if len(word) < 3 or word.isdigit():
+        return 0
+    return 2 if len(word) >= 6 else 1
+
+
+# --- entries from a database -------------------------------------------------------------
+
+
+@dataclass
+class _Doc:
+    entry: Entry
+    fields: dict[str, list[list[str]]]  # field -> segments of tokens (phrases never span segments)
+
+
+def _segments(texts: Iterable[str]) -> list[list[str]]:
+    return [toks for toks in (tokenize(t) for t in texts if t) if toks]
+
+
+def _text_of(value: Any) -> str:
+    """An ability (or similar) field's printed text: the string, or a mapping's `text`."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, dict) and isinstance(value.get("text"), str):
+        return value["text"].strip()
+    return ""
+
+
+def _field_type(spec: Any) -> str:
+    return str(spec.get("type")) if isinstance(spec, dict) else ""
+
+
+def _kind_of(component: Any) -> str:
+    words = set(_words(f"{component.id} {component.name}")) | set(tokenize(f"{component.id} {component.name}"))
+    return "location" if {"location", "locations"} & words else "card"
+
+
+def _value_text(value: Any, ftype: str, db: Any) -> str:
+    if value is None:
+        return "none"
+    if ftype == "suit":
+        suit = db.suits.get(value)
+        return suit.name if suit is not None else str(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _card_docs(db: Any) -> Iterator[_Doc]:
+    """Every card worth looking up: any card with an ability text or a name."""
+    for component in db.components.values():
+        specs = component.fields if isinstance(component.fields, dict) else {}
+        kind = _kind_of(component)
+        for card in component.cards:
+            data = card.data
+            ability = _text_of(data.get("ability"))
+            name = data.get("name") if isinstance(data.get("name"), str) else ""
+            if not ability and not name:
+                continue
+            if name:
+                title = name.strip()
+                if isinstance(data.get("epithet"), str) and data["epithet"].strip():
+                    title += ", " + data["epithet"].strip()
+                facts = []
+                for key, spec in specs.items():
+                    ftype = _field_type(spec)
+                    if key in ("name", "epithet") or key not in data:
+                        continue
+                    if ftype in ("int", "suit", "enum", "symbol", "bool") or \
+                            (ftype == "str" and isinstance(data[key], str)):
+                        label = key.replace("_", " ").capitalize()
+                        facts.append(f"{label}: {_value_text(data[key], ftype, db)}")
+                fact_line = ". ".join(facts) + "." if facts else ""
+            else:
+                title = _deck_card_title(card, component, specs, db)
+                fact_line = ""
+            paragraphs = [ability] if ability else []
+            if isinstance(data.get("note"), str) and data["note"].strip():
+                paragraphs.append(data["note"].strip())
+            if not paragraphs:  # a named card with no ability: its flavour and other texts
+                for key, spec in specs.items():
+                    if _field_type(spec) == "text" and isinstance(data.get(key), str) and data[key].strip():
+                        paragraphs.append(data[key].strip())
+            body = list(paragraphs)
+            if fact_line:
+                body.append(fact_line)
+            entry = Entry(kind, card.id, db.id, title, "\n".join(body), f"{kind} {card.id}")
+            yield _Doc(entry, {
+                "title": _segments([title]),
+                "keywords": _segments([card.id.replace("_", " ")]),
+                "facts": _segments([fact_line]),
+                "text": _segments(paragraphs),
+            })
+
+
+def _deck_card_title(card: Any, component: Any, specs: dict[str, Any], db: Any) -> str:
+    rank = card.get("rank", card.get("value"))
+    suit = ""
+    for key, spec in specs.items():
+        if _field_type(spec) == "suit" and card.get(key) in db.suits:
+            suit = db.suits[card.get(key)].name
+            break
+    if rank is not None:
+        rank = RANK_NAMES.get(str(rank), str(rank))
+    if rank is not None and suit:
+        head = f"{rank} of {suit}"
+    elif suit:
+        head = f"{suit} card"
+    elif rank is not None:
+        head = f"{rank}"
+    else:
+        head = card.id.replace("_", " ").capitalize()
+    return f"{head} ({component.name})"
+
+
+def _database_docs(db: Any) -> Iterator[_Doc]:
+    for rule in db.rules:
+        yield _Doc(Entry("rule", rule.id, db.id, rule.title, rule.text, f"rule {rule.id}"), {
+            "title": _segments([rule.title]),
+            "keywords": _segments(rule.keywords),
+            "section": _segments([rule.section]),
+            "text": _segments([rule.text]),
+        })
+    for ruling in db.faq:
+        yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
+            "title": _segments([ruling.question]),
+            "text": _segments([ruling.ruling]),
+        })
+    yield from _card_docs(db)
+
+
+# --- the index ---------------------------------------------------------------------------
+
+
+@dataclass
+class _GameIndex:
+    docs: list[Entry]
+    postings: dict[str, dict[int, float]]  # term -> doc -> saturated weighted tf (BM25F)
+    idf: dict[str, float]
+    bigrams: dict[tuple[str, str], dict[int, float]]  # term pair -> doc -> phrase weight
+    titles: dict[frozenset[str], list[int]]  # a title's token set -> docs
+    deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
+    typo_cache: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, docs: list[_Doc]) -> _GameIndex:
+        n = len(docs)
+        totals: dict[str, float] = {}
+        counts: dict[str, int] = {}
+        for doc in docs:
+            for name, segs in doc.fields.items():
+                length = sum(len(s) for s in segs)
+                if length:
+                    totals[name] = totals.get(name, 0) + length
+                    counts[name] = counts.get(name, 0) + 1
+        avg = {name: totals[name] / counts[name] for name in totals}
+        wtf: dict[str, dict[int, float]] = {}
+        bigrams: dict[tuple[str, str], dict[int, float]] = {}
+        titles: dict[frozenset[str], list[int]] = {}
+        for i, doc in enumerate(docs):
+            for name, segs in doc.fields.items():
+                length = sum(len(s) for s in segs)
+                if not length:
+                    continue
+                b = FIELD_B[name]
+                norm = FIELD_WEIGHTS[name] / (1 - b + b * length / avg[name])
+                for seg in segs:
+                    for tok in seg:
+                        per = wtf.setdefault(tok, {})
+                        per[i] = per.get(i, 0.0) + norm
+                    pw = PHRASE_WEIGHT.get(name)
+                    if pw:
+                        for pair in zip(seg, seg[1:], strict=False):
+                            slot = bigrams.setdefault(pair, {})
+                            slot[i] = max(slot.get(i, 0.0), pw)
+            title = frozenset(t for seg in doc.fields.get("title", []) for t in seg)
+            if title:
+                titles.setdefault(title, []).append(i)
+        postings = {t: {d: w * (K1 + 1) / (w + K1) for d, w in per.items()} for t, per in wtf.items()}
+        idf = {t: math.log(1 + (n - len(per) + 0.5) / (len(per) + 0.5)) for t, per in postings.items()}
+        deletes: dict[str, set[str]] = {}
+        for term in postings:
+            if not term.isalpha() or len(term) < 2:
+                continue
+            for d in _deletes(term, 2 if len(term) >= 4 else 1):
+                deletes.setdefault(d, set()).add(term)
+        return cls([d.entry for d in docs], postings, idf, bigrams, titles, deletes)
+
+    def typos(self, token: str) -> dict[str, int]:
+        """Vocabulary terms within the allowed edit distance of an unknown query token."""
+        if token in self.typo_cache:
+            return self.typo_cache[token]
+        limit = _max_typos(token)
+        found: dict[str, int] = {}
+        if limit:
+            candidates: set[str] = set()
+            for d in _deletes(token, limit):
+                candidates |= self.deletes.get(d, set())
+            for term in candidates:
+                dist = damerau_levenshtein(token, term, limit)
+                if 0 < dist <= limit:
+                    found[term] = dist
+        if len(self.typo_cache) > 4096:
+            self.typo_cache.clear()
+        self.typo_cache[token] = found
+        return found
+
+    def variants(self, token: str, surface_len: int) -> dict[str, tuple[float, float]]:
+        """term -> (weight, idf) for one query token: itself, its typo matches, its synonyms."""
+        out: dict[str, tuple[float, float]] = {}
+        if token in self.postings:
+            out[token] = (1.0, self.idf[token])
+        else:
+            # the typo allowance follows the length the player typed, before stemming
+            limit = 2 if surface_len >= 6 else 1
+            for term, dist in self.typos(token).items():
+                if dist <= limit:
+                    out[term] = (TYPO_WEIGHT[dist], self.idf[term])
+        base = list(out.items())
+        if not base:
+            base = [(token, (1.0, math.inf))]
+        for term, (weight, idf) in base:
+            for syn in SYNONYMS.get(term, ()):
+                if syn not in self.postings:
+                    continue
+                sw, sidf = weight * SYNONYM_WEIGHT, min(self.idf[syn], idf)
+                if syn not in out or out[syn][0] * out[syn][1] < sw * sidf:
+                    out[syn] = (sw, sidf)
+        return out
+
+    def search(self, query: str) -> list[tuple[float, int]]:
+        terms: list[tuple[str, int]] = []
+        seen = set()
+        for word in _words(query):
+            if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+                continue
+            tok = stem(word)
+            if tok not in seen:
+                seen.add(tok)
+                terms.append((tok, len(word)))
+        if not terms:
+            return []
+        expanded = [self.variants(tok, n) for tok, n in terms]
+        scores: dict[int, float] = {}
+        matched: dict[int, int] = {}
+        for variants in expanded:
+            best: dict[int, float] = {}
+            for term, (weight, idf) in variants.items():
+                factor = weight * idf
+                for d, sat in self.postings[term].items():
+                    s = factor * sat
+                    if s > best.get(d, 0.0):
+                        best[d] = s
+            for d, s in best.items():
+                scores[d] = scores.get(d, 0.0) + s
+                matched[d] = matched.get(d, 0) + 1
+        if not scores:
+            return []
+        for left, right in zip(expanded, expanded[1:], strict=False):
+            bonus: dict[int, float] = {}
+            for t1, (w1, i1) in left.items():
+                for t2, (w2, i2) in right.items():
+                    slot = self.bigrams.get((t1, t2))
+                    if not slot:
+                        continue
+                    value = PHRASE_SCALE * w1 * w2 * (i1 + i2) / 2
+                    for d, pw in slot.items():
+                        if value * pw > bonus.get(d, 0.0):
+                            bonus[d] = value * pw
+            for d, s in bonus.items():
+                scores[d] += s
+        # the query is exactly an entry's title (best spelling of each word)
+        best_terms = frozenset(max(v, key=lambda t, v=v: v[t][0]) for v in expanded if v)
+        if len(best_terms) == len(expanded):
+            mean_idf = sum(max(v.values())[1] for v in expanded) / len(expanded)
+            for d in self.titles.get(best_terms, ()):
+                if d in scores:
+                    scores[d] += EXACT_TITLE_BONUS * mean_idf
+        n = len(expanded)
+        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT, d) for d, s in scores.items()]
+
+
+class RulesIndex:
+    """A search index over the rules, FAQ and card texts of one or more games."""
+
+    def __init__(self, games: dict[str, _GameIndex]):
+        self._games = games
+
+    @classmethod
+    def build(cls, databases: Iterable[Any]) -> RulesIndex:
+        """Index each GameDatabase (rules.cards) given; games are ranked independently."""
+        docs: dict[str, list[_Doc]] = {}
+        for db in databases:
+            docs.setdefault(db.id, []).extend(_database_docs(db))
+        return cls({game: _GameIndex.build(d) for game, d in docs.items()})
+
+    @property
+    def games(self) -> list[str]:
+        return list(self._games)
+
+    @property
+    def entries(self) -> list[Entry]:
+        return [e for g in self._games.values() for e in g.docs]
+
+    def __len__(self) -> int:
+        return sum(len(g.docs) for g in self._games.values())
+
+    def search(self, query: str, game: str | None = None, limit: int = 10) -> list[Hit]:
+        """The best `limit` entries for a query, best first; [] when nothing matches."""
+        if limit <= 0 or not query or not query.strip():
+            return []
+        if game is not None:
+            indexes = [self._games[game]] if game in self._games else []
+        else:
+            indexes = list(self._games.values())
+        ranked: list[tuple[float, int, int]] = []
+        for gi, index in enumerate(indexes):
+            ranked.extend((score, gi, d) for score, d in index.search(query))
+        ranked.sort(key=lambda r: (-r[0], r[1], r[2]))
+        hits: list[Hit] = []
+        folded: dict[tuple[str, str], int] = {}  # (game, text) of a card hit -> its place in hits
+        for score, gi, d in ranked:
+            entry = indexes[gi].docs[d]
+            if entry.kind == "card" and entry.text:
+                key = (entry.game, entry.text)
+                if key in folded:
+                    at = folded[key]
+                    first = hits[at]
+                    hits[at] = Hit(first.entry, first.score, first.also + (entry,))
+                    continue
+                if len(hits) >= limit:
+                    continue  # still gather the twins of hits already kept
+                folded[key] = len(hits)
+            elif len(hits) >= limit:
+                continue
+            hits.append(Hit(entry, round(score, 4)))
+        return hits
