@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.problems import Problems
 
@@ -235,7 +235,7 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_summary(s: dict, applied: int) -> str:  # type: ignore[type-arg]
+def format_summary(s: dict[str, Any], applied: int) -> str:
     """A game summary for people: the row of locations, the case, the scores."""
     players = s["players"]
     lines = [f"{s['game']}: {', '.join(players)}; after {applied} event(s); phase: {s['phase']}"]

@@ -11,13 +11,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from rules.cards import GameDatabase
 from rules.engine import Event, IllegalAction
 from rules.games import GAMES
 from rules.problems import Place, Problems
-from rules.yamlsource import Node, Seq, parse_yaml
+from rules.yamlsource import Node, Seq, dump_yaml, parse_yaml
 
 FORMAT = "casebook-log"
 VERSION = 1
@@ -117,14 +115,15 @@ def format_log(log: GameLog, as_json: bool = False) -> str:
     header["variants"] = list(log.variants)
     if log.seed is not None:
         header["seed"] = log.seed
-    header["setup"] = dict(log.setup)
+    header["setup"] = _plain(log.setup)
+    header = _plain(header)
+    events = _plain(log.events)
     if as_json:
-        return json.dumps({**header, "events": log.events}, indent=1, ensure_ascii=False) + "\n"
-    out = yaml.safe_dump(header, sort_keys=False, allow_unicode=True, default_flow_style=None)
-    lines = ["events:"] if log.events else ["events: []"]
-    for event in log.events:
-        lines.append("  - " + yaml.safe_dump(event, default_flow_style=True, sort_keys=False, allow_unicode=True,
-                                             width=10_000).strip())
+        return json.dumps({**header, "events": events}, indent=1, ensure_ascii=False) + "\n"
+    out = dump_yaml(header)
+    lines = ["events:"] if events else ["events: []"]
+    for event in events:
+        lines.append("  - " + dump_yaml(event, flow=True))
     return out + "\n".join(lines) + "\n"
 
 

@@ -9,8 +9,9 @@ Ranking is BM25F over normalised tokens:
 * normalisation: lower case, accents and punctuation stripped, possessive 's dropped, common
   function words dropped, light stemming (plural -s/-es/-ies, -ing, -ed, final -e), so
   "parks", "park" and "Park's" are one token;
-* fields: title x3, keywords x2, section and card facts x0.5, text x1 (a card's id counts as
-  its keywords: it is the slug players see next to it);
+* fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
+  every hit) x2, a rule's section x2 (its context: "Resolving a location") and a card's
+  facts ("Clocks: 3. Trump: Shoeprints.") x0.5;
 * a small synonym table (deuce/two/2, tie/draw/equal, clock/time/turn/token, ...) expands a
   query word at a reduced weight, never worth more than the word the player typed;
 * typo tolerance: a query word that is not in the vocabulary matches the vocabulary words
@@ -55,38 +56,43 @@ class Hit:
 
 # --- tunables ----------------------------------------------------------------------------
 
-FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "section": 0.5, "facts": 0.5, "text": 1.0}
-FIELD_B = {"title": 0.75, "keywords": 0.75, "section": 0.3, "facts": 0.3, "text": 0.75}
-K1 = 1.2
-SYNONYM_WEIGHT = 0.6
+FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0}
+# length normalisation: strong on titles (a long FAQ question is about more than the query),
+# weak on keyword lists (a long list is not a diluted one)
+FIELD_B = {"title": 0.95, "keywords": 0.2, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8}
+K1 = 5.0  # BM25F field weights inflate tf, so saturate late
+SYNONYM_WEIGHT = 0.7
 TYPO_WEIGHT = {1: 0.7, 2: 0.55}
 # bonus for consecutive query words found next to each other, by field
 PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "text": 0.5}
-PHRASE_SCALE = 0.6
-EXACT_TITLE_BONUS = 1.5  # times the mean idf of the query words
-COVERAGE_EXPONENT = 0.5  # score *= (query words matched / query words) ** this
+PHRASE_SCALE = 0.4
+EXACT_TITLE_BONUS = 1.0  # times the mean idf of the query words
+COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
 
-STOPWORDS = frozenset("""
+_STOPWORD_TEXT = """
 a an the of to in on at by for from with into onto upon and or but nor so as than then
 is are was were be been being am do does did done can could may might must will would shall
 should i me my mine you your yours we us our they them their theirs he him his she her hers
 it its itself this that these those there here what which who whom whose when where why how
-if not any some such very just also about
-""".split())
+if not any some such very just also about many much
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
-# Groups of words that mean the same at the table. Stemmed at import; a query word expands
-# to the others of its groups at SYNONYM_WEIGHT.
-SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("deuce", "two", "2"),
-    ("ace", "a"),
-    ("tie", "draw", "drawn", "equal"),
-    ("trump", "trumps"),
-    ("clock", "clocks", "time", "turn", "token"),
-    ("pass", "passes", "passing"),
-    ("mastermind", "villain"),
-    ("unmask", "unmasking", "guess", "reveal"),
-    ("one", "1"), ("three", "3"), ("four", "4"), ("five", "5"), ("six", "6"), ("seven", "7"),
-    ("eight", "8"), ("nine", "9"), ("ten", "10"), ("twelve", "12"),
+# Words that mean the same at the table, with the share of a match each is worth for the
+# others. Stemmed at import (so plural and -ing forms listed here fall together with their
+# word); a query word expands to the rest of its groups.
+SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
+    (0.5, ("deuce", "two", "2")),
+    (0.9, ("ace", "a")),  # "a" only as a rank: "a of shoeprints"
+    (0.6, ("tie", "draw", "drawn", "equal")),
+    (0.9, ("trump", "trumps")),
+    (SYNONYM_WEIGHT, ("clock", "clocks", "time", "turn", "token")),
+    (0.9, ("pass", "passes", "passing")),
+    (0.9, ("mastermind", "villain")),
+    (SYNONYM_WEIGHT, ("unmask", "unmasking", "guess", "reveal")),
+    *((0.9, pair) for pair in (("zero", "0"), ("one", "1"), ("two", "2"), ("three", "3"), ("four", "4"),
+                               ("five", "5"), ("six", "6"), ("seven", "7"), ("eight", "8"),
+                               ("nine", "9"), ("ten", "10"), ("eleven", "11"), ("twelve", "12"))),
 )
 
 RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
@@ -118,15 +124,13 @@ def stem(word: str) -> str:
         return w
     if w.endswith("ies") and len(w) > 4:
         w = w[:-3] + "y"
-    elif w.endswith("sses"):
-        w = w[:-2]
-    elif w.endswith(("ches", "shes", "xes", "zes")):
+    elif w.endswith(("sses", "ches", "shes", "xes", "zes")):
         w = w[:-2]
     elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
         w = w[:-1]
     if w.endswith("ied") and len(w) > 4:
         w = w[:-3] + "y"
-    elif w.endswith("ed"):
+    elif w.endswith("ed") and not w.endswith("eed"):
         w = _undouble(w[:-2]) if len(w) > 4 else w[:-1]
     elif w.endswith("ing") and len(w) > 5:
         w = _undouble(w[:-3])
@@ -149,16 +153,18 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
-def _synonym_table() -> dict[str, frozenset[str]]:
-    table: dict[str, set[str]] = {}
-    for group in SYNONYM_GROUPS:
-        stems = {stem(w) for w in group if w not in STOPWORDS and not (len(w) == 1 and w.isalpha())}
+def _synonym_table(groups: Iterable[tuple[float, tuple[str, ...]]]) -> dict[str, dict[str, float]]:
+    table: dict[str, dict[str, float]] = {}
+    for weight, words in groups:
+        stems = {stem(w) for w in words if w not in STOPWORDS and not (len(w) == 1 and w.isalpha())}
         for s in stems:
-            table.setdefault(s, set()).update(stems - {s})
-    return {k: frozenset(v) for k, v in table.items()}
+            slot = table.setdefault(s, {})
+            for other in stems - {s}:
+                slot[other] = max(slot.get(other, 0.0), weight)
+    return table
 
 
-SYNONYMS = _synonym_table()
+SYNONYMS = _synonym_table(SYNONYM_GROUPS)
 
 
 def damerau_levenshtein(a: str, b: str, limit: int | None = None) -> int:
@@ -202,12 +208,6 @@ def _deletes(word: str, depth: int) -> set[str]:
     return out
 
 
-def _max_typos(word: str) -> int:
-    if len(word) < 3 or word.isdigit():
-        return 0
-    return 2 if len(word) >= 6 else 1
-
-
 # --- entries from a database -------------------------------------------------------------
 
 
@@ -235,8 +235,8 @@ def _field_type(spec: Any) -> str:
 
 
 def _kind_of(component: Any) -> str:
-    words = set(_words(f"{component.id} {component.name}")) | set(tokenize(f"{component.id} {component.name}"))
-    return "location" if {"location", "locations"} & words else "card"
+    """"location" for a component of locations (by its id or name), else "card"."""
+    return "location" if "location" in tokenize(f"{component.id} {component.name}") else "card"
 
 
 def _value_text(value: Any, ftype: str, db: Any) -> str:
@@ -291,7 +291,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
             entry = Entry(kind, card.id, db.id, title, "\n".join(body), f"{kind} {card.id}")
             yield _Doc(entry, {
                 "title": _segments([title]),
-                "keywords": _segments([card.id.replace("_", " ")]),
+                "slug": _segments([_slug_words(card.id)]),
                 "facts": _segments([fact_line]),
                 "text": _segments(paragraphs),
             })
@@ -317,17 +317,24 @@ def _deck_card_title(card: Any, component: Any, specs: dict[str, Any], db: Any) 
     return f"{head} ({component.name})"
 
 
+def _slug_words(slug: str) -> str:
+    """An id's words: ids are meaningful slugs, shown beside every hit and typed by players."""
+    return slug.replace("_", " ")
+
+
 def _database_docs(db: Any) -> Iterator[_Doc]:
     for rule in db.rules:
         yield _Doc(Entry("rule", rule.id, db.id, rule.title, rule.text, f"rule {rule.id}"), {
             "title": _segments([rule.title]),
             "keywords": _segments(rule.keywords),
+            "slug": _segments([_slug_words(rule.id)]),
             "section": _segments([rule.section]),
             "text": _segments([rule.text]),
         })
     for ruling in db.faq:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
             "title": _segments([ruling.question]),
+            "slug": _segments([_slug_words(ruling.id)]),
             "text": _segments([ruling.ruling]),
         })
     yield from _card_docs(db)
@@ -336,15 +343,25 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
 # --- the index ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Base:
+    """One reading of a query word (as typed, or a typo match) and the terms that count for it."""
+
+    term: str
+    weight: float
+    idf: float
+    terms: dict[str, float]  # term -> share of its tf (1 for the word itself, less for synonyms)
+
+
 @dataclass
 class _GameIndex:
     docs: list[Entry]
-    postings: dict[str, dict[int, float]]  # term -> doc -> saturated weighted tf (BM25F)
+    postings: dict[str, dict[int, float]]  # term -> doc -> weighted, length-normalised tf (BM25F)
     idf: dict[str, float]
     bigrams: dict[tuple[str, str], dict[int, float]]  # term pair -> doc -> phrase weight
     titles: dict[frozenset[str], list[int]]  # a title's token set -> docs
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
-    typo_cache: dict[str, dict[str, int]] = field(default_factory=dict)
+    typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -380,7 +397,7 @@ class _GameIndex:
             title = frozenset(t for seg in doc.fields.get("title", []) for t in seg)
             if title:
                 titles.setdefault(title, []).append(i)
-        postings = {t: {d: w * (K1 + 1) / (w + K1) for d, w in per.items()} for t, per in wtf.items()}
+        postings = wtf
         idf = {t: math.log(1 + (n - len(per) + 0.5) / (len(per) + 0.5)) for t, per in postings.items()}
         deletes: dict[str, set[str]] = {}
         for term in postings:
@@ -390,13 +407,13 @@ class _GameIndex:
                 deletes.setdefault(d, set()).add(term)
         return cls([d.entry for d in docs], postings, idf, bigrams, titles, deletes)
 
-    def typos(self, token: str) -> dict[str, int]:
-        """Vocabulary terms within the allowed edit distance of an unknown query token."""
-        if token in self.typo_cache:
-            return self.typo_cache[token]
-        limit = _max_typos(token)
+    def typos(self, token: str, limit: int) -> dict[str, int]:
+        """Vocabulary terms within `limit` edits (Damerau-Levenshtein) of an unknown token."""
+        key = (token, limit)
+        if key in self.typo_cache:
+            return self.typo_cache[key]
         found: dict[str, int] = {}
-        if limit:
+        if limit and len(token) >= 3 and token.isalpha():
             candidates: set[str] = set()
             for d in _deletes(token, limit):
                 candidates |= self.deletes.get(d, set())
@@ -406,53 +423,71 @@ class _GameIndex:
                     found[term] = dist
         if len(self.typo_cache) > 4096:
             self.typo_cache.clear()
-        self.typo_cache[token] = found
+        self.typo_cache[key] = found
         return found
 
-    def variants(self, token: str, surface_len: int) -> dict[str, tuple[float, float]]:
-        """term -> (weight, idf) for one query token: itself, its typo matches, its synonyms."""
-        out: dict[str, tuple[float, float]] = {}
+    def plan(self, token: str, surface_len: int, typed: set[str]) -> list[_Base]:
+        """How one query token is looked up: itself, or its typo matches, each with synonyms."""
+        bases: list[tuple[str, float, float]] = []  # (term, weight, idf)
         if token in self.postings:
-            out[token] = (1.0, self.idf[token])
+            bases.append((token, 1.0, self.idf[token]))
         else:
             # the typo allowance follows the length the player typed, before stemming
-            limit = 2 if surface_len >= 6 else 1
-            for term, dist in self.typos(token).items():
-                if dist <= limit:
-                    out[term] = (TYPO_WEIGHT[dist], self.idf[term])
-        base = list(out.items())
-        if not base:
-            base = [(token, (1.0, math.inf))]
-        for term, (weight, idf) in base:
-            for syn in SYNONYMS.get(term, ()):
-                if syn not in self.postings:
-                    continue
-                sw, sidf = weight * SYNONYM_WEIGHT, min(self.idf[syn], idf)
-                if syn not in out or out[syn][0] * out[syn][1] < sw * sidf:
-                    out[syn] = (sw, sidf)
-        return out
+            for term, dist in sorted(self.typos(token, 2 if surface_len >= 6 else 1).items()):
+                bases.append((term, TYPO_WEIGHT[dist], self.idf[term]))
+            if not bases and SYNONYMS.get(token):  # an unknown word with known synonyms
+                known = [self.idf[s] for s in SYNONYMS[token] if s in self.postings]
+                if known:
+                    bases.append((token, 1.0, max(known)))
+        plan = []
+        for term, weight, idf in bases:
+            terms = {term: 1.0} if term in self.postings else {}
+            for syn, share in SYNONYMS.get(term, {}).items():
+                # words of one group typed together are different facets: keep them apart
+                if syn in self.postings and syn not in typed:
+                    terms[syn] = share
+            if terms:
+                plan.append(_Base(term, weight, idf, terms))
+        return plan
 
     def search(self, query: str) -> list[tuple[float, int]]:
-        terms: list[tuple[str, int]] = []
-        seen = set()
-        for word in _words(query):
+        words: list[tuple[str, int]] = []
+        raw = _words(query)
+        for at, word in enumerate(raw):
+            if word == "a" and raw[at + 1:at + 2] == ["of"]:
+                word = "ace"  # a rank, as in "a of shoeprints"
             if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
                 continue
             tok = stem(word)
-            if tok not in seen:
-                seen.add(tok)
-                terms.append((tok, len(word)))
-        if not terms:
+            if all(tok != w for w, _ in words):
+                words.append((tok, len(word)))
+        if not words:
             return []
-        expanded = [self.variants(tok, n) for tok, n in terms]
+        typed = {tok for tok, _ in words}
+        plans = [self.plan(tok, n, typed) for tok, n in words]
+        # term -> (weight, idf) of each query word, for the phrase and title bonuses
+        expanded = [{t: (b.weight * tw, b.idf) for b in plan for t, tw in b.terms.items()} for plan in plans]
         scores: dict[int, float] = {}
         matched: dict[int, int] = {}
-        for variants in expanded:
+        k1 = K1
+        for plan in plans:
             best: dict[int, float] = {}
-            for term, (weight, idf) in variants.items():
-                factor = weight * idf
-                for d, sat in self.postings[term].items():
-                    s = factor * sat
+            for base in plan:
+                # the word's own tf, plus its best synonym's at a share (a cluster of
+                # synonyms in one entry is not more evidence than one of them)
+                own: dict[int, float] = {}
+                syn: dict[int, float] = {}
+                for term, tw in base.terms.items():
+                    into = own if term == base.term else syn
+                    for d, w in self.postings[term].items():
+                        if tw * w > into.get(d, 0.0):
+                            into[d] = tw * w
+                tf = dict(own)
+                for d, w in syn.items():
+                    tf[d] = tf.get(d, 0.0) + w
+                factor = base.weight * base.idf * (k1 + 1)
+                for d, w in tf.items():
+                    s = factor * w / (w + k1)
                     if s > best.get(d, 0.0):
                         best[d] = s
             for d, s in best.items():
@@ -472,15 +507,15 @@ class _GameIndex:
                         if value * pw > bonus.get(d, 0.0):
                             bonus[d] = value * pw
             for d, s in bonus.items():
-                scores[d] += s
+                scores[d] = scores.get(d, 0.0) + s
         # the query is exactly an entry's title (best spelling of each word)
-        best_terms = frozenset(max(v, key=lambda t, v=v: v[t][0]) for v in expanded if v)
-        if len(best_terms) == len(expanded):
-            mean_idf = sum(max(v.values())[1] for v in expanded) / len(expanded)
-            for d in self.titles.get(best_terms, ()):
+        readings = [max(plan, key=lambda base: base.weight) for plan in plans if plan]
+        if len(readings) == len(plans):
+            mean_idf = sum(base.idf for base in readings) / len(readings)
+            for d in self.titles.get(frozenset(base.term for base in readings), ()):
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
-        n = len(expanded)
+        n = len(plans)
         return [(s * (matched[d] / n) ** COVERAGE_EXPONENT, d) for d, s in scores.items()]
 
 

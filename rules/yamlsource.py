@@ -145,6 +145,13 @@ def parse_yaml(text: str, spath: str, problems: Problems) -> Any:
         return None
 
 
+def dump_yaml(data: Any, flow: bool = False) -> str:
+    """Plain data as YAML text (block style, or one flow-style line)."""
+    if flow:
+        return str(yaml.safe_dump(data, default_flow_style=True, sort_keys=False, allow_unicode=True, width=10_000)).strip()
+    return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None))
+
+
 def place_of(container: Any, key: str | int | None = None, fallback: Place | None = None) -> Place:
     """The best known place for a value: the key's value in a Node, an item in a Seq."""
     if isinstance(container, Node) and isinstance(key, str):

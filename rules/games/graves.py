@@ -255,6 +255,14 @@ class State:
     def location(self) -> Location:
         return self.locations[self.active]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """A copy of everything the table tracks; the card database is shared, never copied."""
+        memo[id(self.db)] = self.db
+        clone = State.__new__(State)
+        for name, val in self.__dict__.items():
+            setattr(clone, name, val if name == "db" else copy.deepcopy(val, memo))
+        return clone
+
 
 # --- cards --------------------------------------------------------------------------------
 

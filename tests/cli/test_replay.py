@@ -1,0 +1,91 @@
+"""`casebook replay`: states and scores, --until, --json, and clear errors for bad logs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from casebook.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LOG = """casebook-log: 1
+game: graves
+rules_version: 1
+players: [Ann, Ben]
+variants: []
+setup: {detective: Ann, locations: [park, library, palace_grounds, station, record_office], identity: josiah_tumbrel}
+events:
+  - {action: play, by: Ann, cards: [7 shoeprints, 9 shoeprints]}
+  - {action: pass, by: Ben}
+  - {action: play, by: Ann, cards: [8 notebook], discards: 1}
+  - {action: pass, by: Ben}
+  - {action: pass, by: Ann}
+  - {action: play, by: Ann, cards: [9 briefcase]}
+  - {action: play, by: Ben, cards: [3 shoeprints, 5 notebook]}
+"""
+
+
+def write(tmp_path, text, name="game.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_replay_prints_state_and_scores(tmp_path, capsys):
+    path = write(tmp_path, LOG.rsplit("  - {action: play, by: Ann, cards: [9 briefcase]}", 1)[0])
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "The Park" in out and "won by Ann" in out and "Ann 40 - Ben 0" in out
+
+
+def test_until_and_json(tmp_path, capsys):
+    path = write(tmp_path, LOG)
+    assert main(["replay", str(path), "--until", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["events_applied"] == 2
+    park = data["state"]["locations"][0]
+    assert park["totals"] == {"Ann": 32, "Ben": 0} and park["time"] == 2
+
+
+def test_illegal_event_names_number_action_and_rule(tmp_path, capsys):
+    path = write(tmp_path, LOG)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "game.yaml:14:5: error: event 7 (play Ben 3 shoeprints 5 notebook): What may be played: " in err
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "empty"),
+    (LOG[:200], "YAML syntax"),  # cut off in the middle: a half-written file
+    ("casebook-log: 2\ngame: graves\n", "version-1"),
+    ("[1, 2]\n", "mapping"),
+    (LOG.replace("game: graves", "game: chess"), "unknown game"),
+    (LOG.replace("rules_version: 1", "rules_version: 99"), "rules version 99"),
+    (LOG.replace("players: [Ann, Ben]", "players: [Ann]"), "exactly 2 players"),
+    (LOG.replace("- {action: pass, by: Ben}", "- 17", 1), "event 2 is not a mapping"),
+    (LOG.replace("- {action: pass, by: Ben}", "- {action: shout, by: Ben}", 1), "unknown action 'shout'"),
+    (LOG.replace("- {action: pass, by: Ben}", "- {action: pass, by: Cyd}", 1), "not a player"),
+    (LOG.replace("7 shoeprints", "7 hats"), "unknown suit"),
+], ids=["empty", "truncated", "version", "not-mapping", "game", "rules-version", "players", "event-type",
+        "action", "player", "suit"])
+def test_bad_logs_give_a_clear_error_and_no_traceback(tmp_path, text, words):
+    path = write(tmp_path, text)
+    run = subprocess.run([sys.executable, "-m", "casebook", "replay", str(path)], cwd=ROOT, capture_output=True,
+                         text=True)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert words in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_binary_and_missing_files(tmp_path, capsys):
+    bad = tmp_path / "bin.yaml"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
+    assert main(["replay", str(bad)]) == 1
+    assert main(["replay", str(tmp_path / "none.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read" in err and "no such file" in err
