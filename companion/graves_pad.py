@@ -1,0 +1,143 @@
+"""The Graves table's input logic: building a play from rank and suit taps, abilities, the
+unmasking. Plain Python: the table screen shows it, tests drive it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.session import Outcome, Session
+from rules.games import graves as g
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "A"]
+
+
+@dataclass
+class GravesPad:
+    session: Session
+    rank: str | None = None
+    cards: list[tuple[str, str]] = field(default_factory=list)  # (rank, suit id)
+    change_trump: bool = False
+    discards: int = 0
+    message: str = ""
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    @property
+    def db(self) -> Any:
+        return self.session.db
+
+    def player_to_act(self) -> str | None:
+        return self.state.players[self.state.to_act] if self.state.phase == "play" else None
+
+    def tap_rank(self, rank: str) -> None:
+        self.rank = None if self.rank == rank else rank
+
+    def tap_suit(self, suit: str) -> None:
+        """A suit after a rank adds that card to the play (a second tap on it removes it)."""
+        if self.rank is None:
+            self.message = "Tap a rank first, then its suit."
+            return
+        card = (self.rank, suit)
+        if card in self.cards:
+            self.cards.remove(card)
+        else:
+            self.cards.append(card)
+            if self.state.location.kind == "park_discard" and suit != self.state.location.trump \
+                    and g.card_value("A" if self.rank == "A" else int(self.rank)) >= 6:
+                self.discards += 1
+        self.rank = None
+        self.message = ""
+
+    def clear(self) -> None:
+        self.rank, self.cards, self.change_trump, self.discards = None, [], False, 0
+
+    def card_text(self, card: tuple[str, str]) -> str:
+        return f"{card[0]} {self.db.suits[card[1]].name}"
+
+    def selection_text(self) -> str:
+        if not self.cards:
+            return "Tap a rank, then a suit, for each card played."
+        extra = " + trump change" if self.change_trump else ""
+        if self.discards:
+            extra += f", {self.discards} discarded first"
+        return "Play: " + ", ".join(self.card_text(c) for c in self.cards) + extra
+
+    def preview_total(self) -> int | None:
+        """What the player's pile here would total with the selected cards."""
+        loc = self.state.location
+        who = self.state.to_act
+        pile = list(loc.piles[who]) + [("A" if r == "A" else int(r), s) for r, s in self.cards]
+        trump = loc.trump
+        if self.change_trump:
+            deuces = [c for c in self.cards if c[0] == "2"]
+            trump = deuces[0][1] if deuces else trump
+        fake = g.Location(loc.id, loc.name, loc.clocks, loc.kind, loc.printed_trump, trump, loc.time)
+        return sum(g.value(c, fake) for c in pile)
+
+    def _finish(self, out: Outcome) -> Outcome:
+        self.message = "" if out.ok else out.message
+        if out.ok:
+            self.clear()
+        return out
+
+    def play(self) -> Outcome:
+        event: dict[str, Any] = {"action": "play", "by": self.player_to_act(),
+                                 "cards": [f"{r} {s}" for r, s in self.cards]}
+        if self.change_trump:
+            deuces = [s for r, s in self.cards if r == "2"]
+            event["change_trump"] = deuces[0] if deuces else True
+        if self.state.location.kind == "park_discard":
+            event["discards"] = self.discards
+        return self._finish(self.session.do(event))
+
+    def pass_turn(self) -> Outcome:
+        return self._finish(self.session.do({"action": "pass", "by": self.player_to_act()}))
+
+    def abilities(self) -> list[tuple[str, str, str]]:
+        """(card, text, effect kind) for ability cards of the player to act that are not on the table."""
+        state = self.state
+        if state.phase != "play":
+            return []
+        who = state.to_act
+        deck = "detective" if who == state.case.detective else "mastermind"
+        on_table = {c for loc in state.locations for c in loc.piles[who]}
+        out = []
+        for card in self.db.components[deck].cards:
+            ability = card.get("ability")
+            if ability and ability["timing"] == "discarded" and (card["rank"], card["suit"]) not in on_table:
+                out.append((f"{card['rank']} {card['suit']}", str(ability["text"]), ability["effect"]["kind"]))
+        return out
+
+    def ability_targets(self, kind: str) -> list[str]:
+        loc = self.state.location
+        who = self.state.to_act
+        owner = 1 - who if kind == "discard_from_opponent_pile" else who
+        return [f"{r} {s}" for r, s in loc.piles[owner]]
+
+    def use_ability(self, card: str, target: str | None = None) -> Outcome:
+        event: dict[str, Any] = {"action": "ability", "by": self.player_to_act(), "card": card}
+        if target:
+            event["target"] = target
+        out = self.session.do(event)
+        self.message = "" if out.ok else out.message
+        return out
+
+    def guess(self, identity: str) -> Outcome:
+        case = self.state.case
+        return self._finish(self.session.do({"action": "guess", "by": self.state.players[case.detective],
+                                             "identity": identity}))
+
+    def reveal(self) -> Outcome:
+        case = self.state.case
+        return self._finish(self.session.do({"action": "reveal", "by": self.state.players[case.mastermind]}))
+
+    def set_identity(self, identity: str) -> Outcome:
+        case = self.state.case
+        return self._finish(self.session.do({"action": "identity", "by": self.state.players[case.mastermind],
+                                             "identity": identity}))
+
+    def identities(self) -> list[tuple[str, str]]:
+        return [(c.id, f"{c['name']}, {c['epithet']}") for c in self.db.components["identities"].cards]

@@ -1,0 +1,131 @@
+"""A game in progress: the log, the engine's state, undo and redo, saved after every event.
+
+Plain Python, no Kivy: the screens call it and tests drive it directly.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.store import Store
+from rules.cards import GameDatabase
+from rules.engine import Event, IllegalAction
+from rules.games import GAMES
+from rules.log import GameLog, replay, start
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    message: str = ""
+
+
+@dataclass
+class Session:
+    db: GameDatabase
+    log: GameLog
+    store: Store | None = None
+    game_id: str = ""
+    redo_stack: list[Event] = field(default_factory=list)
+    state: Any = None
+    warning: str | None = None
+
+    def __post_init__(self) -> None:
+        self.engine = GAMES[self.log.game]
+        self._rebuild()
+
+    @classmethod
+    def new(cls, db: GameDatabase, log: GameLog, store: Store | None) -> Session:
+        """A new game; IllegalAction if its setup is wrong. Saved at once."""
+        start(db, log)  # raises for a bad setup before anything is written
+        session = cls(db, log, store, store.new_id(log.game) if store else "")
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, db: GameDatabase, store: Store, game_id: str) -> Session:
+        log, warning = store.load(game_id)
+        if log is None:
+            raise IllegalAction(warning or "the saved game cannot be read")
+        session = cls(db, log, store, game_id, warning=warning)
+        if session.warning:
+            session.save()  # the recovered version becomes the good copy
+        return session
+
+    def _rebuild(self) -> None:
+        result = replay(self.db, self.log)
+        if result.error is not None:
+            # a saved log that no longer replays (edited by hand, or rules changed): keep what replays
+            self.warning = f"{result.error}; the game continues from event {result.applied}"
+            self.log.events = self.log.events[:result.applied]
+        self.state = result.state
+
+    def save(self) -> None:
+        if self.store is not None:
+            self.store.save(self.game_id, self.log)
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def check(self, event: Event) -> str | None:
+        return self.engine.check(self.state, event)  # type: ignore[no-any-return]
+
+    def do(self, event: Event) -> Outcome:
+        """Apply and save one event; a refused event changes nothing and says the rule."""
+        trial = copy.deepcopy(self.state)
+        try:
+            self.engine.apply(trial, event)
+        except IllegalAction as exc:
+            return Outcome(False, str(exc))
+        self.state = trial
+        self.log.events.append(dict(event))
+        self.redo_stack.clear()
+        self.save()
+        return Outcome(True, self.engine.describe(self.state, event))
+
+    def undo(self, steps: int = 1) -> bool:
+        if not self.log.events or steps < 1:
+            return False
+        steps = min(steps, len(self.log.events))
+        for _ in range(steps):
+            self.redo_stack.append(self.log.events.pop())
+        self.state = replay(self.db, self.log).state
+        self.save()
+        return True
+
+    def redo(self, steps: int = 1) -> bool:
+        if not self.redo_stack:
+            return False
+        for _ in range(min(steps, len(self.redo_stack))):
+            event = self.redo_stack.pop()
+            self.engine.apply(self.state, event)
+            self.log.events.append(event)
+        self.save()
+        return True
+
+    def go_to(self, n: int) -> None:
+        """Undo or redo until exactly n events are applied."""
+        have = len(self.log.events)
+        if n < have:
+            self.undo(have - n)
+        elif n > have:
+            self.redo(n - have)
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def summary(self, viewer: int | None) -> dict[str, Any]:
+        return self.engine.summary(self.state, viewer)  # type: ignore[no-any-return]
+
+    def history(self) -> list[str]:
+        """The log, readable: one line an event, numbered from 1 (identities stay hidden)."""
+        state = start(self.db, self.log)
+        lines = []
+        for n, event in enumerate(self.log.events, start=1):
+            lines.append(f"{n}. {self.engine.describe(state, event)}")
+            self.engine.apply(state, event)
+        return lines
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.engine.is_over(self.state))

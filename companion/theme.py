@@ -1,0 +1,37 @@
+"""Colours of the companion: light and dark themes with text contrast of 4.5:1 or more,
+and player colours from the Okabe-Ito colour-blind-safe palette (always shown with a name)."""
+
+from __future__ import annotations
+
+THEMES: dict[str, dict[str, str]] = {
+    "light": {"bg": "#F7F4EC", "panel": "#FFFFFF", "text": "#1B1B1B", "muted": "#55524B", "accent": "#1F4E8C",
+              "button": "#1F4E8C", "button_text": "#FFFFFF", "active": "#FFF1C7", "error": "#A3161A",
+              "error_bg": "#FDECEC"},
+    "dark": {"bg": "#14161A", "panel": "#1F2228", "text": "#F2F2F2", "muted": "#B5B9C2", "accent": "#8DB8F2",
+             "button": "#2C5FA8", "button_text": "#FFFFFF", "active": "#3A3320", "error": "#FF9A9A",
+             "error_bg": "#3A1C1C"},
+}
+# text colour -> backgrounds it is drawn on
+TEXT_PAIRS = [("text", "bg"), ("text", "panel"), ("muted", "bg"), ("muted", "panel"), ("accent", "bg"),
+              ("accent", "panel"), ("button_text", "button"), ("text", "active"), ("error", "error_bg")]
+
+PLAYER_COLOURS = {"blue": "#0072B2", "vermillion": "#D55E00", "green": "#009E73", "purple": "#CC79A7",
+                  "orange": "#E69F00", "sky": "#56B4E9"}
+
+
+def rgba(hexstr: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
+    h = hexstr.lstrip("#")
+    return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, alpha)
+
+
+def _luminance(hexstr: str) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b, _ = rgba(hexstr)
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio between two colours."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
