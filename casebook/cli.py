@@ -62,6 +62,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--until", type=int, metavar="N", help="stop after event N")
     r.add_argument("--json", action="store_true", help="print the state as JSON")
     r.add_argument("--cards", type=Path, help="card databases folder (default: cards/)")
+    sub.add_parser("app", help="open the table companion (needs the app extra: pip install -e '.[app]')")
     try:
         from casebook import rules_cmd
     except ImportError:  # pragma: no cover - the search command is optional while it is built
@@ -78,6 +79,14 @@ def main(argv: list[str] | None = None) -> int:
             return build(args)
         if args.command == "replay":
             return replay(args)
+        if args.command == "app":
+            try:
+                from companion.app import main as app_main
+            except ImportError as exc:
+                print(f"casebook: the companion needs Kivy ({exc}); install with: pip install -e '.[app]'",
+                      file=sys.stderr)
+                return 2
+            return app_main()
         if args.command == "rules":
             from casebook import rules_cmd
 
