@@ -30,7 +30,7 @@ def ensure_venv() -> None:
         return
     print("dev.py: installing casebook and its dev tools into .venv", flush=True)
     pip = [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[dev,app]"], check=True)
     STAMP.write_text("ok\n")
 
 

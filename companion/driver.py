@@ -1,6 +1,6 @@
 """Drive the real app from a script (CASEBOOK_SCRIPT=steps.json): the GUI tests' hands and eyes.
 
-Steps, one per frame: {"tap": testid}, {"text": ["screen.id", "value"]}, {"shot": "file.png"},
+Steps, one per frame: {"tap": testid}, {"tap_prefix": "resume_"}, {"text": ["screen.id", "value"]}, {"shot": "file.png"},
 {"dump": "file.json"} (screen, game summary, controls smaller than 48 dp), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true}.
 A step that cannot be done writes `<script>.error` and quits with the app.
@@ -9,6 +9,7 @@ A step that cannot be done writes `<script>.error` and quits with the app.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ class Driver:
         self.i = 0
 
     def start(self) -> None:
-        Clock.schedule_once(self.step, 0.3)
+        Clock.schedule_once(self.step, 1.0)  # let the first layout passes settle
 
     def find(self, testid: str) -> Any:
         for w in walk(self.app.root.current_screen):
@@ -50,7 +51,13 @@ class Driver:
             return
         step = self.steps[self.i]
         delay = 0.05
-        if "tap" in step:
+        if "tap_prefix" in step:  # the first control whose testid starts so (e.g. the newest saved game)
+            found = [x for x in walk(self.app.root.current_screen)
+                     if str(getattr(x, "testid", "")).startswith(step["tap_prefix"])]
+            if not found:
+                return self.fail(f"no control starting '{step['tap_prefix']}' on '{self.app.root.current}'")
+            found[-1].dispatch("on_release")  # children are listed last-added first
+        elif "tap" in step:
             w = self.find(step["tap"])
             if w is None:
                 ids = sorted(getattr(x, "testid", "") for x in walk(self.app.root.current_screen) if getattr(x, "testid", ""))
@@ -61,7 +68,9 @@ class Driver:
             screen, wid = where.split(".")
             self.app.root.get_screen(screen).ids[wid].text = value
         elif "shot" in step:
-            Window.screenshot(name=str(step["shot"]))
+            made = Window.screenshot(name=str(step["shot"]))  # Kivy numbers the file: give it its name
+            if made:
+                os.replace(made, step["shot"])
         elif "dump" in step:
             Path(step["dump"]).write_text(json.dumps(self.dump(), indent=1, default=str))
         elif "wait" in step:
@@ -78,9 +87,9 @@ class Driver:
         screen = self.app.root.current_screen
         small = []
         for w in walk(screen):
-            if isinstance(w, Button | TextInput) and w.get_root_window() is not None and w.width > 0:
-                if w.height < dp(48) - 0.5 or w.width < dp(48) - 0.5:
-                    small.append({"testid": getattr(w, "testid", ""), "text": getattr(w, "text", "")[:30],
+            visible = isinstance(w, Button | TextInput) and w.get_root_window() is not None and w.width > 0
+            if visible and (w.height < dp(48) - 0.5 or w.width < dp(48) - 0.5):
+                small.append({"testid": getattr(w, "testid", ""), "text": getattr(w, "text", "")[:30],
                                   "size": [w.width, w.height]})
         session = self.app.session
         return {"screen": self.app.root.current, "window": list(Window.size),

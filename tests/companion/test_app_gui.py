@@ -1,0 +1,116 @@
+"""The real app in its own process at phone size: a whole case by taps, SIGKILL mid-game and
+restart, every control at least 48 dp, screenshots of each screen (kept in tests/_screens/)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("kivy")
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENS = ROOT / "tests" / "_screens"
+SEED = "2026"
+
+
+def env_for(tmp: Path, script: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KIVY")}
+    env.update(PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
+               KIVY_HOME=str(tmp / "kivy"), CASEBOOK_DATA=str(tmp / "data"), CASEBOOK_SCRIPT=str(script))
+    return env
+
+
+def run(tmp: Path, steps: list, name: str = "script", timeout: float = 90) -> None:
+    script = tmp / f"{name}.json"
+    script.write_text(json.dumps(steps))
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "companion" / "run_app.py")], env=env_for(tmp, script),
+                          cwd=tmp, capture_output=True, text=True, timeout=timeout)
+    error = script.with_suffix(".error")
+    assert not error.exists(), error.read_text() + proc.stderr[-3000:]
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def new_game_steps() -> list:
+    return [{"tap": "new_game"}, {"text": ["new.p1", "Ann"]}, {"text": ["new.p2", "Ben"]},
+            {"text": ["new.seed", SEED]}, {"tap": "new_start"}]
+
+
+def location_steps() -> list:
+    """At each location Ann plays the 9 and Ben the 5 of one suit, then both pass: Ann wins all five."""
+    steps = []
+    for suit in ("magnifying_glass", "shoeprints", "question_mark", "notebook", "briefcase"):
+        steps += [{"tap": "rank_9"}, {"tap": f"suit_{suit}"}, {"tap": "play"},
+                  {"tap": "rank_5"}, {"tap": f"suit_{suit}"}, {"tap": "play"},
+                  {"tap": "pass"}, {"tap": "pass"}]
+    return steps
+
+
+def test_a_whole_case_by_taps_and_every_screen(tmp_path):
+    SCREENS.mkdir(exist_ok=True)
+    dumps = {name: tmp_path / f"{name}.json" for name in ("start", "new", "table", "unmask", "history", "rules",
+                                                           "settings", "case2")}
+    steps = [{"dump": str(dumps["start"])}, {"shot": str(SCREENS / "start.png")}, {"tap": "new_game"},
+             {"dump": str(dumps["new"])}, {"shot": str(SCREENS / "new-game.png")}, {"tap": "new_back"}]
+    steps += new_game_steps()
+    steps += location_steps()[:8]
+    steps += [{"tap": "rank_7"}, {"tap": "suit_shoeprints"}, {"dump": str(dumps["table"])},
+              {"shot": str(SCREENS / "table.png")}, {"tap": "clear"}]
+    steps += location_steps()[8:]
+    steps += [{"dump": str(dumps["unmask"])}, {"shot": str(SCREENS / "unmasking.png")},
+              {"tap": "guess_josiah_tumbrel"}, {"tap": "identity_josiah_tumbrel"},
+              {"dump": str(dumps["case2"])},
+              {"tap": "history"}, {"dump": str(dumps["history"])}, {"shot": str(SCREENS / "history.png")},
+              {"tap": "history_back"}, {"tap": "table_rules"}, {"text": ["rules.query", "deuse trump"]},
+              {"dump": str(dumps["rules"])}, {"shot": str(SCREENS / "rules.png")}, {"tap": "hit_0"},
+              {"shot": str(SCREENS / "rule-open.png")}, {"tap": "rules_back"}, {"tap": "table_home"},
+              {"tap": "start_settings"}, {"dump": str(dumps["settings"])}, {"shot": str(SCREENS / "settings.png")},
+              {"quit": True}]
+    run(tmp_path, steps)
+    data = {name: json.loads(path.read_text()) for name, path in dumps.items()}
+    for name, d in data.items():
+        assert d["window"] == [360, 640]
+        assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
+    s = data["case2"]["summary"]
+    done = s["cases_done"][0]
+    # 5 evidence x 2 for Ann, and her correct guess 3; the Mastermind nothing
+    assert done["points"] == {"Ann": 13, "Ben": 0} and done["correct"] is True
+    assert s["case"]["number"] == 2 and s["case"]["detective"] == "Ben"
+    assert data["table"]["summary"]["locations"][0]["winner"] == "Ann"
+    assert data["unmask"]["summary"]["phase"] == "unmasking"
+    assert data["history"]["screen"] == "history"
+
+
+@pytest.mark.parametrize("taps", [3, 12, 16])
+def test_killed_at_any_point_the_game_comes_back(tmp_path, taps):
+    """SIGKILL after some events (1, 5 and 8 of them), then start again: the same state."""
+    steps = new_game_steps() + location_steps()[:taps]
+    last_mark = tmp_path / "reached"
+    steps += [{"dump": str(tmp_path / "before.json")}, {"mark": str(last_mark)}, {"wait": 60}]
+    script = tmp_path / "kill.json"
+    script.write_text(json.dumps(steps))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "companion" / "run_app.py")],
+                            env=env_for(tmp_path, script), cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 90
+        while not last_mark.exists():
+            assert proc.poll() is None, "the app stopped before it was killed"
+            assert time.time() < deadline
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    before = json.loads((tmp_path / "before.json").read_text())["summary"]
+    assert before["events"] == {3: 1, 12: 5, 16: 8}[taps]
+    run(tmp_path, [{"tap_prefix": "resume_"}, {"dump": str(tmp_path / "after.json")}, {"quit": True}], name="restart")
+    after = json.loads((tmp_path / "after.json").read_text())["summary"]
+    assert after == before
