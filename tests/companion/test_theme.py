@@ -1,0 +1,24 @@
+"""Text contrast of at least 4.5:1 in both themes; player colours from the colour-blind-safe set."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.theme import PLAYER_COLOURS, TEXT_PAIRS, THEMES, contrast
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("pair", TEXT_PAIRS, ids=lambda p: f"{p[0]}-on-{p[1]}")
+def test_text_contrast(theme, pair):
+    colours = THEMES[theme]
+    assert contrast(colours[pair[0]], colours[pair[1]]) >= 4.5
+
+
+def test_contrast_formula_on_known_values():
+    assert contrast("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert contrast("#777777", "#FFFFFF") == pytest.approx(4.48, abs=0.01)
+
+
+def test_player_colours_are_okabe_ito():
+    okabe_ito = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"}
+    assert set(PLAYER_COLOURS.values()) <= okabe_ito
