@@ -44,7 +44,7 @@ def save_times() -> list[float]:
         store = Store(Path(tmp))
         s = Session.new(db, GameLog("graves", 1, ["Ann", "Ben"], seed=5, setup={"detective": "Ann"}), store)
         times = []
-        for i in range(40):
+        for _ in range(40):
             who = s.state.players[s.state.to_act] if s.state.phase == "play" else None
             if who is None:
                 break

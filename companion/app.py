@@ -148,6 +148,11 @@ class TableScreen(Screen):
             self.ids.message.text = "Undone."
         self.refresh()
 
+    def _then(self, fn: Any, *args: Any) -> None:
+        """Run a pad change, then redraw."""
+        fn(*args)
+        self.refresh()
+
     def _do(self, outcome: Any) -> None:
         self.ids.message.text = "" if outcome.ok else outcome.message
         self.refresh()
@@ -231,13 +236,13 @@ class TableScreen(Screen):
         ranks = GridLayout(cols=5, size_hint_y=None, spacing=dp(3))
         ranks.bind(minimum_height=ranks.setter("height"))
         for r in RANKS:
-            ranks.add_widget(button(r, f"rank_{r}", lambda r=r: (pad.tap_rank(r), self.refresh()),
+            ranks.add_widget(button(r, f"rank_{r}", lambda r=r: self._then(pad.tap_rank, r),
                                     flat=pad.rank != r))
         box.add_widget(ranks)
         suits = GridLayout(cols=5, size_hint_y=None, height=dp(64), spacing=dp(3))
         for sid, suit in app.db.suits.items():
             cell = CButton(testid=f"suit_{sid}", text="", height=dp(64), flat=True)
-            cell.bind(on_release=lambda *_, sid=sid: (pad.tap_suit(sid), self.refresh()))
+            cell.bind(on_release=lambda *_, sid=sid: self._then(pad.tap_suit, sid))
             img = Image(source=str(SYMBOLS / f"{suit.symbol}.png"), color=rgba(suit.colour), fit_mode="contain")
             cell.bind(pos=lambda w, *_a, im=img: setattr(im, "pos", (w.x + dp(6), w.y + dp(6))))
             cell.bind(size=lambda w, *_a, im=img: setattr(im, "size", (w.width - dp(12), w.height - dp(12))))
@@ -251,16 +256,16 @@ class TableScreen(Screen):
         row.bind(minimum_height=row.setter("height"))
         row.add_widget(button("Play", "play", lambda: self._do(pad.play())))
         row.add_widget(button("Pass", "pass", lambda: self._do(pad.pass_turn())))
-        row.add_widget(button("Clear", "clear", lambda: (pad.clear(), self.refresh()), flat=True))
+        row.add_widget(button("Clear", "clear", lambda: self._then(pad.clear), flat=True))
         if any(c[0] == "2" for c in pad.cards):
             row.add_widget(button(("[x] " if pad.change_trump else "[  ] ") + "Deuce: new trump", "deuce",
-                                  lambda: (setattr(pad, "change_trump", not pad.change_trump), self.refresh()),
+                                  lambda: self._then(setattr, pad, "change_trump", not pad.change_trump),
                                   flat=not pad.change_trump))
         if app.session.state.location.kind == "park_discard":
             row.add_widget(button(f"Park discards: {pad.discards} (+)", "park_plus",
-                                  lambda: (setattr(pad, "discards", pad.discards + 1), self.refresh()), flat=True))
+                                  lambda: self._then(setattr, pad, "discards", pad.discards + 1), flat=True))
             row.add_widget(button("(-)", "park_minus",
-                                  lambda: (setattr(pad, "discards", max(0, pad.discards - 1)), self.refresh()), flat=True))
+                                  lambda: self._then(setattr, pad, "discards", max(0, pad.discards - 1)), flat=True))
         row.add_widget(button("Ability...", "ability", self._abilities, flat=True))
         box.add_widget(row)
         return box
@@ -365,9 +370,13 @@ class HistoryScreen(Screen):
         if not lines:
             box.add_widget(label("No events yet.", muted=True))
         for n, line in enumerate(lines, start=1):
-            box.add_widget(button(line, f"event_{n}", lambda n=n: (app.session.go_to(n), self.refresh()), flat=True))
+            box.add_widget(button(line, f"event_{n}", lambda n=n: self._go_to(n), flat=True))
         for i, event in enumerate(reversed(app.session.redo_stack), start=len(lines) + 1):
             box.add_widget(label(f"{i}. (undone) {event.get('action')} {event.get('by')}", muted=True))
+
+    def _go_to(self, n: int) -> None:
+        App.get_running_app().session.go_to(n)
+        self.refresh()
 
     def undo(self) -> None:
         App.get_running_app().session.undo()

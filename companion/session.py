@@ -69,7 +69,7 @@ class Session:
     # --- actions -----------------------------------------------------------------------------
 
     def check(self, event: Event) -> str | None:
-        return self.engine.check(self.state, event)  # type: ignore[no-any-return]
+        return self.engine.check(self.state, event)
 
     def do(self, event: Event) -> Outcome:
         """Apply and save one event; a refused event changes nothing and says the rule."""
@@ -115,7 +115,7 @@ class Session:
     # --- reading -----------------------------------------------------------------------------
 
     def summary(self, viewer: int | None) -> dict[str, Any]:
-        return self.engine.summary(self.state, viewer)  # type: ignore[no-any-return]
+        return self.engine.summary(self.state, viewer)
 
     def history(self) -> list[str]:
         """The log, readable: one line an event, numbered from 1 (identities stay hidden)."""
