@@ -41,7 +41,13 @@ def test_only_generator_backends_touch_reportlab_and_pillow():
         assert "companion" not in names and "kivy" not in names, module
 
 
-@pytest.mark.parametrize("package", ["rules", "generator", "casebook"])
+@pytest.mark.parametrize("package", ["rules", "generator"])
 def test_nothing_imports_companion(package):
+    """Only the command layer (`casebook app`) may start the companion."""
     for module, names in imports(package).items():
         assert "companion" not in names, module
+
+
+def test_companion_imports_rules_and_kivy_not_the_generator():
+    for module, names in imports("companion").items():
+        assert not names & {"generator", "reportlab", "PIL", "jinja2"}, module
