@@ -305,7 +305,9 @@ class TableScreen(Screen):
                 box.add_widget(button(name, f"identity_{iid}", lambda i=iid: self._do(pad.set_identity(i)), flat=True))
             return box
         if "possible_masterminds" in case:
-            box.add_widget(label("Still possible by your evidence: " + ", ".join(case["possible_masterminds"]), muted=True))
+            names = {c.id: c["name"] for c in App.get_running_app().db.components["identities"].cards}
+            box.add_widget(label("Still possible by your evidence: "
+                                 + ", ".join(names[i] for i in case["possible_masterminds"]), muted=True))
         if s["variants"] == [] or not set(s["variants"]) & {"knows_all", "single_case"}:
             box.add_widget(button(f"{case['mastermind']} reveals early (Detective +2)", "reveal",
                                   lambda: self._do(pad.reveal())))
@@ -327,10 +329,12 @@ class TableScreen(Screen):
 
     def _viewer_row(self, s: dict[str, Any]) -> BoxLayout:
         app = App.get_running_app()
-        row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(3))
+        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(3))
         case = s["case"]
         me = app.session.state.case
         if self.viewer < 0:
+            row.add_widget(button(f"Detective ({case['detective']}): notes", "view_det",
+                                  lambda: self._set_viewer(me.detective), flat=True))
             row.add_widget(button(f"Mastermind ({case['mastermind']}): secret", "view_mm",
                                   lambda: self._set_viewer(me.mastermind), flat=True))
         else:
@@ -340,7 +344,32 @@ class TableScreen(Screen):
             row.add_widget(button(text + " (hide)", "view_hide", lambda: self._set_viewer(-1), flat=True))
             if self.viewer == me.mastermind and not ident:
                 row.add_widget(button("Set identity", "set_identity", self._identity_picker, flat=True))
+            if self.viewer == me.detective:
+                row.add_widget(button("Note evidence", "note_evidence", self._evidence_picker, flat=True))
+        if self.viewer == me.detective and "possible_masterminds" in case:
+            names = {c.id: c["name"] for c in app.db.components["identities"].cards}
+            box = BoxLayout(orientation="vertical", size_hint_y=None)
+            box.bind(minimum_height=box.setter("height"))
+            box.add_widget(row)
+            noted = len(case["evidence_noted"].get(case["detective"], []))
+            box.add_widget(label(f"Still possible ({noted} evidence noted): "
+                                 + ", ".join(names[i] for i in case["possible_masterminds"]), muted=True))
+            return box
         return row
+
+    def _evidence_picker(self) -> None:
+        """The Detective notes which evidence card they won: the deduction helper narrows the suspects."""
+        app = App.get_running_app()
+        names = {c.id: c["name"] for c in app.db.components["identities"].cards}
+        who = app.session.state.players[app.session.state.case.detective]
+        body = self.ids.body
+        body.clear_widgets()
+        body.add_widget(label(f"{who}: which evidence card did you win? (viable suspects shown)"))
+        for card in app.db.components["evidence"].cards:
+            text = ", ".join(names[i].split()[-1] for i in card["viable"])
+            body.add_widget(button(text, f"evidence_{card.id}", lambda cid=card.id, w=who: self._do(
+                app.session.do({"action": "note_evidence", "by": w, "evidence": cid})), flat=True))
+        body.add_widget(button("Back", "evidence_back", self.refresh))
 
     def _identity_picker(self) -> None:
         app = App.get_running_app()

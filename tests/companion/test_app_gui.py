@@ -55,7 +55,7 @@ def location_steps() -> list:
 def test_a_whole_case_by_taps_and_every_screen(tmp_path):
     SCREENS.mkdir(exist_ok=True)
     dumps = {name: tmp_path / f"{name}.json" for name in ("start", "new", "table", "unmask", "history", "rules",
-                                                           "settings", "case2")}
+                                                           "settings", "case2", "notes")}
     steps = [{"dump": str(dumps["start"])}, {"shot": str(SCREENS / "start.png")}, {"tap": "new_game"},
              {"dump": str(dumps["new"])}, {"shot": str(SCREENS / "new-game.png")}, {"tap": "new_back"}]
     steps += new_game_steps()
@@ -63,6 +63,10 @@ def test_a_whole_case_by_taps_and_every_screen(tmp_path):
     steps += [{"tap": "rank_7"}, {"tap": "suit_shoeprints"}, {"dump": str(dumps["table"])},
               {"shot": str(SCREENS / "table.png")}, {"tap": "clear"}]
     steps += location_steps()[8:]
+    # the Detective notes two evidence cards won; the helper narrows the suspects
+    steps += [{"tap": "view_det"}, {"tap": "note_evidence"}, {"tap": "evidence_evidence_01"},
+              {"tap": "note_evidence"}, {"tap": "evidence_evidence_10"}, {"dump": str(dumps["notes"])},
+              {"shot": str(SCREENS / "deduction.png")}, {"tap": "view_hide"}]
     steps += [{"dump": str(dumps["unmask"])}, {"shot": str(SCREENS / "unmasking.png")},
               {"tap": "guess_josiah_tumbrel"}, {"tap": "identity_josiah_tumbrel"},
               {"dump": str(dumps["case2"])},
@@ -85,6 +89,13 @@ def test_a_whole_case_by_taps_and_every_screen(tmp_path):
     assert data["table"]["summary"]["locations"][0]["winner"] == "Ann"
     assert data["unmask"]["summary"]["phase"] == "unmasking"
     assert data["history"]["screen"] == "history"
+    from rules.cards import load_database
+    from rules.games.graves import possible_masterminds
+
+    db = load_database("graves")
+    notes = data["notes"]["summary"]["case"]["evidence_noted"]["Ann"]
+    assert notes == ["evidence_01", "evidence_10"]
+    assert len(possible_masterminds(db, notes)) < 5
 
 
 @pytest.mark.parametrize("taps", [3, 12, 16])
