@@ -422,10 +422,17 @@ def describe(state: State, event: Event) -> str:
     """A short reading of an event for messages: 'play Ben 3 Shoeprints'."""
     action = event.get("action", "?")
     parts = [str(action), str(event.get("by", ""))]
+
+    def named(text: Any) -> str:
+        try:
+            return card_name(state.db, parse_card(state.db, text))
+        except IllegalAction:
+            return str(text)
+
     if action == "play":
-        parts += [str(c) for c in event.get("cards") or []]
+        parts += [named(c) for c in event.get("cards") or []]
     elif action in ("ability", "reveal_top"):
-        parts.append(str(event.get("card", "")))
+        parts.append(named(event.get("card", "")))
     elif action in ("guess", "identity"):
         parts.append("(hidden)" if action == "identity" else str(event.get("identity", "")))
     return " ".join(p for p in parts if p).strip()

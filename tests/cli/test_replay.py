@@ -56,7 +56,7 @@ def test_illegal_event_names_number_action_and_rule(tmp_path, capsys):
     path = write(tmp_path, LOG)
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "game.yaml:14:5: error: event 7 (play Ben 3 shoeprints 5 notebook): What may be played: " in err
+    assert "game.yaml:14:5: error: event 7 (play Ben 3 Shoeprints 5 Notebook): What may be played: " in err
 
 
 @pytest.mark.parametrize("text, words", [

@@ -115,7 +115,7 @@ def test_palace_grounds_refuses_low_cards_naming_the_location(graves_db, tmp_pat
                   events=[play("Ann", "9 shoeprints"), play("Ben", "3 shoeprints")])
     result = replay(graves_db, log)
     assert result.applied == 1
-    assert str(result.error).startswith("event 2 (play Ben 3 shoeprints): The Palace Grounds: cards of value 4 or lower")
+    assert str(result.error).startswith("event 2 (play Ben 3 Shoeprints): The Palace Grounds: cards of value 4 or lower")
 
 
 def test_library_forbids_abilities_and_the_deuce_trump_change(graves_db):
