@@ -15,6 +15,7 @@ from generator.text import TextStyle, fit_text
 from generator.units import parse_length
 from rules.cards import Card, Component, GameDatabase
 from rules.problems import Place, Problems
+from rules.yamlsource import plain
 
 FALSY = {"", "false", "none", "0", "no", "[]", "{}"}
 
@@ -34,21 +35,10 @@ class Face:
     back: Scene
 
 
-def _plain(value: Any) -> Any:
-    """Card data as plain dicts/lists/strings for templates."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
-
-
 def card_context(card: Card, fields: dict[str, Any]) -> dict[str, Any]:
     """A card's fields for templates; declared fields it leaves out are None, others undefined."""
     ctx: dict[str, Any] = dict.fromkeys(fields)
-    ctx.update(_plain(card.data))
+    ctx.update(plain(card.data))
     ctx.update(id=card.id, copies=card.copies, designed=card.designed, component=card.component)
     return ctx
 
@@ -66,7 +56,7 @@ class Composer:
         cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in db.components.items()}
         self.base: dict[str, Any] = {
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,
-                     "players": {"min": db.players[0], "max": db.players[1]}, **_plain(db.extra)},
+                     "players": {"min": db.players[0], "max": db.players[1]}, **plain(db.extra)},
             "suits": {sid: s.as_dict() for sid, s in db.suits.items()},
             "cards": cards,
             "by_id": {c["id"]: c for group in cards.values() for c in group},

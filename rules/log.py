@@ -15,7 +15,7 @@ from rules.cards import GameDatabase
 from rules.engine import Event, IllegalAction
 from rules.games import GAMES
 from rules.problems import Place, Problems
-from rules.yamlsource import Node, Seq, dump_yaml, parse_yaml
+from rules.yamlsource import Node, Seq, dump_yaml, parse_yaml, plain
 
 FORMAT = "casebook-log"
 VERSION = 1
@@ -40,16 +40,6 @@ class GameLog:
 
     def place(self, number: int) -> Place | None:
         return self.event_places[number - 1] if 0 < number <= len(self.event_places) else None
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
-    return value
 
 
 def parse_log(text: str, name: str, problems: Problems) -> GameLog | None:
@@ -101,7 +91,7 @@ def parse_log(text: str, name: str, problems: Problems) -> GameLog | None:
     if problems or not isinstance(players, list) or not isinstance(version_no, int):
         return None
     return GameLog(str(game), version_no, [str(p) for p in players], [str(v) for v in data.get("variants") or []],
-                   data.get("seed"), _plain(setup), [_plain(e) for e in events],
+                   data.get("seed"), plain(setup), [plain(e) for e in events],
                    str(data["created"]) if data.get("created") is not None else None,
                    [events.item_place(i) for i in range(len(events))])
 
@@ -115,9 +105,9 @@ def format_log(log: GameLog, as_json: bool = False) -> str:
     header["variants"] = list(log.variants)
     if log.seed is not None:
         header["seed"] = log.seed
-    header["setup"] = _plain(log.setup)
-    header = _plain(header)
-    events = _plain(log.events)
+    header["setup"] = plain(log.setup)
+    header = plain(header)
+    events = plain(log.events)
     if as_json:
         return json.dumps({**header, "events": events}, indent=1, ensure_ascii=False) + "\n"
     out = dump_yaml(header)

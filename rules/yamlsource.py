@@ -145,6 +145,17 @@ def parse_yaml(text: str, spath: str, problems: Problems) -> Any:
         return None
 
 
+def plain(value: Any) -> Any:
+    """Located YAML values (Node, Seq, Text) as plain dicts, lists and strings."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
 def dump_yaml(data: Any, flow: bool = False) -> str:
     """Plain data as YAML text (block style, or one flow-style line)."""
     if flow:
