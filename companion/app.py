@@ -163,7 +163,6 @@ class TableScreen(Screen):
         if session is None:
             return
         s = session.summary(self.viewer if self.viewer >= 0 else None)
-        state = session.state
         players = s["players"]
         case = s["case"]
         pts = s["result"]["scores"]
@@ -185,7 +184,6 @@ class TableScreen(Screen):
         body.add_widget(self._viewer_row(s))
         if pad.message:
             self.ids.message.text = pad.message
-        _ = state
 
     def _strip(self, s: dict[str, Any]) -> GridLayout:
         """The five locations: short name, trump symbol (starred when changed), time or result."""

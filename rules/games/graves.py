@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+import random
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from rules.engine import Event, IllegalAction, Rule
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -168,11 +172,6 @@ def _check_time_tokens(db: GameDatabase, problems: Problems) -> None:
 # The engine: what the table tracks, what is legal, scoring. Driven by log events.
 # =====================================================================================
 
-import copy  # noqa: E402  (kept beside the engine it serves)
-import random  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-
-from rules.engine import Event, IllegalAction, Rule  # noqa: E402
 
 VARIANTS = ("knows_all", "single_case", "long_haul", "life_is_pain")
 ACTIONS = ("play", "pass", "ability", "reveal_top", "slums", "identity", "note_evidence", "reveal", "guess",
