@@ -199,6 +199,9 @@ def replay(args: argparse.Namespace) -> int:
     from rules.log import parse_log
     from rules.log import replay as run_replay
 
+    if args.until is not None and args.until < 0:
+        print("casebook: --until takes an event number (0 or more)", file=sys.stderr)
+        return 2
     try:
         text = args.log.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -217,9 +220,6 @@ def replay(args: argparse.Namespace) -> int:
     if db is None or problems:
         print(problems.format(), file=sys.stderr)
         return 1
-    if args.until is not None and args.until < 0:
-        print("casebook: --until takes an event number (0 or more)", file=sys.stderr)
-        return 2
     game = GAMES[log.game]
     try:
         result = run_replay(db, log, args.until)

@@ -73,6 +73,8 @@ class StartScreen(Screen):
         box = self.ids.games
         box.clear_widgets()
         games = app.store.games(is_finished=app.is_finished)
+        notices = [g.warning for g in games if g.warning and not g.finished]
+        self.ids.notice.text = ("Recovered: " + "; ".join(notices)) if notices else ""
         if not games:
             box.add_widget(label("No saved games yet.", muted=True))
         for g in games:
@@ -466,11 +468,7 @@ class CasebookApp(App):
         sm = ScreenManager(transition=NoTransition())
         for screen in (StartScreen(), NewGameScreen(), TableScreen(), HistoryScreen(), RulesScreen(), SettingsScreen()):
             sm.add_widget(screen)
-        self.sm = sm
-        unfinished = [g for g in self.store.games(is_finished=self.is_finished) if not g.finished]
-        notices = [g.warning for g in unfinished if g.warning]
-        if notices:
-            sm.get_screen("start").ids.notice.text = "Recovered: " + "; ".join(notices)
+        self.sm = sm  # the start screen lists the saved games (and any recovery) as it is entered
         return sm
 
     def on_start(self) -> None:

@@ -146,7 +146,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
             for start in range(0, len(faces), full.per_sheet):
                 batch = faces[start:start + full.per_sheet]
                 plan = full.used(len(batch))
-                names = sorted({f.component.name for f in batch}, key=lambda n: [f.component.name for f in batch].index(n))
+                names = list(dict.fromkeys(f.component.name for f in batch))  # in order, once each
                 sheet_no = start // plan.per_sheet + 1
                 doc.begin_page(p.width, p.height)
                 if start == 0 or batch[0].component is not faces[start - 1].component:
@@ -160,8 +160,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                 for i, face in enumerate(batch):
                     slot = plan.back_slot(i, opts.back_offset)
                     doc.draw(face.back, slot.x - face.back.bleed, slot.y - face.back.bleed,
-                             clip=plan.clip(plan.back_slot(i)) if opts.back_offset == (0.0, 0.0)
-                             else _shift(plan.clip(plan.back_slot(i)), opts.back_offset))
+                             clip=_shift(plan.clip(plan.back_slot(i)), opts.back_offset))
                 _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · {sheet_no} · backs",
                            opts.back_offset[0])
                 doc.end_page()
