@@ -22,7 +22,7 @@ from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
 from generator.scene import Polyline, Scene, TextRun
 from generator.sheets import MARK_WIDTH, SheetPlan, plan_sheet
 from generator.units import PT_PER_MM
-from rules.cards import CARDS_DIR, GameDatabase, read_database
+from rules.cards import CARDS_DIR, GameDatabase, Mark, Suit, read_database
 from rules.problems import Place, Problems
 
 PAPERS = ("a4", "letter")
@@ -74,9 +74,11 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems) -> Compos
                     and card.data[name] not in lib.symbols:
                 problems.add(card.field_place(name), f"unknown symbol '{card.data[name]}'",
                              "one of: " + ", ".join(sorted(lib.symbols)))
-    for suit in db.suits.values():
-        if suit.symbol not in lib.symbols:
-            problems.add(suit.place, f"suit '{suit.id}': unknown symbol '{suit.symbol}'",
+    markers: list[tuple[str, Suit | Mark]] = [*(("suit", s) for s in db.suits.values()),
+                                              *(("mark", m) for m in db.marks.values())]
+    for kind, marker in markers:
+        if marker.symbol not in lib.symbols:
+            problems.add(marker.place, f"{kind} '{marker.id}': unknown symbol '{marker.symbol}'",
                          "one of: " + ", ".join(sorted(lib.symbols)))
     composed = Composed(db, lib, composer, faces)
     for paper in opts.papers:

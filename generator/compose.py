@@ -58,6 +58,7 @@ class Composer:
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,
                      "players": {"min": db.players[0], "max": db.players[1]}, **plain(db.extra)},
             "suits": {sid: s.as_dict() for sid, s in db.suits.items()},
+            "marks": {mid: m.as_dict() for mid, m in db.marks.items()},
             "cards": cards,
             "by_id": {c["id"]: c for group in cards.values() for c in group},
             "components": {cid: {"id": c.id, "name": c.name, "code": c.code, "count": c.count}
@@ -144,7 +145,7 @@ class Composer:
             if (place, str(exc.message)) not in self._reported:
                 self._reported.add((place, str(exc.message)))
                 self.problems.add(place, f"{who}: undefined name in '{key}': {exc.message}",
-                                  "a name the template context has: card, suit, component, game, suits, cards, by_id, vars, ...")
+                                  "a name the template context has: card, suit, component, game, suits, marks, cards, by_id, vars, ...")
         except jinja2.TemplateError as exc:
             self.problems.add(place, f"{who}: template error in '{key}': {exc}")
         except Exception as exc:  # arithmetic on bad data inside a template, and the like

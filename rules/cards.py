@@ -19,7 +19,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 CARDS_DIR = REPO_ROOT / "cards"
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
-FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "symbol", "ref", "list", "map"}
+FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
 SPEC_KEYS = {"type", "required", "nullable", "values", "min", "max", "to", "item", "length", "fields"}
 CARD_KEYS = {"id", "copies", "designed"}
 
@@ -36,6 +36,20 @@ class Suit:
 
     def as_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("id", "name", "plural", "symbol", "colour", "ink")}
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A card type shown by a symbol alone (the Decktet's personality, location, event)."""
+
+    id: str
+    name: str
+    plural: str
+    symbol: str
+    place: Place
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("id", "name", "plural", "symbol")}
 
 
 @dataclass
@@ -127,6 +141,7 @@ class GameDatabase:
     folder: Path
     place: Place
     extra: dict[str, Any] = field(default_factory=dict)
+    marks: dict[str, Mark] = field(default_factory=dict)
 
     def all_cards(self) -> Iterator[Card]:
         for component in self.components.values():
@@ -206,6 +221,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         folder=folder,
         place=raw.place,
         extra={k: v for k, v in raw.items() if k not in KNOWN_GAME_KEYS},
+        marks=_read_marks(raw, problems),
     )
     for key in raw:
         if key not in KNOWN_GAME_KEYS:
@@ -234,7 +250,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
 
 
 KNOWN_GAME_KEYS = {"id", "title", "short_title", "players", "rules_version", "rulebook", "credit",
-                   "suits", "components", "sheets", "rules"}
+                   "suits", "marks", "components", "sheets", "rules"}
 
 
 class _Reader:
@@ -325,6 +341,18 @@ def _read_suits(raw: Node, problems: Problems) -> dict[str, Suit]:
         suits[sid] = Suit(sid, r.text("name", required=True), r.text("plural") or r.text("name"),
                           r.text("symbol", required=True), colour, ink, node.place)
     return suits
+
+
+def _read_marks(raw: Node, problems: Problems) -> dict[str, Mark]:
+    marks: dict[str, Mark] = {}
+    for node in _seq(raw, "marks", problems):
+        r = _Reader(node, problems)
+        mid = r.slug("id")
+        if mid in marks:
+            problems.add(node.value_place("id"), f"duplicate mark id '{mid}'")
+        marks[mid] = Mark(mid, r.text("name", required=True), r.text("plural") or r.text("name"),
+                          r.text("symbol", required=True), node.place)
+    return marks
 
 
 def _read_component(node: Node, db: GameDatabase, problems: Problems) -> Component | None:
@@ -480,6 +508,10 @@ def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabas
     elif ftype == "suit":
         if value not in db.suits:
             problems.add(place, f"{what}: unknown suit '{value}'", "one of: " + ", ".join(db.suits))
+    elif ftype == "mark":
+        if value not in db.marks:
+            problems.add(place, f"{what}: unknown mark '{value}'",
+                         "one of: " + ", ".join(db.marks) if db.marks else "declare 'marks:' in game.yaml")
     elif ftype == "ref":
         bad = not isinstance(value, str)
         # resolved in _cross_check, once every component is read
@@ -516,6 +548,8 @@ def _describe(spec: dict[str, Any], db: GameDatabase, name: str) -> str:
     ftype = spec.get("type")
     if ftype == "suit":
         return f"{name}: one of " + ", ".join(db.suits)
+    if ftype == "mark":
+        return f"{name}: one of " + ", ".join(db.marks)
     if ftype == "enum":
         return f"{name}: one of " + ", ".join(str(v) for v in spec.get("values") or [])
     if ftype == "ref":

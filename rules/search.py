@@ -242,9 +242,14 @@ def _kind_of(component: Any) -> str:
 def _value_text(value: Any, ftype: str, db: Any) -> str:
     if value is None:
         return "none"
+    if isinstance(value, list):
+        return ", ".join(_value_text(v, ftype, db) for v in value) or "none"
     if ftype == "suit":
         suit = db.suits.get(value)
         return suit.name if suit is not None else str(value)
+    if ftype == "mark":
+        mark = db.marks.get(value)
+        return mark.name if mark is not None else str(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
@@ -270,10 +275,14 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                     ftype = _field_type(spec)
                     if key in ("name", "epithet") or key not in data:
                         continue
-                    if ftype in ("int", "suit", "enum", "symbol", "bool") or \
+                    item = _field_type(spec.get("item")) if ftype == "list" and isinstance(spec, dict) else ""
+                    if ftype in ("int", "suit", "mark", "enum", "symbol", "bool") or \
                             (ftype == "str" and isinstance(data[key], str)):
                         label = key.replace("_", " ").capitalize()
                         facts.append(f"{label}: {_value_text(data[key], ftype, db)}")
+                    elif item in ("suit", "mark") and isinstance(data[key], list):
+                        label = key.replace("_", " ").capitalize()
+                        facts.append(f"{label}: {_value_text(data[key], item, db)}")
                 fact_line = ". ".join(facts) + "." if facts else ""
             else:
                 title = _deck_card_title(card, component, specs, db)

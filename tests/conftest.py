@@ -27,3 +27,10 @@ def graves_build(tmp_path_factory):
     out = tmp_path_factory.mktemp("build")
     assert main(["build", "graves", "--out", str(out)]) == 0
     return out / "graves"
+
+
+@pytest.fixture(scope="session")
+def syndicate_db():
+    from rules.cards import load_database
+
+    return load_database("syndicate")

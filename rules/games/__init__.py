@@ -5,9 +5,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from rules.games import graves
+from rules.games import graves, syndicate
 
-GAMES: dict[str, ModuleType] = {graves.ID: graves}
+GAMES: dict[str, ModuleType] = {graves.ID: graves, syndicate.ID: syndicate}
 
 _MISSING = object()
 
