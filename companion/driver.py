@@ -88,7 +88,8 @@ class Driver:
         screen = self.app.root.current_screen
         small = []
         for w in walk(screen):
-            visible = isinstance(w, Button | TextInput) and w.get_root_window() is not None and w.width > 0
+            visible = isinstance(w, Button | TextInput) and w.get_root_window() is not None and w.width > 0 \
+                and not (w.disabled and w.opacity == 0)  # a hidden field (a third player in a 2-player game)
             if visible and (w.height < dp(48) - 0.5 or w.width < dp(48) - 0.5):
                 small.append({"testid": getattr(w, "testid", ""), "text": getattr(w, "text", "")[:30],
                                   "size": [w.width, w.height]})

@@ -1,0 +1,109 @@
+"""The Syndicate table's input logic: the four cards of a plot picked by rank and suit, a preview
+of the totals and the outcome, then one confirmed event. Plain Python: the table screen shows
+it, tests drive it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.session import Outcome, Session
+from rules.engine import IllegalAction
+from rules.games import syndicate as sy
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "crown"]
+RANK_LABELS = {"A": "A", "crown": "Crown"}
+SLOTS = ("lead", "first", "second", "face_down")  # the order the cards are shown at the table
+
+
+@dataclass
+class SyndicatePad:
+    session: Session
+    slot: str = "lead"
+    rank: str | None = None
+    picks: dict[str, str] = field(default_factory=dict)  # slot -> card id
+    message: str = ""
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    def who(self, slot: str) -> str:
+        """The player a slot belongs to this turn."""
+        st = self.state
+        first = st.left_of(st.mastermind)
+        return st.players[{"lead": st.mastermind, "face_down": st.mastermind, "first": first,
+                           "second": st.left_of(first)}[slot]]
+
+    def slot_title(self, slot: str) -> str:
+        return {"lead": f"{self.who('lead')} leads", "first": f"{self.who('first')} plays",
+                "second": f"{self.who('second')} plays", "face_down": "Face down"}[slot]
+
+    def card(self, slot: str) -> sy.DCard | None:
+        cid = self.picks.get(slot)
+        return sy.deck(self.session.db)[cid] if cid else None
+
+    def pick_slot(self, slot: str) -> None:
+        """Choose which card the next rank and suit taps name (tap a filled slot again to empty it)."""
+        if slot == self.slot and slot in self.picks:
+            del self.picks[slot]
+        self.slot, self.rank, self.message = slot, None, ""
+
+    def tap_rank(self, rank: str) -> None:
+        self.rank = None if self.rank == rank else rank
+        self.message = ""
+
+    def tap_suit(self, suit: str) -> None:
+        """A suit after a rank names exactly one card (each rank has one card of each suit)."""
+        if self.rank is None:
+            self.message = "Tap a rank first, then a suit."
+            return
+        card = sy.parse_card(self.session.db, f"{self.rank} {suit}")
+        for other, cid in list(self.picks.items()):
+            if cid == card.id and other != self.slot:
+                del self.picks[other]  # a card is in one place: moving it empties where it was
+        self.picks[self.slot] = card.id
+        self.rank, self.message = None, ""
+        empty = [s for s in SLOTS[:3] if s not in self.picks]
+        self.slot = empty[0] if empty else "face_down"
+
+    def clear(self) -> None:
+        self.slot, self.rank, self.picks, self.message = "lead", None, {}, ""
+
+    def ready(self) -> bool:
+        return all(s in self.picks for s in SLOTS[:3])
+
+    def event(self) -> dict[str, Any]:
+        names = sy.deck(self.session.db)
+        event: dict[str, Any] = {"action": "plot", "by": self.who("lead"), "lead": names[self.picks["lead"]].name,
+                                 "enforcers": {self.who(s): names[self.picks[s]].name for s in ("first", "second")}}
+        if "face_down" in self.picks:
+            event["face_down"] = names[self.picks["face_down"]].name
+        return event
+
+    def preview(self) -> dict[str, Any] | None:
+        """Totals and outcome of the plot as picked so far (None until the lead and both enforcers' cards)."""
+        if not self.ready():
+            return None
+        try:
+            return sy.preview(self.state, self.picks["lead"], self.picks.get("face_down"),
+                              [self.picks["first"], self.picks["second"]])
+        except IllegalAction:
+            return None
+
+    def counts(self, slot: str) -> bool | None:
+        """Whether the card in a slot counts towards its side (None if no lead or card yet)."""
+        lead, card = self.card("lead"), self.card(slot)
+        if lead is None or card is None:
+            return None
+        return slot == "lead" or sy.follows(lead, card)
+
+    def confirm(self) -> Outcome:
+        if not self.ready():
+            missing = [self.slot_title(s) for s in SLOTS[:3] if s not in self.picks]
+            self.message = "Still to pick: " + ", ".join(missing)
+            return Outcome(False, self.message)
+        out = self.session.do(self.event())
+        if out.ok:
+            self.clear()
+        return out

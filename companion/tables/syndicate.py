@@ -1,0 +1,158 @@
+"""The Syndicate table: the three players with scores and roles, the four cards of a plot picked by
+rank and suit, the totals and outcome before confirming, and the last plot's result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
+from companion.syndicate_pad import RANK_LABELS, RANKS, SLOTS, SyndicatePad
+from companion.tables.base import GameTable, NewGameSpec
+from companion.widgets import Tile, button, label, symbol_button
+
+NEW_GAME = NewGameSpec(
+    players=3, names=["Ann", "Ben", "Cat"],
+    players_note="Players in seating order, each on the left of the one before (the first plots first)")
+
+OUTCOME_WORDS = {"succeeds": "succeeds", "foiled": "is foiled", "tie": "ties: nobody scores"}
+
+
+class Table(GameTable):
+    def __init__(self, app: Any, screen: Any, session: Any):
+        super().__init__(app, screen, session)
+        self.pad = SyndicatePad(session)
+
+    def clear(self) -> None:
+        self.pad.clear()
+
+    def scoreline(self, s: dict[str, Any]) -> str:
+        if s["phase"] == "over":
+            return f"Game over after {s['turn']} turns · first to 12"
+        return f"Turn {s['turn']} · {s['mastermind']} is the mastermind · first to 12"
+
+    def widgets(self, s: dict[str, Any]) -> list[Any]:
+        out: list[Any] = [self._players(s)]
+        if s["phase"] == "over":
+            out.append(self._over(s))
+        else:
+            out += [self._turn(s), self._slots(), self._pad(), self._preview_and_confirm()]
+        if s["plots"]:
+            out.append(self._last(s["plots"][-1]))
+        self.message = self.pad.message
+        return out
+
+    # --- parts -----------------------------------------------------------------------------------
+
+    def _players(self, s: dict[str, Any]) -> GridLayout:
+        """One tile a player: name, score, and their part in this turn."""
+        app = self.app
+        grid = GridLayout(cols=3, size_hint_y=None, height=dp(72), spacing=dp(3))
+        roles = {}
+        if s["phase"] != "over":
+            roles = {s["mastermind"]: "mastermind", s["enforcers"][0]: "plays 1st", s["enforcers"][1]: "plays 2nd"}
+        winner = s["result"].get("winner")
+        for i, p in enumerate(s["players"]):
+            role = "winner" if p == winner else roles.get(p, "")
+            tile = Tile(text=f"[b]{p}[/b]\n[size={int(app.fs * sp(22))}]{s['scores'][p]}[/size]  {role}",
+                        testid=f"player_{i}", flat=p != s["mastermind"] and p != winner, markup=True,
+                        font_size=app.fs * sp(14), height=dp(72))
+            tile.bind(on_release=lambda *_: app.open_rules("mastermind enforcers left"))
+            grid.add_widget(tile)
+        return grid
+
+    def _turn(self, s: dict[str, Any]) -> BoxLayout:
+        box = self._column()
+        draw = s["next_draw"]
+        first = "" if s["turn"] > 1 else " (no draw on the first turn)"
+        line = (f"{s['mastermind']} draws {draw['cards']} to have five{first}" if draw["cards"]
+                else f"{s['mastermind']} holds five{first}")
+        box.add_widget(label(f"{line} · draw pile {s['draw_pile']} · discards {s['discard_pile']}", muted=True))
+        if draw["reshuffle"]:
+            box.add_widget(label("[b]The draw pile runs out: shuffle the discards into a new draw pile as you "
+                                 "draw.[/b]"))
+        return box
+
+    def _slots(self) -> GridLayout:
+        """The four cards of the plot: tap one to choose it, then tap rank and suit."""
+        pad = self.pad
+        grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+        grid.bind(minimum_height=grid.setter("height"))
+        for slot in SLOTS:
+            card = pad.card(slot)
+            text = card.name if card else ("none" if slot == "face_down" else "?")
+            counts = pad.counts(slot)
+            note = "" if counts is None else (" · counts" if counts else " · doesn't count")
+            if card and slot == "lead":
+                note = ""
+            grid.add_widget(button(f"{pad.slot_title(slot)}{note}\n[b]{text}[/b]", f"slot_{slot}",
+                                   lambda sl=slot: self.screen.then(pad.pick_slot, sl), flat=pad.slot != slot,
+                                   markup=True, height=dp(60)))
+        return grid
+
+    def _pad(self) -> BoxLayout:
+        pad, db = self.pad, self.session.db
+        box = self._column()
+        ranks = GridLayout(cols=5, size_hint_y=None, spacing=dp(3))
+        ranks.bind(minimum_height=ranks.setter("height"))
+        for r in RANKS:
+            ranks.add_widget(button(RANK_LABELS.get(r, r), f"rank_{r}", lambda r=r: self.screen.then(pad.tap_rank, r),
+                                    flat=pad.rank != r))
+        box.add_widget(ranks)
+        suits = GridLayout(cols=6, size_hint_y=None, height=dp(56), spacing=dp(3))
+        for sid, suit in db.suits.items():
+            suits.add_widget(symbol_button(f"suit_{sid}", suit.symbol, suit.colour,
+                                           lambda sid=sid: self.screen.then(pad.tap_suit, sid), height=56))
+        box.add_widget(suits)
+        box.add_widget(label(" · ".join(su.name for su in db.suits.values()), muted=True,
+                             font_size=self.app.fs * sp(11)))
+        return box
+
+    def _preview_and_confirm(self) -> BoxLayout:
+        pad = self.pad
+        box = self._column()
+        pv = pad.preview()
+        if pv is None:
+            box.add_widget(label("Pick the lead and both enforcers' cards (and the face-down card, if any).",
+                                 muted=True))
+        else:
+            t = pv["totals"]
+            mm = pad.who("lead")
+            ace = f" (Ace counts {pv['ace_value']})" if pv["ace_value"] else ""
+            if pv["outcome"] == "succeeds":
+                result = f"succeeds: {mm} +{pv['points']['mastermind']}"
+            elif pv["outcome"] == "foiled":
+                result = f"is foiled: {pad.who('first')} +1, {pad.who('second')} +1"
+            else:
+                result = "ties: nobody scores"
+            box.add_widget(label(f"{mm} {t['mastermind']}{ace} against {t['enforcers']}: the plot [b]{result}[/b]"))
+        row = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+        row.bind(minimum_height=row.setter("height"))
+        row.add_widget(button("Confirm plot", "confirm", lambda: self.screen.do(pad.confirm())))
+        row.add_widget(button("Clear", "clear", lambda: self.screen.then(pad.clear), flat=True))
+        box.add_widget(row)
+        return box
+
+    def _last(self, plot: dict[str, Any]) -> Any:
+        t = plot["totals"]
+        points = ", ".join(f"{p} +{n}" for p, n in plot["points"].items()) or "nobody scores"
+        enf = ", ".join(f"{p} {c}" for p, c in plot["enforcers"].items())
+        fd = f" + {plot['face_down']} face down" if plot["face_down"] else ""
+        return label(f"Turn {plot['turn']}: {plot['mastermind']} led {plot['lead']}{fd}; {enf}. "
+                     f"{t['mastermind']} against {t['enforcers']}: {OUTCOME_WORDS[plot['outcome']]} · {points}",
+                     muted=True)
+
+    def _over(self, s: dict[str, Any]) -> BoxLayout:
+        box = self._column()
+        res = s["result"]
+        box.add_widget(label(f"[b]{res['winner']} wins with {res['scores'][res['winner']]}[/b]"))
+        box.add_widget(label(" · ".join(f"{p} {n}" for p, n in res["scores"].items())))
+        return box
+
+    @staticmethod
+    def _column() -> BoxLayout:
+        box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(3))
+        box.bind(minimum_height=box.setter("height"))
+        return box

@@ -1,0 +1,74 @@
+"""The Syndicate's plot pad without a window: four cards by rank and suit, the preview before
+confirming, one saved event, refusals that change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.session import Session
+from companion.store import Store
+from companion.syndicate_pad import SyndicatePad
+from rules.log import GameLog
+
+
+@pytest.fixture
+def pad(syndicate_db, tmp_path):
+    log = GameLog("syndicate", 1, ["Ann", "Ben", "Cat"], setup={})
+    return SyndicatePad(Session.new(syndicate_db, log, Store(tmp_path / "saves")))
+
+
+def pick(pad, rank, suit):
+    pad.tap_rank(rank)
+    pad.tap_suit(suit)
+
+
+def test_a_plot_in_eight_taps_with_preview_and_save(pad, syndicate_db, tmp_path):
+    assert [pad.slot_title(s) for s in ("lead", "first", "second", "face_down")] == \
+        ["Ann leads", "Ben plays", "Cat plays", "Face down"]
+    pick(pad, "8", "moons")      # the Diplomat
+    assert pad.slot == "first"
+    pick(pad, "9", "knots")      # the Merchant
+    pick(pad, "7", "suns")       # the Castle
+    assert pad.slot == "face_down"
+    assert pad.preview()["totals"] == {"mastermind": 8, "enforcers": 9}
+    assert pad.preview()["outcome"] == "foiled"
+    assert (pad.counts("first"), pad.counts("second")) == (True, False)
+    pick(pad, "2", "knots")      # the Author, face down: the rulebook's example
+    assert pad.preview()["totals"] == {"mastermind": 10, "enforcers": 9}
+    assert pad.preview()["points"] == {"mastermind": 1, "each_enforcer": 0}
+    out = pad.confirm()
+    assert out.ok, out.message
+    assert pad.picks == {} and pad.slot == "lead"
+    assert pad.session.state.scores == [1, 0, 0]
+    saved, _ = Store(tmp_path / "saves").load(pad.session.game_id)
+    assert saved.events == [{"action": "plot", "by": "Ann", "lead": "Diplomat", "face_down": "Author",
+                             "enforcers": {"Ben": "Merchant", "Cat": "Castle"}}]
+    assert pad.slot_title("lead") == "Ben leads"  # the mastermind moved to the left
+
+
+def test_rank_before_suit_and_moving_a_card(pad):
+    pad.tap_suit("moons")
+    assert "rank first" in pad.message
+    pick(pad, "A", "waves")
+    pick(pad, "A", "waves")  # the same card again, for the first enforcer: it moves there
+    assert pad.picks == {"first": "ace_of_waves"}
+    pad.pick_slot("first")
+    pad.pick_slot("first")  # a second tap on a filled slot empties it
+    assert pad.picks == {}
+
+
+def test_confirm_needs_three_cards_and_a_refusal_keeps_the_picks(pad):
+    pick(pad, "9", "moons")
+    out = pad.confirm()
+    assert not out.ok and "Still to pick: Ben plays, Cat plays" in out.message
+    pick(pad, "4", "wyrms")
+    pick(pad, "2", "suns")
+    assert pad.confirm().ok
+    # Ben now plots; Cat tries to play the Pact, which is in the discard pile
+    pick(pad, "8", "waves")
+    pick(pad, "9", "suns")
+    pick(pad, "6", "knots")
+    out = pad.confirm()
+    assert not out.ok and "discard pile" in out.message
+    assert pad.picks == {"lead": "mill", "first": "pact", "second": "market"}
+    assert len(pad.session.log.events) == 1
