@@ -236,7 +236,7 @@ def replay(args: argparse.Namespace) -> int:
                             "reason": result.error.reason}
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        print(format_summary(summary, result.applied))
+        print(format_summary(game, summary, result.applied))
     if result.error:
         place = log.place(result.error.event_no or 0)
         print(f"{place or args.log}: error: {result.error}", file=sys.stderr)
@@ -244,31 +244,11 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_summary(s: dict[str, Any], applied: int) -> str:
-    """A game summary for people: the row of locations, the case, the scores."""
+def format_summary(game: Any, s: dict[str, Any], applied: int) -> str:
+    """A game summary for people: the game's own report lines, then the scores and the winner."""
     players = s["players"]
     lines = [f"{s['game']}: {', '.join(players)}; after {applied} event(s); phase: {s['phase']}"]
-    case = s["case"]
-    lines.append(f"case {case['number']} of {s['cases_total']}: Detective {case['detective']}, "
-                 f"Mastermind {case['mastermind']}")
-    for i, loc in enumerate(s["locations"], start=1):
-        mark = ">" if loc["active"] else " "
-        trump = loc["trump"] or "no trump"
-        if loc["trump"] != loc["printed_trump"]:
-            trump += f" (changed from {loc['printed_trump'] or 'none'})"
-        tot = " - ".join(f"{p} {loc['totals'][p]}" for p in players)
-        state = (f"won by {loc['winner']}" if loc["winner"] else "tie") if loc["resolved"] else f"{loc['time']} time left"
-        lines.append(f" {mark}{i}. {loc['name']:<20} {trump:<28} {tot:<18} {state}")
-    if s["to_act"]:
-        lines.append(f"turn {s['turn']}, lead {s['lead']}, {s['to_act']} to act, passes in a row: {s['passes_in_a_row']}")
-    for past in [*s["cases_done"], case]:
-        pts = ", ".join(f"{p} {past['points'][p]}" for p in players)
-        extra = ""
-        if past["revealed_early"]:
-            extra = " (revealed early)"
-        elif past["guess"]:
-            extra = f" (guess {past['guess']}: {'right' if past['correct'] else 'wrong' if past['correct'] is False else '?'})"
-        lines.append(f"case {past['number']}: {pts}{extra}")
+    lines += game.report(s)
     res = s["result"]
     lines.append("total: " + ", ".join(f"{p} {res['scores'][p]}" for p in players))
     if res["over"]:

@@ -7,6 +7,7 @@ A game module (rules/games/<id>.py) provides:
   problems(state) -> list[str]           what is inconsistent in a state, without raising
   view(state, player) -> dict            what one player may see (hidden information removed)
   summary(state) -> dict                 the whole state for replay output (JSON-able)
+  report(summary) -> list[str]           that summary as lines for people (the game's own part)
   is_over(state) -> bool, result(state) -> dict
 Undo is replaying the log without its last events; the log is the history.
 """

@@ -35,12 +35,12 @@ class Table(GameTable):
 
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         out: list[Any] = [self._players(s)]
+        if s["plots"]:
+            out.append(self._last(s["plots"][-1]))
         if s["phase"] == "over":
             out.append(self._over(s))
         else:
             out += [self._turn(s), self._slots(), self._pad(), self._preview_and_confirm()]
-        if s["plots"]:
-            out.append(self._last(s["plots"][-1]))
         self.message = self.pad.message
         return out
 

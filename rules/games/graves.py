@@ -887,3 +887,30 @@ def problems(state: State) -> list[str]:
     if sum(state.case.evidence_won) > sum(1 for loc in state.locations if loc.resolved):
         found.append("more evidence won than locations resolved")
     return found
+
+
+def report(s: dict[str, Any]) -> list[str]:
+    """The state for people (replay output): the row of locations, the case, the points per case."""
+    players = s["players"]
+    case = s["case"]
+    lines = [f"case {case['number']} of {s['cases_total']}: Detective {case['detective']}, "
+                 f"Mastermind {case['mastermind']}"]
+    for i, loc in enumerate(s["locations"], start=1):
+        mark = ">" if loc["active"] else " "
+        trump = loc["trump"] or "no trump"
+        if loc["trump"] != loc["printed_trump"]:
+            trump += f" (changed from {loc['printed_trump'] or 'none'})"
+        tot = " - ".join(f"{p} {loc['totals'][p]}" for p in players)
+        state = (f"won by {loc['winner']}" if loc["winner"] else "tie") if loc["resolved"] else f"{loc['time']} time left"
+        lines.append(f" {mark}{i}. {loc['name']:<20} {trump:<28} {tot:<18} {state}")
+    if s["to_act"]:
+        lines.append(f"turn {s['turn']}, lead {s['lead']}, {s['to_act']} to act, passes in a row: {s['passes_in_a_row']}")
+    for past in [*s["cases_done"], case]:
+        pts = ", ".join(f"{p} {past['points'][p]}" for p in players)
+        extra = ""
+        if past["revealed_early"]:
+            extra = " (revealed early)"
+        elif past["guess"]:
+            extra = f" (guess {past['guess']}: {'right' if past['correct'] else 'wrong' if past['correct'] is False else '?'})"
+        lines.append(f"case {past['number']}: {pts}{extra}")
+    return lines

@@ -9,6 +9,7 @@ a card that proves an enforcer did not follow when they could have.
 from __future__ import annotations
 
 import copy
+import difflib
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -119,7 +120,10 @@ def parse_card(db: GameDatabase, text: Any) -> DCard:
             if card.rank != rank:
                 raise IllegalAction(f"'{text}': the {card.name} is rank {card.rank_text}, not {RANK_WORDS.get(rank, rank)}", R_PLOT)
             return card
-    raise IllegalAction(f"unknown card '{text}'", R_PLOT)
+    close = difflib.get_close_matches(bare, [c.name.lower() for c in cards.values()], n=1)
+    hint = f"did you mean {next(c.name for c in cards.values() if c.name.lower() == close[0])}? " if close else ""
+    raise IllegalAction(f"unknown card '{text}': {hint}write a card's name (Diplomat) or its rank and a suit (8 moons)",
+                        R_PLOT)
 
 
 def card_name(card: DCard) -> str:
@@ -245,7 +249,10 @@ def _draw(state: State) -> tuple[int, bool, int, dict[str, int]]:
     pile, discard, reshuffled = state.draw_pile, state.discard, False
     if need > pile:  # draw what is there, shuffle the discards into a new pile, draw the rest
         pile, discard, reshuffled = pile + len(discard), {}, True
-    return need, reshuffled, pile - need, discard
+    pile -= need
+    if pile == 0 and discard:  # the last card drawn exactly: the pile is depleted, shuffle at once
+        pile, discard, reshuffled = len(discard), {}, True
+    return need, reshuffled, pile, discard
 
 
 def follows(lead: DCard, card: DCard) -> bool:
@@ -491,6 +498,23 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
         "plots": [_plot_dict(state, p) for p in state.plots],
         "result": result(state),
     }
+
+
+def report(s: dict[str, Any]) -> list[str]:
+    """The state for people (replay output): every plot, then whose turn it is."""
+    lines = []
+    for p in s["plots"]:
+        fd = f" + {p['face_down']} face down" if p["face_down"] else ""
+        enf = ", ".join(f"{who} {card}" for who, card in p["enforcers"].items())
+        t = p["totals"]
+        ace = f" (Ace {p['ace_value']})" if p["ace_value"] else ""
+        points = ", ".join(f"{who} +{n}" for who, n in p["points"].items()) or "nobody scores"
+        lines.append(f"turn {p['turn']:>2}: {p['mastermind']} leads {p['lead']}{fd}; {enf}: "
+                     f"{t['mastermind']}{ace} v {t['enforcers']}, {p['outcome']}: {points}")
+    if s["mastermind"]:
+        lines.append(f"turn {s['turn']}: {s['mastermind']} is the mastermind; draw pile {s['draw_pile']}, "
+                     f"discards {s['discard_pile']}, reshuffles {s['reshuffles']}")
+    return lines
 
 
 def view(state: State, player: int) -> dict[str, Any]:

@@ -89,3 +89,31 @@ def test_binary_and_missing_files(tmp_path, capsys):
     assert main(["replay", str(tmp_path / "none.yaml")]) == 1
     err = capsys.readouterr().err
     assert "cannot read" in err and "no such file" in err
+
+
+SYNDICATE = """casebook-log: 1
+game: syndicate
+rules_version: 1
+players: [Ann, Ben, Cat]
+variants: []
+setup: {}
+events:
+  - {action: plot, by: Ann, lead: 8 Diplomat, face_down: Author, enforcers: {Ben: Merchant, Cat: Castle}}
+  - {action: plot, by: Ben, lead: A waves, enforcers: {Cat: crown waves, Ann: 8 Mill}}
+  - {action: plot, by: Cat, lead: Dragon, enforcers: {Ann: Forest, Ben: Sailor}}
+"""
+
+
+def test_replay_of_a_syndicate_game(tmp_path, capsys):
+    path = write(tmp_path, SYNDICATE)
+    assert main(["replay", str(path), "--until", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "turn  1: Ann leads 8 Diplomat + 2 Author face down; Ben 9 Merchant, Cat 7 Castle: 10 v 9, succeeds: Ann +1" in out
+    assert "turn  2: Ben leads Ace of Waves; Cat Crown Sea, Ann 8 Mill: 11 (Ace 11) v 18, foiled: Ann +1, Cat +1" in out
+    assert "turn 3: Cat is the mastermind" in out
+    assert "total: Ann 2, Ben 0, Cat 1" in out
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:10:5: error: event 3 (plot Cat Dragon; Ann 5 Forest, Ben 4 Sailor): The plot: unknown card " \
+           "'Dragon'" in err
+    assert "Traceback" not in err

@@ -239,3 +239,14 @@ def test_card_names_in_every_notation(syndicate_db):
                      "Ace of Waves": "Ace of Waves", "crown knots": "Crown Windfall",
                      "Crown Windfall": "Crown Windfall", "Chance Meeting": "7 Chance Meeting",
                      "7 leaf": "7 Chance Meeting", "windfall": "Crown Windfall"}
+
+
+def test_the_draw_pile_emptied_exactly_is_reshuffled_at_once(syndicate_db):
+    """FAQ faq_empty_draw_pile: the last card drawn exactly depletes the pile; shuffle at once."""
+    state = play(syndicate_db, plot("Ann", "9 Pact", {"Ben": "4 Battle", "Cat": "2 Desert"}))
+    state.draw_pile, state.hands[1] = 2, 2  # Ben needs 3 and 2 are left: the pile runs out mid-draw
+    assert s.next_draw(state) == {"cards": 3, "reshuffle": True}
+    state.draw_pile = 3  # exactly 3 left: drawn to the last card, then the discards are shuffled
+    s.apply(state, plot("Ben", "8 Mill", {"Cat": "7 Cave", "Ann": "6 Market"}))
+    assert state.reshuffles == 1 and state.draw_pile == 3  # Pact, Battle, Desert became the new pile
+    assert set(state.discard) == {"mill", "cave", "market"}

@@ -33,16 +33,15 @@ def simulate(db, seed: int, max_turns: int = 120):
     hands = [[pile.pop() for _ in range(n)] for n in (5, 4, 3)]
     discard: list[str] = []
     reshuffles = 0
-    state = s.new_state(db, {"players": PLAYERS})
     mastermind = 0
     for turn in range(1, max_turns + 1):
         if turn > 1:
             while len(hands[mastermind]) < 5:
-                if not pile:
+                hands[mastermind].append(pile.pop())
+                if not pile:  # depleted: the discards become the new draw pile at once
                     pile, discard = discard, []
                     rng.shuffle(pile)
                     reshuffles += 1
-                hands[mastermind].append(pile.pop())
         hand = hands[mastermind]
         lead = hand.pop(rng.randrange(len(hand)))
         face_down = hand.pop(rng.randrange(len(hand))) if rng.random() < 0.4 else None
@@ -66,8 +65,6 @@ def simulate(db, seed: int, max_turns: int = 120):
         yield event, {"hands": [len(h) for h in hands], "pile": len(pile), "discard": set(discard),
                       "reshuffles": reshuffles}
         mastermind = (mastermind + 1) % 3
-        if state is not None:
-            pass
 
 
 @pytest.mark.parametrize("seed", range(16))
