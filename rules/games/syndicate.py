@@ -85,14 +85,24 @@ def card_value(card: DCard) -> int:
     return int(card.rank)
 
 
-def _lookup(db: GameDatabase) -> tuple[dict[str, DCard], dict[tuple[str, str], DCard], dict[str, str]]:
-    cards = deck(db)
-    by_rank_suit = {(c.rank, s): c for c in cards.values() for s in c.suits}
-    suit_words: dict[str, str] = {}
-    for sid, suit in db.suits.items():
-        for word in (sid, suit.name, suit.plural, suit.name.rstrip("s"), sid.rstrip("s"), re.sub("ves$", "f", sid)):
-            suit_words[word.lower()] = sid
-    return cards, by_rank_suit, suit_words
+Lookup = tuple[dict[str, DCard], dict[tuple[str, str], DCard], dict[str, str], dict[str, DCard]]
+
+
+def _lookup(db: GameDatabase) -> Lookup:
+    """The deck by id, by (rank, suit), the words for each suit and the cards by lower-case name; built once."""
+    cached: Lookup | None = getattr(db, "_syndicate_lookup", None)
+    if cached is None:
+        cards = deck(db)
+        by_rank_suit = {(c.rank, s): c for c in cards.values() for s in c.suits}
+        suit_words: dict[str, str] = {}
+        for sid, suit in db.suits.items():
+            for word in (sid, suit.name, suit.plural, suit.name.rstrip("s"), sid.rstrip("s"),
+                         re.sub("ves$", "f", sid)):
+                suit_words[word.lower()] = sid
+        names = {c.name.lower(): c for c in cards.values()} | {c.id: c for c in cards.values()}
+        cached = (cards, by_rank_suit, suit_words, names)
+        db._syndicate_lookup = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def parse_card(db: GameDatabase, text: Any) -> DCard:
@@ -100,9 +110,8 @@ def parse_card(db: GameDatabase, text: Any) -> DCard:
     if not isinstance(text, str | int) or isinstance(text, bool) or not str(text).strip():
         raise IllegalAction(f"{text!r} is not a card: write a name ('Diplomat') or a rank and suit ('8 moons')",
                             R_PLOT)
-    cards, by_rank_suit, suit_words = _lookup(db)
+    cards, by_rank_suit, suit_words, names = _lookup(db)
     words = re.sub(r"\s+", " ", str(text).strip().lower())
-    names = {c.name.lower(): c for c in cards.values()} | {c.id: c for c in cards.values()}
     bare = words[4:] if words.startswith("the ") else words
     if bare in names:
         return names[bare]
