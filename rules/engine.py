@@ -14,6 +14,8 @@ Undo is replaying the log without its last events; the log is the history.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,3 +46,12 @@ class IllegalAction(ValueError):
             head = f"event {self.event_no}" + (f" ({self.action})" if self.action else "") + ": "
         rule = f"{self.rule.name}: " if self.rule else ""
         return f"{head}{rule}{self.reason}"
+
+
+def check_on_copy(apply: Callable[[Any, Event], None], state: Any, event: Event) -> str | None:
+    """Why an event would be refused, or None: it is applied to a copy, so the state is left as it was."""
+    try:
+        apply(copy.deepcopy(state), event)
+    except IllegalAction as exc:
+        return str(exc)
+    return None

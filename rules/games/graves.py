@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from rules.engine import Event, IllegalAction, Rule
+from rules.engine import Event, IllegalAction, Rule, check_on_copy
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -439,11 +439,7 @@ def describe(state: State, event: Event) -> str:
 
 def check(state: State, event: Event) -> str | None:
     """Why an event would be refused, or None; the state is left as it was."""
-    try:
-        apply(copy.deepcopy(state), event)
-    except IllegalAction as exc:
-        return str(exc)
-    return None
+    return check_on_copy(apply, state, event)
 
 
 def apply(state: State, event: Event) -> None:

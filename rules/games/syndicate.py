@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rules.engine import Event, IllegalAction, Rule
+from rules.engine import Event, IllegalAction, Rule, check_on_copy
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -408,11 +408,7 @@ def apply(state: State, event: Event) -> None:
 
 def check(state: State, event: Event) -> str | None:
     """Why an event would be refused, or None; the state is left as it was."""
-    try:
-        apply(copy.deepcopy(state), event)
-    except IllegalAction as exc:
-        return str(exc)
-    return None
+    return check_on_copy(apply, state, event)
 
 
 def describe(state: State, event: Event) -> str:
