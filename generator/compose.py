@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jinja2
+import jinja2.meta
 
 from generator.backends.fonts import FONT_FILES, metrics
 from generator.layouts import Element, Layout, LayoutLibrary, is_template
@@ -196,10 +198,10 @@ class Composer:
         data = el.data
         if self.ink_saver and isinstance(data.get("ink_saver"), dict):
             data = {**data, **data["ink_saver"]}
-        if "when" in data:
-            flag = self._get(data, el, "when", ctx, who)
-            if str(flag).strip().lower() in FALSY:
-                return
+        # a `when` that uses `i` is asked of each repeated copy; any other, once for the element
+        per_copy = "repeat" in data and "when" in data and self._uses_i(data["when"])
+        if "when" in data and not per_copy and not self._truthy(data, el, ctx, who):
+            return
         count, step = 1, (0.0, 0.0)
         if "repeat" in data:
             try:
@@ -215,7 +217,20 @@ class Composer:
                 raise _Skip from None
         for i in range(count):
             local = {**ctx, "i": i} if "repeat" in data else ctx
+            if per_copy and not self._truthy(data, el, local, who):
+                continue
             self._draw(scene, el, data, local, who, w, h, b, step[0] * i, step[1] * i)
+
+    def _truthy(self, data: dict[str, Any], el: Element, ctx: dict[str, Any], who: str) -> bool:
+        return str(self._get(data, el, "when", ctx, who)).strip().lower() not in FALSY
+
+    def _uses_i(self, value: Any) -> bool:
+        if not is_template(value):
+            return False
+        try:
+            return "i" in jinja2.meta.find_undeclared_variables(self.lib.env.parse(value))
+        except jinja2.TemplateSyntaxError:
+            return False  # reported when it is rendered
 
     def _draw(self, scene: Scene, el: Element, data: dict[str, Any], ctx: dict[str, Any], who: str,
               w: float, h: float, b: float, dx: float, dy: float) -> None:
@@ -291,13 +306,27 @@ class Composer:
         if not text.strip():
             return
         st = self._style(data, el, ctx, who)
-        fitted = fit_text(text, x, y, w, h, st, self.metrics)
+        angle = self._number(data, el, "rotate", ctx, who, 0.0) % 360
+        if angle not in (0, 90, 180, 270):
+            self.problems.add(el.places.get("rotate", el.place), f"{who}: text turns in quarter turns only, not {angle:g}",
+                              "rotate: 90, 180 or 270 (clockwise)")
+            raise _Skip
+        # a turned text is laid out upright in the box as it will be seen, then turned about its centre
+        cx, cy = x + w / 2, y + h / 2
+        box = (cx - h / 2, cy - w / 2, h, w) if angle in (90, 270) else (x, y, w, h)
+        fitted = fit_text(text, *box, st, self.metrics)
         if not fitted.fits:
             self.problems.add(el.places.get("text", el.place),
                               f"{who}: text '{el.data.get('id', 'text')}' does not fit its {w:.1f} x {h:.1f} mm box "
                               f"even at the minimum size {st.min_size:g} pt",
                               "shorter text, a larger box, or a smaller min_size")
-        scene.items.extend(fitted.runs)
+        if not angle:
+            scene.items.extend(fitted.runs)
+            return
+        cos, sin = round(math.cos(math.radians(angle))), round(math.sin(math.radians(angle)))
+        for run in fitted.runs:
+            dx, dy = run.x - cx, run.y - cy
+            scene.add(replace(run, x=cx + dx * cos - dy * sin, y=cy + dx * sin + dy * cos, angle=angle))
 
     def _table(self, scene: Scene, el: Element, data: dict[str, Any], ctx: dict[str, Any], who: str,
                x: float, y: float, w: float, h: float) -> None:

@@ -3,7 +3,11 @@
 A layout may `extends:` another; its `vars` merge over the parent's and its `elements`
 merge by `id` (same id: keys override; `remove: true` drops it; new ids append).
 Lengths are mm unless they say in/pt/cm. Any string may be a Jinja2 template, rendered
-in a sandbox where an undefined name is an error.
+in a sandbox where an undefined name is an error; besides Jinja2's own filters, colours
+have `tint(f)` (that far towards white) and `shade(f)` (towards black): `{{ suit.colour | tint(0.8) }}`.
+An element with `repeat: N` is drawn N times with `i` = 0..N-1; its `when`, if it uses `i`,
+is asked of each copy. A text may turn clockwise in quarter turns (`rotate: 180` for the
+turned index in a card's far corner), laid out in its box as it will be read.
 """
 
 from __future__ import annotations
@@ -28,12 +32,39 @@ ELEMENT_KEYS: dict[str, set[str]] = {
     "rect": {"fill", "stroke", "width", "radius", "dash", "bleed"},
     "ellipse": {"fill", "stroke", "width"},
     "line": {"points", "stroke", "width", "dash"},
-    "text": {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "heading_colour"},
+    "text": {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "heading_colour", "rotate"},
     "symbol": {"name", "colour", "background", "rotate"},
     "table": {"columns", "rows", "font", "size", "header_size", "header_height", "colour", "stroke", "width",
               "header_fill", "label_width", "stripe"},
 }
 LAYOUT_KEYS = {"extends", "size", "page", "vars", "elements", "description"}
+
+
+def _mix(colour: str, target: int, amount: float) -> str:
+    """A #rrggbb colour moved `amount` (0..1) of the way towards grey level `target`."""
+    text = str(colour).strip()
+    if len(text) != 7 or not text.startswith("#"):
+        raise ValueError(f"'{colour}' is not a #rrggbb colour")
+    amount = min(1.0, max(0.0, float(amount)))
+    rgb = [int(text[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (target - c) * amount):02X}" for c in rgb)
+
+
+def tint(colour: str, amount: float = 0.5) -> str:
+    """The colour mixed with white: tint(c, 0.85) is a pale ground that matches c."""
+    return _mix(colour, 255, amount)
+
+
+def shade(colour: str, amount: float = 0.5) -> str:
+    """The colour mixed with black."""
+    return _mix(colour, 0, amount)
+
+
+def _environment() -> SandboxedEnvironment:
+    env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True,
+                               lstrip_blocks=True, keep_trailing_newline=False)
+    env.filters.update(tint=tint, shade=shade)
+    return env
 
 
 @dataclass(frozen=True)
@@ -83,9 +114,7 @@ class LayoutLibrary:
     settings: PrintSettings = field(default_factory=PrintSettings)
     symbols: dict[str, list[Part]] = field(default_factory=dict)
     layouts: dict[str, Layout | None] = field(default_factory=dict)
-    env: SandboxedEnvironment = field(default_factory=lambda: SandboxedEnvironment(
-        undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=False))
+    env: SandboxedEnvironment = field(default_factory=_environment)
     _templates: dict[str, jinja2.Template] = field(default_factory=dict)
 
     def template(self, source: str) -> jinja2.Template:

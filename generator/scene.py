@@ -49,7 +49,10 @@ class Polyline:
 
 @dataclass(frozen=True)
 class TextRun:
-    """One run of text on one baseline: x is where it starts, y the baseline."""
+    """One run of text on one baseline: x is where it starts, y the baseline.
+
+    `angle` turns the run clockwise about that point, in quarter turns (90, 180, 270).
+    """
 
     x: float
     y: float
@@ -57,6 +60,7 @@ class TextRun:
     font: str
     size: float  # points
     colour: str
+    angle: float = 0.0
 
 
 @dataclass(frozen=True)

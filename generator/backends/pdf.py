@@ -80,7 +80,14 @@ class PdfDocument:
             if isinstance(item, TextRun):
                 c.setFillColor(_colour(item.colour))
                 c.setFont(PDF_NAMES[item.font], item.size)
-                c.drawString(X(item.x), Y(item.y), item.text)
+                if item.angle:
+                    c.saveState()
+                    c.translate(X(item.x), Y(item.y))
+                    c.rotate(-item.angle)  # the scene turns clockwise with y down; PDF's y is up
+                    c.drawString(0, 0, item.text)
+                    c.restoreState()
+                else:
+                    c.drawString(X(item.x), Y(item.y), item.text)
             elif isinstance(item, Rect):
                 self._paint(item.fill, item.stroke, item.width, item.dash)
                 if item.radius > 0:

@@ -54,6 +54,25 @@ def render(scene: Scene, dpi: float = 300.0, supersample: int = SUPERSAMPLE) -> 
     return img
 
 
+# clockwise quarter turns: the transpose, and where a point (u, v) of a w x h mask lands
+_TURNS = {
+    90: (Image.Transpose.ROTATE_270, lambda u, v, w, h: (h - v, u)),
+    180: (Image.Transpose.ROTATE_180, lambda u, v, w, h: (w - u, h - v)),
+    270: (Image.Transpose.ROTATE_90, lambda u, v, w, h: (v, w - u)),
+}
+
+
+def _turned_text(draw: ImageDraw.ImageDraw, item: TextRun, font: ImageFont.FreeTypeFont, k: float) -> None:
+    """A run turned about its start: drawn upright into a mask, the mask turned and stamped."""
+    left, top, right, bottom = (int(v) for v in font.getbbox(item.text, anchor="ls"))
+    w, h = max(1, right - left), max(1, bottom - top)
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).text((-left, -top), item.text, font=font, fill=255, anchor="ls")
+    transpose, move = _TURNS[round(item.angle) % 360]
+    ax, ay = move(-left, -top, w, h)
+    draw.bitmap((round(item.x * k - ax), round(item.y * k - ay)), mask.transpose(transpose), fill=_rgb(item.colour))
+
+
 def _w(width: float, k: float) -> int:
     return max(1, round(width * k))
 
@@ -61,7 +80,10 @@ def _w(width: float, k: float) -> int:
 def _draw_item(draw: ImageDraw.ImageDraw, item: object, k: float) -> None:
     if isinstance(item, TextRun):
         px = max(1.0, round(item.size / 72.0 * 25.4 * k, 2))
-        draw.text((item.x * k, item.y * k), item.text, font=_font(item.font, px), fill=_rgb(item.colour), anchor="ls")
+        if item.angle % 360:
+            _turned_text(draw, item, _font(item.font, px), k)
+        else:
+            draw.text((item.x * k, item.y * k), item.text, font=_font(item.font, px), fill=_rgb(item.colour), anchor="ls")
     elif isinstance(item, Rect):
         x0, y0, x1, y1 = item.x * k, item.y * k, (item.x + item.w) * k, (item.y + item.h) * k
         r = item.radius * k

@@ -22,8 +22,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).with_name("broken_corpus.yaml")
 CASES = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))["cases"]
-SENTINEL = b"%PDF-1.4\n% an earlier build of graves, which a failed build must leave alone\n%%EOF\n"
-CASE_KEYS = {"name", "file", "find", "replace", "expect", "line", "xfail"}
+SENTINEL = b"%PDF-1.4\n% an earlier build, which a failed build must leave alone\n%%EOF\n"
+CASE_KEYS = {"name", "game", "file", "find", "replace", "expect", "line", "xfail"}
+GAMES = ("graves", "syndicate")
 
 
 def casebook(*args: str) -> subprocess.CompletedProcess[str]:
@@ -82,20 +83,22 @@ def test_corpus_is_well_formed() -> None:
         assert set(case) <= CASE_KEYS, f"{case['name']}: unknown keys {set(case) - CASE_KEYS}"
         assert {"name", "file", "find", "replace", "expect"} <= set(case), case.get("name")
         assert case["find"] != case["replace"], case["name"]
+        assert case.get("game", "graves") in GAMES, case["name"]
         re.compile(case["expect"])
 
 
-def test_unbroken_copy_validates_and_builds(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_unbroken_copy_validates_and_builds(tmp_path: Path, game: str) -> None:
     """The harness itself is sound: the same copy, unbroken, validates and builds."""
     cards, layouts = copy_data(tmp_path)
-    result = casebook("validate", "graves", "--cards", str(cards), "--layouts", str(layouts))
+    result = casebook("validate", game, "--cards", str(cards), "--layouts", str(layouts))
     assert result.returncode == 0, output_of(result)
-    assert "graves: ok" in result.stdout
+    assert f"{game}: ok" in result.stdout
     out = tmp_path / "out"
-    result = casebook("build", "graves", "--paper", "a4", "--cards", str(cards), "--layouts", str(layouts),
+    result = casebook("build", game, "--paper", "a4", "--cards", str(cards), "--layouts", str(layouts),
                       "--out", str(out))
     assert result.returncode == 0, output_of(result)
-    pdf = out / "graves" / "graves-a4.pdf"
+    pdf = out / game / f"{game}-a4.pdf"
     assert pdf.read_bytes().startswith(b"%PDF")
     assert not [p for p in out.rglob(".*")], "temporary files left behind"
 
@@ -110,19 +113,20 @@ def _param(case: dict) -> Any:
 def test_broken_database_is_refused(case: dict, tmp_path: Path) -> None:
     cards, layouts = copy_data(tmp_path)
     broken = break_copy(case, tmp_path)
+    game = case.get("game", "graves")
     out = tmp_path / "out"
-    sentinel = out / "graves" / "graves-a4.pdf"
+    sentinel = out / game / f"{game}-a4.pdf"
     sentinel.parent.mkdir(parents=True)
     sentinel.write_bytes(SENTINEL)
 
-    result = casebook("build", "graves", "--paper", "a4", "--cards", str(cards), "--layouts", str(layouts),
+    result = casebook("build", game, "--paper", "a4", "--cards", str(cards), "--layouts", str(layouts),
                       "--out", str(out))
     check_refusal(case, result, broken, "build")
     assert "not built" in result.stderr, output_of(result)
     assert sentinel.read_bytes() == SENTINEL, "a failed build changed the existing PDF"
-    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["graves", "graves/graves-a4.pdf"], \
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [game, f"{game}/{game}-a4.pdf"], \
         "a failed build left files behind"
 
-    result = casebook("validate", "graves", "--cards", str(cards), "--layouts", str(layouts))
+    result = casebook("validate", game, "--cards", str(cards), "--layouts", str(layouts))
     check_refusal(case, result, broken, "validate")
-    assert re.search(r"^graves: \d+ problem\(s\)$", result.stdout, re.M), output_of(result)
+    assert re.search(rf"^{game}: \d+ problem\(s\)$", result.stdout, re.M), output_of(result)
