@@ -1,4 +1,4 @@
-"""Benchmark the print pipeline: a cold Graves A4 build, and PNG cards per second at 300 dpi.
+"""Benchmark the print pipeline: cold A4 builds of each game, and PNG cards per second at 300 dpi.
 
 `python3 dev.py bench` (or python benchmarks/build.py). Each figure is the best of a few
 runs in fresh processes, so imports and font loading are counted as a user meets them.
@@ -27,8 +27,9 @@ def main() -> int:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     py = sys.executable
     with tempfile.TemporaryDirectory() as out:
-        cold = min(timed([py, "-m", "casebook", "build", "graves", "--paper", "a4", "--out", out]) for _ in range(runs))
-        print(f"cold Graves build, A4 PDF:            {cold:6.2f} s")
+        for game in ("graves", "syndicate"):
+            cold = min(timed([py, "-m", "casebook", "build", game, "--paper", "a4", "--out", out]) for _ in range(runs))
+            print(f"cold {game} build, A4 PDF:{'':<{14 - len(game)}}{cold:6.2f} s")
         code = (
             "import sys, time\n"
             "from generator.build import BuildOptions, compose_game, export_pngs\n"

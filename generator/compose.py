@@ -55,6 +55,7 @@ class Composer:
         self.ink_saver = ink_saver
         self.metrics = metrics()
         self._reported: set[tuple[Place, str]] = set()  # one report per template fault, not per card
+        self._uses_i_cache: dict[str, bool] = {}
         cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in db.components.items()}
         self.base: dict[str, Any] = {
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,
@@ -227,10 +228,12 @@ class Composer:
     def _uses_i(self, value: Any) -> bool:
         if not is_template(value):
             return False
-        try:
-            return "i" in jinja2.meta.find_undeclared_variables(self.lib.env.parse(value))
-        except jinja2.TemplateSyntaxError:
-            return False  # reported when it is rendered
+        if value not in self._uses_i_cache:  # a template is parsed once, not once a card
+            try:
+                self._uses_i_cache[value] = "i" in jinja2.meta.find_undeclared_variables(self.lib.env.parse(value))
+            except jinja2.TemplateSyntaxError:
+                self._uses_i_cache[value] = False  # reported when it is rendered
+        return self._uses_i_cache[value]
 
     def _draw(self, scene: Scene, el: Element, data: dict[str, Any], ctx: dict[str, Any], who: str,
               w: float, h: float, b: float, dx: float, dy: float) -> None:
