@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
 from companion.syndicate_pad import RANK_LABELS, RANKS, SLOTS, SyndicatePad
 from companion.tables.base import GameTable, NewGameSpec
+from companion.theme import PLAYER_COLOURS, rgba
 from companion.widgets import Tile, button, label, symbol_button
 
 NEW_GAME = NewGameSpec(
@@ -54,12 +56,19 @@ class Table(GameTable):
         if s["phase"] != "over":
             roles = {s["mastermind"]: "mastermind", s["enforcers"][0]: "plays 1st", s["enforcers"][1]: "plays 2nd"}
         winner = s["result"].get("winner")
+        colours = self.session.log.setup.get("colours") or []
         for i, p in enumerate(s["players"]):
             role = "winner" if p == winner else roles.get(p, "")
+            hexcol = PLAYER_COLOURS.get(colours[i]) if i < len(colours) else None
             tile = Tile(text=f"[b]{p}[/b]\n[size={int(app.fs * sp(22))}]{s['scores'][p]}[/size]  {role}",
                         testid=f"player_{i}", flat=p != s["mastermind"] and p != winner, markup=True,
                         font_size=app.fs * sp(14), height=dp(72))
             tile.bind(on_release=lambda *_: app.open_rules("mastermind enforcers left"))
+            if hexcol:  # the player's colour chosen at set-up, as a bar along the tile's top
+                with tile.canvas.after:
+                    Color(*rgba(hexcol))
+                    bar = Rectangle()
+                tile.bind(pos=lambda w, *_a, r=bar: self._bar(w, r), size=lambda w, *_a, r=bar: self._bar(w, r))
             grid.add_widget(tile)
         return grid
 
@@ -150,6 +159,10 @@ class Table(GameTable):
         box.add_widget(label(f"[b]{res['winner']} wins with {res['scores'][res['winner']]}[/b]"))
         box.add_widget(label(" · ".join(f"{p} {n}" for p, n in res["scores"].items())))
         return box
+
+    @staticmethod
+    def _bar(tile: Any, bar: Any) -> None:
+        bar.pos, bar.size = (tile.x, tile.top - dp(6)), (tile.width, dp(6))
 
     @staticmethod
     def _column() -> BoxLayout:
