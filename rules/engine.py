@@ -55,3 +55,27 @@ def check_on_copy(apply: Callable[[Any, Event], None], state: Any, event: Event)
     except IllegalAction as exc:
         return str(exc)
     return None
+
+
+class SharesDatabase:
+    """A game state whose deep copy shares its card database (`self.db`), which never changes:
+    copies for `check` and undo cost only what the table tracks."""
+
+    db: Any
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        memo[id(self.db)] = self.db
+        clone = type(self).__new__(type(self))
+        for name, value in self.__dict__.items():
+            setattr(clone, name, value if name == "db" else copy.deepcopy(value, memo))
+        return clone
+
+
+def action_of(event: Any, actions: Any, rule: Rule) -> str:
+    """The action an event names, once it is known to be a mapping with a known 'action'."""
+    if not isinstance(event, dict):
+        raise IllegalAction("an event is a mapping with 'action' and 'by'", rule)
+    action = event.get("action")
+    if action not in actions:
+        raise IllegalAction(f"unknown action '{action}' (actions: {', '.join(actions)})", rule)
+    return str(action)

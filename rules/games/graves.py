@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from rules.engine import Event, IllegalAction, Rule, check_on_copy
+from rules.engine import Event, IllegalAction, Rule, SharesDatabase, action_of, check_on_copy
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -230,7 +229,7 @@ class Case:
 
 
 @dataclass
-class State:
+class State(SharesDatabase):
     db: Any = field(repr=False, compare=False)
     players: list[str]
     variants: frozenset[str]
@@ -254,13 +253,6 @@ class State:
     def location(self) -> Location:
         return self.locations[self.active]
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        """A copy of everything the table tracks; the card database is shared, never copied."""
-        memo[id(self.db)] = self.db
-        clone = State.__new__(State)
-        for name, val in self.__dict__.items():
-            setattr(clone, name, val if name == "db" else copy.deepcopy(val, memo))
-        return clone
 
 
 # --- cards --------------------------------------------------------------------------------
@@ -444,11 +436,7 @@ def check(state: State, event: Event) -> str | None:
 
 def apply(state: State, event: Event) -> None:
     """Apply one event; IllegalAction (naming the rule) if the rules forbid it."""
-    if not isinstance(event, dict):
-        raise IllegalAction("an event is a mapping with 'action' and 'by'", R_TURN)
-    action = event.get("action")
-    if action not in ACTIONS:
-        raise IllegalAction(f"unknown action '{action}' (actions: {', '.join(ACTIONS)})", R_TURN)
+    action = action_of(event, ACTIONS, R_TURN)
     if state.phase == "over":
         raise IllegalAction("the game is over", Rule("End of the game", "end_winner"))
     who = _player(state.players, event.get("by"))

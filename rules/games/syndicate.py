@@ -8,13 +8,12 @@ a card that proves an enforcer did not follow when they could have.
 
 from __future__ import annotations
 
-import copy
 import difflib
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rules.engine import Event, IllegalAction, Rule, check_on_copy
+from rules.engine import Event, IllegalAction, Rule, SharesDatabase, action_of, check_on_copy
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -67,13 +66,8 @@ class DCard:
 
 
 def deck(db: GameDatabase) -> dict[str, DCard]:
-    """The 36 cards by id, built once per database."""
-    cached: dict[str, DCard] | None = getattr(db, "_syndicate_deck", None)
-    if cached is None:
-        cached = {c.id: DCard(c.id, str(c["name"]), str(c["rank"]), tuple(c["suits"]), tuple(c["marks"]))
-                  for c in db.components[DECK].cards}
-        db._syndicate_deck = cached  # type: ignore[attr-defined]  # the database never changes once loaded
-    return cached
+    """The 36 cards by id."""
+    return _lookup(db)[0]
 
 
 def card_value(card: DCard) -> int:
@@ -92,7 +86,8 @@ def _lookup(db: GameDatabase) -> Lookup:
     """The deck by id, by (rank, suit), the words for each suit and the cards by lower-case name; built once."""
     cached: Lookup | None = getattr(db, "_syndicate_lookup", None)
     if cached is None:
-        cards = deck(db)
+        cards = {c.id: DCard(c.id, str(c["name"]), str(c["rank"]), tuple(c["suits"]), tuple(c["marks"]))
+                 for c in db.components[DECK].cards}
         by_rank_suit = {(c.rank, s): c for c in cards.values() for s in c.suits}
         suit_words: dict[str, str] = {}
         for sid, suit in db.suits.items():
@@ -101,7 +96,7 @@ def _lookup(db: GameDatabase) -> Lookup:
                 suit_words[word.lower()] = sid
         names = {c.name.lower(): c for c in cards.values()} | {c.id: c for c in cards.values()}
         cached = (cards, by_rank_suit, suit_words, names)
-        db._syndicate_lookup = cached  # type: ignore[attr-defined]
+        db._syndicate_lookup = cached  # type: ignore[attr-defined]  # the database never changes once loaded
     return cached
 
 
@@ -197,7 +192,7 @@ class Plot:
 
 
 @dataclass
-class State:
+class State(SharesDatabase):
     db: GameDatabase
     players: list[str]
     scores: list[int] = field(default_factory=lambda: [0, 0, 0])
@@ -218,12 +213,6 @@ class State:
     def left_of(self, player: int) -> int:
         return (player + 1) % PLAYERS
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> State:
-        """Copy everything but the card database, which never changes (cheap `check`)."""
-        clone = State.__new__(State)
-        for key, value in self.__dict__.items():
-            setattr(clone, key, value if key == "db" else copy.deepcopy(value, memo))
-        return clone
 
 
 def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
@@ -394,11 +383,7 @@ ACTIONS = {"plot": _plot}
 
 def apply(state: State, event: Event) -> None:
     """Apply one event; IllegalAction (naming the rule) if the rules forbid it."""
-    if not isinstance(event, dict):
-        raise IllegalAction("an event is a mapping with 'action' and 'by'", R_TURN)
-    action = event.get("action")
-    if action not in ACTIONS:
-        raise IllegalAction(f"unknown action '{action}' (actions: {', '.join(ACTIONS)})", R_TURN)
+    action = action_of(event, ACTIONS, R_TURN)
     if state.over:
         raise IllegalAction(f"the game is over: {winner(state)} has won", R_END)
     who = _player(state, event.get("by"), "by")
