@@ -50,7 +50,7 @@ class StartScreen(Screen):
             status = "finished" if g.finished else f"{g.events} events"
             title = app.dbs[g.game].short_title if g.game in app.dbs else g.game
             box.add_widget(button(f"{title}: {' v '.join(g.players)}\n{when} · {status}", f"resume_{g.id}",
-                                  lambda gid=g.id: app.resume(gid)))
+                                  lambda gid=g.id, game=g.game: app.resume(gid, game)))
 
 
 class NewGameScreen(Screen):
@@ -329,14 +329,13 @@ class CasebookApp(App):
         self.go("table")
         return None
 
-    def resume(self, game_id: str) -> None:
+    def resume(self, game_id: str, game: str) -> None:
+        """Resume a saved game of `game` (the start screen's listing read its log)."""
         from rules.engine import IllegalAction
 
-        log, _ = self.store.load(game_id)
-        game = log.game if log is not None and log.game in self.dbs else None
         try:
-            if game is None:
-                raise IllegalAction(f"{game_id}: not a game this app knows")
+            if game not in self.dbs:
+                raise IllegalAction(f"{game_id}: not a game this app knows ({game})")
             self.session = Session.resume(self.dbs[game], self.store, game_id)
         except IllegalAction as exc:
             self.sm.get_screen("start").ids.notice.text = str(exc)

@@ -22,10 +22,16 @@ class NewGameSpec:
 
 
 class GameTable:
-    """A game's table: a score line and the body's widgets, redrawn from the state summary."""
+    """A game's table: a score line and the body's widgets, redrawn from the state summary.
+
+    `pad_class` is the game's input logic (plain Python, built on the session): what has been
+    tapped of an action not yet confirmed."""
+
+    pad_class: Any = None
 
     def __init__(self, app: Any, screen: Any, session: Any):
         self.app, self.screen, self.session = app, screen, session
+        self.pad = self.pad_class(session)
         self.message = ""
 
     def scoreline(self, s: dict[str, Any]) -> str:
@@ -36,3 +42,4 @@ class GameTable:
 
     def clear(self) -> None:
         """Forget a half-entered action (after undo)."""
+        self.pad.clear()

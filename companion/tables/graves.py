@@ -34,12 +34,7 @@ NEW_GAME = GravesNewGame(
 
 
 class Table(GameTable):
-    def __init__(self, app: Any, screen: Any, session: Any):
-        super().__init__(app, screen, session)
-        self.pad = GravesPad(session)
-
-    def clear(self) -> None:
-        self.pad.clear()
+    pad_class = GravesPad
 
     def scoreline(self, s: dict[str, Any]) -> str:
         case = s["case"]

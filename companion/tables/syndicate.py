@@ -23,12 +23,7 @@ OUTCOME_WORDS = {"succeeds": "succeeds", "foiled": "is foiled", "tie": "ties: no
 
 
 class Table(GameTable):
-    def __init__(self, app: Any, screen: Any, session: Any):
-        super().__init__(app, screen, session)
-        self.pad = SyndicatePad(session)
-
-    def clear(self) -> None:
-        self.pad.clear()
+    pad_class = SyndicatePad
 
     def scoreline(self, s: dict[str, Any]) -> str:
         if s["phase"] == "over":
@@ -92,10 +87,8 @@ class Table(GameTable):
         for slot in SLOTS:
             card = pad.card(slot)
             text = card.name if card else ("none" if slot == "face_down" else "?")
-            counts = pad.counts(slot)
+            counts = None if slot == "lead" else pad.counts(slot)  # the lead always counts: no note
             note = "" if counts is None else (" · counts" if counts else " · doesn't count")
-            if card and slot == "lead":
-                note = ""
             grid.add_widget(button(f"{pad.slot_title(slot)}{note}\n[b]{text}[/b]", f"slot_{slot}",
                                    lambda sl=slot: self.screen.then(pad.pick_slot, sl), flat=pad.slot != slot,
                                    markup=True, height=dp(60)))
