@@ -19,14 +19,25 @@ def graves_db():
     return load_database("graves")
 
 
-@pytest.fixture(scope="session")
-def graves_build(tmp_path_factory):
-    """Both papers of the Graves set, built once through the real command."""
+def build_once(tmp_path_factory, game: str) -> Path:
+    """Both papers of a game's set, built through the real command; the game's output folder."""
     from casebook.cli import main
 
-    out = tmp_path_factory.mktemp("build")
-    assert main(["build", "graves", "--out", str(out)]) == 0
-    return out / "graves"
+    out = tmp_path_factory.mktemp(f"build-{game}")
+    assert main(["build", game, "--out", str(out)]) == 0
+    return out / game
+
+
+@pytest.fixture(scope="session")
+def graves_build(tmp_path_factory):
+    """Both papers of the Graves set, built once."""
+    return build_once(tmp_path_factory, "graves")
+
+
+@pytest.fixture(scope="session")
+def syndicate_build(tmp_path_factory):
+    """Both papers of the Syndicate set, built once."""
+    return build_once(tmp_path_factory, "syndicate")
 
 
 @pytest.fixture(scope="session")

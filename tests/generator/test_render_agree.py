@@ -24,6 +24,16 @@ RMS_TOLERANCE = 7.0  # of 255, mean over channels, after the blur below
 BLUR = 1.5
 
 
+def render_both(scene, tmp_path: Path) -> tuple[Image.Image, Image.Image]:
+    """One scene drawn by both backends at DPI: (the PDF rasterised by pdfium, the PNG backend's)."""
+    pdf_path = tmp_path / "one.pdf"
+    scenes_to_pdf([scene], pdf_path)
+    doc = pdfium.PdfDocument(str(pdf_path))
+    from_pdf = doc[0].render(scale=DPI / 72).to_pil().convert("RGB")
+    doc.close()
+    return from_pdf, png.render(scene, DPI)
+
+
 def rms(a: Image.Image, b: Image.Image) -> float:
     a, b = a.filter(ImageFilter.GaussianBlur(BLUR)), b.filter(ImageFilter.GaussianBlur(BLUR))
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).rms) / 3
@@ -51,13 +61,7 @@ def _pick(composed):
 
 @pytest.mark.parametrize("name", ["detective-ability", "mastermind-ace", "location", "evidence", "identity-back", "trump-token"])
 def test_pdf_and_png_agree(composed, name, tmp_path):
-    scene = _pick(composed)[name]
-    pdf_path = tmp_path / "one.pdf"
-    scenes_to_pdf([scene], pdf_path)
-    doc = pdfium.PdfDocument(str(pdf_path))
-    from_pdf = doc[0].render(scale=DPI / 72).to_pil().convert("RGB")
-    doc.close()
-    from_png = png.render(scene, DPI)
+    from_pdf, from_png = render_both(_pick(composed)[name], tmp_path)
     w, h = min(from_pdf.width, from_png.width), min(from_pdf.height, from_png.height)
     assert abs(from_pdf.width - from_png.width) <= 1 and abs(from_pdf.height - from_png.height) <= 1
     a, b = from_pdf.crop((0, 0, w, h)), from_png.crop((0, 0, w, h))

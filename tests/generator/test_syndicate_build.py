@@ -10,27 +10,17 @@ import pytest
 from PIL import Image
 
 from casebook.cli import main
-from generator.backends import png
-from generator.backends.pdf import scenes_to_pdf
 from generator.build import BuildOptions, compose_game
 from generator.layouts import shade, tint
 from rules.cards import load_database
 from rules.problems import Problems
 from tests.generator.test_build import PT, page_texts
 from tests.generator.test_build import _marks as crop_marks
-from tests.generator.test_render_agree import DPI, RMS_TOLERANCE, rms
+from tests.generator.test_render_agree import RMS_TOLERANCE, render_both, rms
 
 PAPERS = ("a4", "letter")
 CREDIT = "The Decktet by P.D. Magnus · CC BY-NC-SA"
 CARD = (63.0, 88.0)
-
-
-@pytest.fixture(scope="module")
-def syndicate_build(tmp_path_factory):
-    """Both papers of the Syndicate set, built once through the real command."""
-    out = tmp_path_factory.mktemp("syndicate")
-    assert main(["build", "syndicate", "--out", str(out)]) == 0
-    return out / "syndicate"
 
 
 @pytest.fixture(scope="module")
@@ -163,12 +153,7 @@ def composed():
 def test_pdf_and_png_agree_on_turned_text(composed, index, tmp_path):
     scene = composed.faces["decktet"][index].face
     assert any(getattr(item, "angle", 0) == 180 for item in scene.items), "the turned corner index"
-    path = tmp_path / "card.pdf"
-    scenes_to_pdf([scene], path)
-    doc = pdfium.PdfDocument(str(path))
-    from_pdf = doc[0].render(scale=DPI / 72).to_pil().convert("RGB")
-    doc.close()
-    from_png = png.render(scene, DPI)
+    from_pdf, from_png = render_both(scene, tmp_path)
     w, h = min(from_pdf.width, from_png.width), min(from_pdf.height, from_png.height)
     assert rms(from_pdf.crop((0, 0, w, h)), from_png.crop((0, 0, w, h))) <= RMS_TOLERANCE
 
