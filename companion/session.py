@@ -46,11 +46,12 @@ class Session:
 
     @classmethod
     def resume(cls, db: GameDatabase, store: Store, game_id: str) -> Session:
-        log, warning = store.load(game_id)
-        if log is None:
-            raise IllegalAction(warning or "the saved game cannot be read")
-        session = cls(db, log, store, game_id, warning=warning)
-        if session.warning:
+        loaded = store.open(game_id)
+        if loaded.log is None:
+            raise IllegalAction(loaded.notice or "the saved game cannot be read")
+        # redo_stack pops the next event to redo; the save lists them in the order Redo brings them back
+        session = cls(db, loaded.log, store, game_id, list(reversed(loaded.undone)), warning=loaded.notice)
+        if loaded.damaged:
             session.save()  # the recovered version becomes the good copy
         return session
 
@@ -64,7 +65,7 @@ class Session:
 
     def save(self) -> None:
         if self.store is not None:
-            self.store.save(self.game_id, self.log)
+            self.store.save(self.game_id, self.log, list(reversed(self.redo_stack)))
 
     # --- actions -----------------------------------------------------------------------------
 
@@ -98,9 +99,14 @@ class Session:
         if not self.redo_stack:
             return False
         for _ in range(min(steps, len(self.redo_stack))):
-            event = self.redo_stack.pop()
-            self.engine.apply(self.state, event)
-            self.log.events.append(event)
+            trial = copy.deepcopy(self.state)
+            try:
+                self.engine.apply(trial, self.redo_stack[-1])
+            except IllegalAction:  # an undone event read back from a hand-edited save
+                self.redo_stack.clear()
+                break
+            self.state = trial
+            self.log.events.append(self.redo_stack.pop())
         self.save()
         return True
 
