@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -14,12 +15,19 @@ if TYPE_CHECKING:
     from generator.build import BuildOptions
 
 
+MAX_BACK_OFFSET = 5.0  # mm: a duplex printer that shifts more than this needs servicing, not a correction
+
+
 def _offset(text: str) -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not X,Y in mm (for example 0.5,-1)") from None
-    return (x, y)
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in (x, y)):
+        raise argparse.ArgumentTypeError(
+            f"'{text}': each of X and Y must lie between -{MAX_BACK_OFFSET:g} and {MAX_BACK_OFFSET:g} mm "
+            "(read it off the duplex calibration page; a larger shift means the paper feeds askew)")
+    return (x + 0.0, y + 0.0)
 
 
 def _mm(text: str) -> float:
@@ -27,6 +35,8 @@ def _mm(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number of mm") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of mm")
     if value < 0:
         raise argparse.ArgumentTypeError("must be 0 or more")
     return value

@@ -226,19 +226,24 @@ def _render_png(job: tuple[Scene, str, float]) -> str:
 
 
 def export_pngs(composed: Composed, out: Path, opts: BuildOptions, progress: Progress = lambda s: None) -> int:
-    """One PNG with bleed per card design, face and back, rendered on every core; atomic per folder."""
+    """One PNG with bleed per card design, face and back, rendered on every core; atomic per folder.
+
+    Names number the designs of a component 001, 002, ... without gaps, in print order, and
+    say how many copies to print: `007-deuce_shoeprints-x2-face.png` (a print service's
+    quantity per image); a design printed once has no `-x1`.
+    """
     jobs: list[tuple[Scene, str, float]] = []
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         for cid, faces in composed.faces.items():
-            seen = set()
+            seen: set[str] = set()
             for face in faces:
                 if face.card.id in seen:
                     continue
                 seen.add(face.card.id)
                 (tmp / cid).mkdir(exist_ok=True)
-                stem = f"{face.number:03d}-{face.card.id}"
+                stem = f"{len(seen):03d}-{face.card.id}"
                 if face.card.copies > 1:
                     stem += f"-x{face.card.copies}"
                 jobs.append((face.face, str(tmp / cid / f"{stem}-face.png"), opts.dpi))

@@ -24,9 +24,15 @@ def _colour(hexstr: str) -> Color:
 class PdfDocument:
     """A PDF being written: pages of a size in mm, scenes drawn at offsets in mm."""
 
-    def __init__(self, path: Path | str, title: str = "", author: str = "Casebook"):
+    def __init__(self, path: Path | str, title: str = "", author: str = "Casebook", duplex: bool = True):
         register_pdf_fonts()
-        self.canvas = Canvas(str(path), invariant=1, pageCompression=1)
+        # the initial font is one of ours, so the file names no font it does not embed (Helvetica)
+        self.canvas = Canvas(str(path), invariant=1, pageCompression=1, pdfVersion=(1, 7),
+                             initialFontName=PDF_NAMES["regular"])
+        # print at actual size; sheets with mirrored backs are meant for long-edge duplex
+        self.canvas.setViewerPreference("PrintScaling", "None")
+        if duplex:
+            self.canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge")
         self.canvas.setTitle(title)
         self.canvas.setAuthor(author)
         self.canvas.setCreator("Casebook")
@@ -137,7 +143,7 @@ class PdfDocument:
 
 def scenes_to_pdf(scenes: list[Scene], path: Path | str, title: str = "") -> None:
     """One scene a page, each page the scene's size with TrimBox and BleedBox set."""
-    doc = PdfDocument(path, title)
+    doc = PdfDocument(path, title, duplex=False)
     for scene in scenes:
         doc.begin_page(scene.width, scene.height, trim=scene.trim, bleed=(0, 0, scene.width, scene.height))
         doc.draw(scene)
