@@ -68,6 +68,9 @@ PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "text": 0.5}
 PHRASE_SCALE = 0.4
 EXACT_TITLE_BONUS = 1.0  # times the mean idf of the query words
 COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
+# A question ("can I play two different suits") asks for a rule: a card that shares its words
+# ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
+QUESTION_KIND_WEIGHT = {"card": 0.6}
 
 _STOPWORD_TEXT = """
 a an the of to in on at by for from with into onto upon and or but nor so as than then
@@ -75,8 +78,19 @@ is are was were be been being am do does did done can could may might must will 
 should i me my mine you your yours we us our they them their theirs he him his she her hers
 it its itself this that these those there here what which who whom whose when where why how
 if not any some such very just also about many much
+happen happens happened happening anything something anyone someone thing things
+ok okay allowed
+don doesn didn isn aren wasn weren wouldn shouldn couldn mustn haven hasn hadn ll ve re
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+# A query that opens with one of these (or carries a "?") is a question: the player wants the
+# rule, so a card that merely shares a word ranks below the rules (see QUESTION_KIND_WEIGHT).
+_QUESTION_OPENER_TEXT = """
+what whats which who whom whose when where why how can could may might must should shall
+do does did is are was am will would if
+"""
+QUESTION_OPENERS = frozenset(_QUESTION_OPENER_TEXT.split())
 
 # Words that mean the same at the table, with the share of a match each is worth for the
 # others. Stemmed at import (so plural and -ing forms listed here fall together with their
@@ -84,15 +98,32 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (0.5, ("deuce", "two", "2")),
     (0.9, ("ace", "a")),  # "a" only as a rank: "a of shoeprints"
-    (0.6, ("tie", "draw", "drawn", "equal")),
+    (0.6, ("tie", "equal", "level")),
     (0.9, ("trump", "trumps")),
     (SYNONYM_WEIGHT, ("clock", "clocks", "time", "turn", "token")),
     (0.9, ("pass", "passes", "passing")),
     (0.9, ("mastermind", "villain")),
     (SYNONYM_WEIGHT, ("unmask", "unmasking", "guess", "reveal")),
+    (0.9, ("win", "won")),
+    (0.9, ("success", "successful", "succeed", "succeeds")),
+    (SYNONYM_WEIGHT, ("foil", "foiled", "stop", "thwart", "fail", "fails")),
+    (SYNONYM_WEIGHT, ("worth", "value")),
+    (0.5, ("start", "setup", "begin", "beginning")),
+    (0.5, ("different", "mix", "mixed", "several")),
     *((0.9, pair) for pair in (("zero", "0"), ("one", "1"), ("two", "2"), ("three", "3"), ("four", "4"),
                                ("five", "5"), ("six", "6"), ("seven", "7"), ("eight", "8"),
                                ("nine", "9"), ("ten", "10"), ("eleven", "11"), ("twelve", "12"))),
+)
+
+# Words that point to others but not back: a player who types "draw" may mean a drawn game,
+# but one who asks about a tie does not mean drawing cards.
+ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
+    (0.6, ("drawn",), ("tie", "equal")),
+    (0.3, ("draw",), ("tie",)),
+    (0.5, ("get", "gets", "got"), ("score", "take", "win", "reach")),
+    (0.5, ("everyone", "everybody"), ("each", "player")),
+    (0.5, ("go", "goes"), ("move",)),  # "where do we go next"
+    (0.4, ("go", "goes"), ("put", "place")),  # "where do the evidence cards go"
 )
 
 RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
@@ -153,6 +184,12 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+def is_question(text: str) -> bool:
+    """True for a query phrased as a question: it opens with a question word or carries a "?"."""
+    words = _words(text)
+    return "?" in text or bool(words and words[0] in QUESTION_OPENERS)
+
+
 def _synonym_table(groups: Iterable[tuple[float, tuple[str, ...]]]) -> dict[str, dict[str, float]]:
     table: dict[str, dict[str, float]] = {}
     for weight, words in groups:
@@ -164,7 +201,17 @@ def _synonym_table(groups: Iterable[tuple[float, tuple[str, ...]]]) -> dict[str,
     return table
 
 
-SYNONYMS = _synonym_table(SYNONYM_GROUPS)
+def _one_way_table(table: dict[str, dict[str, float]],
+                   pointers: Iterable[tuple[float, tuple[str, ...], tuple[str, ...]]]) -> dict[str, dict[str, float]]:
+    for weight, sources, targets in pointers:
+        for source in {stem(w) for w in sources}:
+            slot = table.setdefault(source, {})
+            for target in {stem(w) for w in targets} - {source}:
+                slot[target] = max(slot.get(target, 0.0), weight)
+    return table
+
+
+SYNONYMS = _one_way_table(_synonym_table(SYNONYM_GROUPS), ONE_WAY_SYNONYMS)
 
 
 def damerau_levenshtein(a: str, b: str, limit: int | None = None) -> int:
@@ -441,13 +488,14 @@ class _GameIndex:
         if token in self.postings:
             bases.append((token, 1.0, self.idf[token]))
         else:
-            # the typo allowance follows the length the player typed, before stemming
-            for term, dist in sorted(self.typos(token, 2 if surface_len >= 6 else 1).items()):
-                bases.append((term, TYPO_WEIGHT[dist], self.idf[term]))
-            if not bases and SYNONYMS.get(token):  # an unknown word with known synonyms
-                known = [self.idf[s] for s in SYNONYMS[token] if s in self.postings]
-                if known:
-                    bases.append((token, 1.0, max(known)))
+            # an unknown word with known synonyms is a real word ("everyone"), not a typo
+            known = [self.idf[s] for s in SYNONYMS.get(token, {}) if s in self.postings]
+            if known:
+                bases.append((token, 1.0, max(known)))
+            else:
+                # the typo allowance follows the length the player typed, before stemming
+                for term, dist in sorted(self.typos(token, 2 if surface_len >= 6 else 1).items()):
+                    bases.append((term, TYPO_WEIGHT[dist], self.idf[term]))
         plan = []
         for term, weight, idf in bases:
             terms = {term: 1.0} if term in self.postings else {}
@@ -525,7 +573,9 @@ class _GameIndex:
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
         n = len(plans)
-        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT, d) for d, s in scores.items()]
+        kind_weight = QUESTION_KIND_WEIGHT if is_question(query) else {}
+        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * kind_weight.get(self.docs[d].kind, 1.0), d)
+                for d, s in scores.items()]
 
 
 class RulesIndex:

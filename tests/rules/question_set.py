@@ -1,0 +1,68 @@
+"""Players' question sets for the rules search (tests/rules/questions/): load them and score a ranking.
+
+Shared by tests/rules/test_questions.py and benchmarks/search.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from pathlib import Path
+
+import yaml
+
+from rules.search import Hit, RulesIndex
+
+QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
+TUNING = QUESTIONS_DIR
+HELD_OUT = QUESTIONS_DIR / "heldout"
+
+
+@dataclass(frozen=True)
+class Question:
+    """A player's question and the entry ids (or `*` patterns) that answer it."""
+
+    game: str
+    ask: str
+    answer: tuple[str, ...]
+
+    def is_answered_by(self, hit: Hit) -> bool:
+        """True when the hit, or a card folded into it, is one of the answers."""
+        ids = [hit.entry.id, *(e.id for e in hit.also)]
+        return any(fnmatchcase(i, pattern) for i in ids for pattern in self.answer)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where a question's first right answer came (1-based; 0 when not in the hits) and the ranking."""
+
+    question: Question
+    place: int
+    ranking: tuple[str, ...]
+
+
+def load_questions(folder: Path, game: str) -> list[Question]:
+    """The questions of one game in one folder (its `<game>.yaml`)."""
+    data = yaml.safe_load((folder / f"{game}.yaml").read_text(encoding="utf-8"))
+    assert data["game"] == game, f"{folder / game}.yaml is for {data['game']!r}"
+    return [Question(game, str(q["ask"]), tuple(str(a) for a in q["answer"])) for q in data["questions"]]
+
+
+def evaluate(index: RulesIndex, questions: list[Question], depth: int = 10) -> list[Outcome]:
+    """Search each question in its own game and note where the first right answer comes."""
+    outcomes = []
+    for q in questions:
+        hits = index.search(q.ask, game=q.game, limit=depth)
+        place = next((n for n, h in enumerate(hits, 1) if q.is_answered_by(h)), 0)
+        outcomes.append(Outcome(q, place, tuple(h.entry.id for h in hits)))
+    return outcomes
+
+
+def share_first(outcomes: list[Outcome]) -> float:
+    """The share of questions whose first hit is a right answer."""
+    return sum(o.place == 1 for o in outcomes) / len(outcomes) if outcomes else 0.0
+
+
+def share_top3(outcomes: list[Outcome]) -> float:
+    """The share of questions with a right answer in the first three hits."""
+    return sum(1 <= o.place <= 3 for o in outcomes) / len(outcomes) if outcomes else 0.0
