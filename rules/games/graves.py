@@ -464,6 +464,12 @@ def _my_turn(state: State, who: int) -> None:
     _need_phase(state, "play")
     if who != state.to_act:
         raise IllegalAction(f"it is {state.players[state.to_act]}'s turn, not {state.players[who]}'s", R_TURN)
+    loc = state.location
+    if loc.kind == "reveal_top_card" and not all(loc.revealed):
+        waiting = " and ".join(state.players[p] for p in (0, 1) if not loc.revealed[p])
+        raise IllegalAction(f"before anyone plays or passes here, each player reveals the top card of their deck "
+                            f"into their evidence pile (or says their deck is empty); still to reveal: {waiting}",
+                            Rule(loc.name, "faq_bank_vault_first"))
 
 
 def _location_rule(loc: Location) -> Rule:
@@ -499,21 +505,21 @@ def _play(state: State, who: int, event: Event) -> None:
         need = sum(1 for c in off if card_value(c[0]) >= 6)
         given = event.get("discards", 0)
         if given != need:
-            raise IllegalAction(f"discard one card for each non-trump card of value 6 or more: {need}, not {given}"
-                                " (write discards: N)", _location_rule(loc))
+            raise IllegalAction(f"one card is discarded from hand for each non-trump card of value 6 or more "
+                                f"played here: this play needs {need}, not {given}", _location_rule(loc))
     pile = loc.piles[who]
     alley = event.get("alley_discard") or []
     if alley:
         if loc.kind != "pile_limit":
-            raise IllegalAction("alley_discard is only for The Alley", R_TURN)
+            raise IllegalAction("only at The Alley are cards discarded from an evidence pile to make room", R_TURN)
         for text in alley:
             card = parse_card(state.db, text)
             if card not in pile:
                 raise IllegalAction(f"{card_name(state.db, card)} is not in your evidence pile here", _location_rule(loc))
             pile.remove(card)
     if loc.kind == "pile_limit" and len(pile) + len(cards) > 3:
-        raise IllegalAction(f"at most 3 cards in your pile here; discard {len(pile) + len(cards) - 3} of them first"
-                            " (alley_discard)", _location_rule(loc))
+        raise IllegalAction(f"at most 3 cards in your evidence pile here; discard {len(pile) + len(cards) - 3} "
+                            "of them from the pile first", _location_rule(loc))
     if loc.kind == "mastermind_card_count" and who == state.case.mastermind:
         count = len(pile)
         detective_count = len(loc.piles[state.case.detective])
@@ -609,8 +615,7 @@ def _ability(state: State, who: int, event: Event) -> None:
         owner = opponent if kind == "discard_from_opponent_pile" else who
         if target not in loc.piles[owner]:
             whose = "your opponent's" if owner == opponent else "your"
-            raise IllegalAction(f"{card_name(state.db, target)} is not in {whose} evidence pile here (target: ...)",
-                                R_ABILITY)
+            raise IllegalAction(f"{card_name(state.db, target)} is not in {whose} evidence pile here", R_ABILITY)
         if kind == "discard_from_opponent_pile" and card_value(target[0]) > effect["max_value"]:
             raise IllegalAction(f"this card discards only a card of printed value {effect['max_value']} or less",
                                 Rule("Printed values", "faq_pile_value"))
@@ -634,12 +639,22 @@ def _reveal_top(state: State, who: int, event: Event) -> None:
         raise IllegalAction("only The Bank Vault reveals the top cards of the decks", R_TURN)
     _before_start(state, loc, rule)
     if loc.revealed[who]:
-        raise IllegalAction(f"{state.players[who]} has already revealed a card here", rule)
-    card = parse_card(state.db, event.get("card"))
-    _deck_card(state, who, card)
-    if card in _on_table(state, who):
-        raise IllegalAction(f"{card_name(state.db, card)} is already in an evidence pile", rule)
-    loc.piles[who].append(card)  # not played: no suit rule, no trump change (faq_bank_vault_card)
+        raise IllegalAction(f"{state.players[who]} has already revealed the top card here", rule)
+    empty, text = event.get("empty", False), event.get("card")
+    if empty not in (True, False):
+        raise IllegalAction("a deck is either empty or not: empty is true or false", rule)
+    if empty and text is not None:
+        raise IllegalAction("an empty deck reveals no card: either a card was revealed or the deck was empty",
+                            Rule(loc.name, "faq_bank_vault_first"))
+    if not empty and text is None:
+        raise IllegalAction("say which card was revealed from the top of the deck, or that the deck is empty",
+                            Rule(loc.name, "faq_bank_vault_first"))
+    if text is not None:
+        card = parse_card(state.db, text)
+        _deck_card(state, who, card)
+        if card in _on_table(state, who):
+            raise IllegalAction(f"{card_name(state.db, card)} is already in an evidence pile", rule)
+        loc.piles[who].append(card)  # not played: no suit rule, no trump change (faq_bank_vault_card)
     loc.revealed[who] = True
 
 

@@ -152,7 +152,8 @@ def test_alley_holds_three_cards(graves_db):
 
 def test_park_needs_a_discard_per_high_non_trump_card(graves_db):
     s = new(graves_db, locations=["park", *ROW[:4]])
-    refused(s, play("Ann", "9 briefcase", "8 briefcase"), "Park")
+    err = refused(s, play("Ann", "9 briefcase", "8 briefcase"), "The Park", "needs 2, not 0")
+    assert "discards:" not in str(err) and "write" not in str(err)  # the rule, not the log format
     do(s, play("Ann", "9 briefcase", "8 briefcase", "9 shoeprints", discards=2))
 
 
@@ -170,6 +171,31 @@ def test_bank_vault_reveals_top_cards_into_the_piles(graves_db):
        {"action": "reveal_top", "by": "Ben", "card": "A magnifying_glass"})
     assert s.locations[0].trump == "magnifying_glass"  # a revealed deuce changes nothing
     assert g.totals(s.locations[0]) == (2, 20)
+
+
+def test_bank_vault_refuses_any_play_before_both_top_cards_are_revealed(graves_db):
+    s = new(graves_db, locations=[*ROW[:1], "bank_vault", *ROW[1:4]])
+    do(s, pas("Ann"), pas("Ben"))  # the Station resolves: a tie, Ann leads again at the Bank Vault
+    for early in (play("Ann", "5 notebook"), pas("Ann"),
+                  {"action": "ability", "by": "Ann", "card": "3 briefcase"}):
+        err = refused(s, early, "The Bank Vault", "reveals the top card", "Ann and Ben")
+        assert err.rule is not None and err.rule.id == "faq_bank_vault_first"
+    do(s, {"action": "reveal_top", "by": "Ben", "card": "7 notebook"})
+    refused(s, play("Ann", "5 notebook"), "still to reveal: Ann")
+    do(s, {"action": "reveal_top", "by": "Ann", "card": "9 magnifying_glass"}, play("Ann", "5 notebook"))
+    assert g.totals(s.locations[1]) == (18 + 5, 7)
+    refused(s, {"action": "reveal_top", "by": "Ben", "card": "8 notebook"}, "before anyone plays")
+
+
+def test_bank_vault_an_empty_deck_is_said_and_reveals_nothing(graves_db):
+    s = new(graves_db, locations=["bank_vault", *ROW[:4]])
+    refused(s, {"action": "reveal_top", "by": "Ann"}, "which card", "deck is empty")
+    refused(s, {"action": "reveal_top", "by": "Ann", "card": "5 notebook", "empty": True}, "either")
+    do(s, {"action": "reveal_top", "by": "Ann", "empty": True},
+       {"action": "reveal_top", "by": "Ben", "card": "A magnifying_glass"})
+    assert s.locations[0].piles == [[], [("A", "magnifying_glass")]]
+    refused(s, {"action": "reveal_top", "by": "Ann", "empty": True}, "already revealed")
+    do(s, play("Ann", "5 notebook"))
 
 
 def test_designed_abilities_change_what_the_table_tracks(graves_db):

@@ -46,6 +46,13 @@ def random_event(db, state, rng):
     on_table = {c for lc in state.locations for c in lc.piles[who]}
     hand = [c for c in _deck(db, state, who) if (c["rank"], c["suit"]) not in on_table]
     name = lambda c: f"{c['rank']} {c['suit']}"  # noqa: E731
+    if loc.kind == "reveal_top_card" and not all(loc.revealed):  # the Bank Vault's reveal comes first
+        who = loc.revealed.index(False)
+        if rng.random() < 0.1:
+            return {"action": "reveal_top", "by": players[who], "empty": True}
+        table = {c for lc in state.locations for c in lc.piles[who]}
+        deck = [c for c in _deck(db, state, who) if (c["rank"], c["suit"]) not in table]
+        return {"action": "reveal_top", "by": players[who], "card": name(rng.choice(deck))}
     roll = rng.random()
     if not loc.started and roll < 0.3:
         for event in ({"action": "reveal_top", "by": me, "card": name(rng.choice(hand))},
