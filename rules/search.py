@@ -29,7 +29,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = ["Entry", "Hit", "RulesIndex", "tokenize", "normalize", "stem", "damerau_levenshtein"]
@@ -45,13 +45,31 @@ class Entry:
     title: str
     text: str
     source: str  # "rule turn_draw", "FAQ faq_clock_turns", "card detective_shoeprints_3", "location park"
+    name: str = ""  # a card's own name without its component ("2 of Shoeprints"); else the title
+
+    @property
+    def label(self) -> str:
+        """What a player reads as the source: "Rule: The Park", "FAQ: <question>", "Card: 2 of Shoeprints"."""
+        return f"{KIND_LABELS.get(self.kind, self.kind.capitalize())}: {self.title}"
+
+
+KIND_LABELS = {"rule": "Rule", "faq": "FAQ", "card": "Card", "location": "Location"}
+GAME_SEPARATOR = " \u00b7 "  # "Detective Graves · Rule: Ties"
 
 
 @dataclass(frozen=True)
 class Hit:
+    """One answer: the entry, its score, the cards folded into it and the label to show for it.
+
+    `source_label` is what the player reads as the source ("Rule: A tie loses the evidence",
+    "Card: 3 of Shoeprints" for a card printed in both decks); a search across several games
+    puts the game's short title in front ("Detective Graves · Rule: ...").
+    """
+
     entry: Entry
     score: float
     also: tuple[Entry, ...] = ()  # cards printing exactly the same text, folded into this hit
+    source_label: str = ""
 
 
 # --- tunables ----------------------------------------------------------------------------
@@ -344,7 +362,8 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
             body = list(paragraphs)
             if fact_line:
                 body.append(fact_line)
-            entry = Entry(kind, card.id, db.id, title, "\n".join(body), f"{kind} {card.id}")
+            own_name = title.removesuffix(f" ({component.name})")
+            entry = Entry(kind, card.id, db.id, title, "\n".join(body), f"{kind} {card.id}", own_name)
             yield _Doc(entry, {
                 "title": _segments([title]),
                 "slug": _segments([_slug_words(card.id)]),
@@ -581,20 +600,37 @@ class _GameIndex:
 class RulesIndex:
     """A search index over the rules, FAQ and card texts of one or more games."""
 
-    def __init__(self, games: dict[str, _GameIndex]):
+    def __init__(self, games: dict[str, _GameIndex], titles: dict[str, str] | None = None):
         self._games = games
+        self._titles = titles or {}
 
     @classmethod
     def build(cls, databases: Iterable[Any]) -> RulesIndex:
         """Index each GameDatabase (rules.cards) given; games are ranked independently."""
         docs: dict[str, list[_Doc]] = {}
+        titles: dict[str, str] = {}
         for db in databases:
             docs.setdefault(db.id, []).extend(_database_docs(db))
-        return cls({game: _GameIndex.build(d) for game, d in docs.items()})
+            titles[db.id] = getattr(db, "short_title", "") or getattr(db, "title", "") or db.id
+        return cls({game: _GameIndex.build(d) for game, d in docs.items()}, titles)
 
     @property
     def games(self) -> list[str]:
         return list(self._games)
+
+    def game_title(self, game: str) -> str:
+        """The game's short title ("Detective Graves"), or its id when the index has none."""
+        return self._titles.get(game, game)
+
+    def source_label(self, hit: Hit, across_games: bool = False) -> str:
+        """The source of a hit as a player reads it; with `across_games`, the game's title first."""
+        entry = hit.entry
+        label = entry.label
+        if entry.kind == "card" and hit.also:
+            names = {e.name for e in (entry, *hit.also)}
+            # twins from several components share a name ("3 of Shoeprints"): say it once
+            label = f"Card: {entry.name}" if len(names) == 1 else f"Card: {entry.name} (and {len(hit.also)} alike)"
+        return f"{self.game_title(entry.game)}{GAME_SEPARATOR}{label}" if across_games else label
 
     @property
     def entries(self) -> list[Entry]:
@@ -632,4 +668,5 @@ class RulesIndex:
             elif len(hits) >= limit:
                 continue
             hits.append(Hit(entry, round(score, 4)))
-        return hits
+        across = game is None and len(self._games) > 1
+        return [replace(h, source_label=self.source_label(h, across)) for h in hits]

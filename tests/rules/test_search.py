@@ -172,6 +172,38 @@ def test_cards_with_the_same_text_fold_into_one_hit(index):
                       for suit in ("magnifying_glass", "shoeprints", "question_mark", "notebook", "briefcase")}
 
 
+# --- labels a person reads -------------------------------------------------------------------
+
+
+def test_every_hit_carries_a_label_a_person_reads(index, graves_db):
+    labels = {h.entry.id: h.source_label for h in index.search("park discard", limit=10)}
+    assert labels["location_park"] == "Rule: The Park" and labels["park"] == "Location: The Park"
+    ruling = next(f for f in graves_db.faq if f.id == "faq_palace_deuce")
+    assert index.search("deuce palace")[0].source_label == f"FAQ: {ruling.question}"
+    # a card of one deck names its deck; twins printed in both decks say the name once
+    assert index.search("discard opponent card value 7")[0].source_label == "Card: 4 of Notebook (Mastermind deck)"
+    assert index.search("shoeprints 3 remove time token")[0].source_label == "Card: 3 of Shoeprints"
+    deuce = next(h for h in index.search("make its suit the trump", limit=10) if h.entry.kind == "card")
+    assert deuce.source_label == f"Card: {deuce.entry.name} (and 9 alike)"
+    assert index.search("night physician")[0].source_label == "Card: Thaddeus Wrenlow, the Night Physician"
+    for query, _ in TABLE_QUESTIONS:
+        for h in index.search(query):
+            assert h.source_label == h.entry.label or h.also, h.source_label
+            assert "[" not in h.source_label and "_" not in h.source_label
+
+
+def test_a_search_across_games_names_the_game(graves_db, syndicate_db):
+    both = RulesIndex.build([graves_db, syndicate_db])
+    labels = [h.source_label for h in both.search("what happens on a tie", limit=10)]
+    assert any(x.startswith("Detective Graves \u00b7 Rule: ") for x in labels)
+    assert any(x.startswith("The Syndicate \u00b7 Rule: ") for x in labels)
+    assert both.game_title("syndicate") == "The Syndicate"
+    # one game asked for, or only one game in the index: no game name in front
+    assert all(":" in x and "\u00b7" not in x for x in (h.source_label for h in both.search("tie", game="syndicate")))
+    alone = RulesIndex.build([syndicate_db])
+    assert alone.search("tie")[0].source_label == "Rule: Equal totals"
+
+
 # --- queries that find nothing --------------------------------------------------------------
 
 
@@ -319,8 +351,8 @@ def test_cli_prints_ranked_answers_with_sources_and_full_text(capsys, graves_db)
     out = capsys.readouterr().out
     blocks = out.strip().split("\n\n")
     assert len(blocks) == 5
-    assert blocks[0].startswith("1. [FAQ faq_palace_deuce] Can a deuce change the trump at The Palace Grounds?")
-    assert blocks[1].startswith("2. [")
+    assert blocks[0].startswith("1. FAQ: Can a deuce change the trump at The Palace Grounds?\n")
+    assert blocks[1].startswith("2. ") and "[" not in out  # no ids: sources read as a person would
     ruling = next(f.ruling for f in graves_db.faq if f.id == "faq_palace_deuce")
     body = blocks[0].splitlines()[1:]
     assert all(line.startswith("   ") for line in body)
@@ -330,11 +362,20 @@ def test_cli_prints_ranked_answers_with_sources_and_full_text(capsys, graves_db)
 def test_cli_limit_and_folded_cards(capsys):
     assert rules_command("graves", "make", "its", "suit", "the", "trump", "--limit", "2") == 0
     out = capsys.readouterr().out
-    assert out.count("\n\n") == 1 and "\n2. [" in out
+    assert out.count("\n\n") == 1 and "\n2. " in out
     assert rules_command("graves", "shoeprints 3 remove time token", "--limit", "1") == 0
     out = capsys.readouterr().out
-    assert out.startswith("1. [card detective_shoeprints_3] 3 of Shoeprints (Detective deck)")
-    assert "Same text on: 3 of Shoeprints (Mastermind deck)" in out
+    assert out.startswith("1. Card: 3 of Shoeprints\n")  # printed in both decks: the deck is not named
+    assert "Printed on: 3 of Shoeprints (Detective deck); 3 of Shoeprints (Mastermind deck)" in out
+
+
+def test_cli_searches_every_game_and_names_each(capsys):
+    assert rules_command("all", "what", "happens", "on", "a", "tie", "--limit", "3") == 0
+    out = capsys.readouterr().out
+    assert "1. Detective Graves \u00b7 Rule: A tie loses the evidence\n" in out
+    assert "The Syndicate \u00b7 Rule: Equal totals\n" in out
+    assert rules_command("all", "xyzzy") == 1
+    assert "no matches for 'xyzzy' in any game" in capsys.readouterr().out
 
 
 def test_cli_no_matches(capsys):
@@ -350,7 +391,7 @@ def test_cli_unknown_game(capsys):
 
 def test_cli_cards_folder(capsys):
     assert rules_command("moth", "gas", "mantle", "--cards", str(TINY_CARDS)) == 0
-    assert capsys.readouterr().out.startswith("1. [card gas_mantle] Gas Mantle")
+    assert capsys.readouterr().out.startswith("1. Card: Gas Mantle\n")
     assert rules_command("graves", "park", "--cards", str(TINY_CARDS)) == 2
     assert "moth" in capsys.readouterr().err
 
@@ -387,4 +428,4 @@ def test_cli_reports_a_broken_database_without_a_traceback(case, tmp_path, capsy
         assert "error:" in captured.err and "problem(s)" in captured.err
         assert captured.out == ""
     else:  # broken only for printing (a layout, a size): the rules still answer
-        assert code == 0 and captured.out.startswith("1. [")
+        assert code == 0 and captured.out.startswith("1. ")
