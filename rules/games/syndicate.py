@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.engine import Event, IllegalAction, Rule, SharesDatabase, action_of, check_on_copy
 from rules.problems import Problems
@@ -37,6 +37,7 @@ R_FACE_DOWN = Rule("The face-down card", "plot_face_down")
 R_FOLLOW_MARK = Rule("Follow the lead's mark", "follow_mark")
 R_FOLLOW_SUIT = Rule("Follow the Ace's suit", "follow_ace_suit")
 R_DISCARD = Rule("The discard pile", "turn_draw")
+R_RESHUFFLED = Rule("A reshuffled card", "faq_reshuffled_card")
 R_END = Rule("End of the game", "end_twelve")
 
 
@@ -201,6 +202,8 @@ class State(SharesDatabase):
     discard: dict[str, int] = field(default_factory=dict)  # card id -> turn it was played
     reshuffles: int = 0
     voids: list[dict[tuple[str, str], int]] = field(default_factory=lambda: [{}, {}, {}])  # (kind, id) -> turn
+    # cards shuffled into the draw pile since a player last drew: card id -> the turn of that reshuffle
+    out_of_reach: list[dict[str, int]] = field(default_factory=lambda: [{}, {}, {}])
     plots: list[Plot] = field(default_factory=list)
     mastermind: int = 0
     over: bool = False
@@ -239,18 +242,40 @@ def _player(state: State, who: Any, what: str) -> int:
     return state.players.index(who)
 
 
-def _draw(state: State) -> tuple[int, bool, int, dict[str, int]]:
-    """The mastermind's draw at the start of this turn: (cards drawn, reshuffled, new draw pile, discards)."""
+class Draw(NamedTuple):
+    """The mastermind's draw at the start of a turn."""
+
+    cards: int
+    reshuffled: bool
+    pile: int  # the draw pile after it
+    discard: dict[str, int]  # the discard pile after it
+    drew_after_reshuffle: bool  # the mastermind drew from the new pile (a reshuffle part way through)
+
+
+def _draw(state: State) -> Draw:
+    """What the mastermind draws at the start of this turn, and whether the discards become the draw pile."""
     if state.turn == 1:
-        return 0, False, state.draw_pile, state.discard
+        return Draw(0, False, state.draw_pile, state.discard, False)
     need = HAND - state.hands[state.mastermind]
-    pile, discard, reshuffled = state.draw_pile, state.discard, False
+    pile, discard, reshuffled, after = state.draw_pile, state.discard, False, False
     if need > pile:  # draw what is there, shuffle the discards into a new pile, draw the rest
-        pile, discard, reshuffled = pile + len(discard), {}, True
+        pile, discard, reshuffled, after = pile + len(discard), {}, True, True
     pile -= need
     if pile == 0 and discard:  # the last card drawn exactly: the pile is depleted, shuffle at once
         pile, discard, reshuffled = len(discard), {}, True
-    return need, reshuffled, pile, discard
+    return Draw(need, reshuffled, pile, discard, after)
+
+
+def _out_of_reach(state: State, draw: Draw) -> list[dict[str, int]]:
+    """Per player, the cards they cannot hold after this draw: shuffled into the draw pile since they last drew."""
+    shuffled = dict.fromkeys(state.discard, state.turn) if draw.reshuffled else {}
+    reach = []
+    for p in range(PLAYERS):
+        if p == state.mastermind and draw.cards:
+            reach.append({} if draw.drew_after_reshuffle else dict(shuffled))
+        else:
+            reach.append({**state.out_of_reach[p], **shuffled})
+    return reach
 
 
 def follows(lead: DCard, card: DCard) -> bool:
@@ -338,18 +363,26 @@ def _plot(state: State, who: int, event: Event) -> None:
         if card.id in seen:
             raise IllegalAction(f"{card_name(card)} is played twice in this plot", R_PLOT)
         seen[card.id] = p
-    drawn, reshuffled, pile, discard = _draw(state)
+    draw = _draw(state)
+    drawn, reshuffled = draw.cards, draw.reshuffled
     for _, card in played:
-        if card.id in discard:
-            raise IllegalAction(f"{card_name(card)} was played in turn {discard[card.id]} and is in the discard pile "
-                                f"(no reshuffle since)", R_DISCARD)
+        if card.id in draw.discard:
+            raise IllegalAction(f"{card_name(card)} was played in turn {draw.discard[card.id]} and is in the discard "
+                                f"pile (no reshuffle since)", R_DISCARD)
+    out_of_reach = _out_of_reach(state, draw)
+    for p, card in played:
+        if card.id in out_of_reach[p]:
+            turn = out_of_reach[p][card.id]
+            raise IllegalAction(f"{card_name(card)} was shuffled into the draw pile in turn {turn}, and "
+                                f"{state.players[p]} has drawn nothing since: it cannot be in {state.players[p]}'s "
+                                "hand", R_RESHUFFLED)
     for p, card in enforcers:
         _check_void(state, p, card)
     # everything is legal: change the state
     state.hands[who] += drawn
     if drawn:
         state.voids[who] = {}
-    state.draw_pile, state.discard = pile, dict(discard)
+    state.draw_pile, state.discard, state.out_of_reach = draw.pile, dict(draw.discard), out_of_reach
     state.reshuffles += int(reshuffled)
     state.hands[who] -= 1 + (face_down is not None)
     for p, card in enforcers:
@@ -466,10 +499,25 @@ def _plot_dict(state: State, plot: Plot) -> dict[str, Any]:
     }
 
 
+def unplayable(state: State, player: int) -> dict[str, str]:
+    """The cards a player cannot play this turn, by id, each with the reason (for a pad to grey them out)."""
+    draw = _draw(state)
+    out = {cid: f"played in turn {turn}: in the discard pile" for cid, turn in draw.discard.items()}
+    for cid, turn in _out_of_reach(state, draw)[player].items():
+        out.setdefault(cid, f"shuffled into the draw pile in turn {turn}; not drawn since")
+    if player != state.mastermind:
+        for card in deck(state.db).values():
+            try:
+                _check_void(state, player, card)
+            except IllegalAction:
+                out.setdefault(card.id, "did not follow its mark or suit earlier; not drawn since")
+    return out
+
+
 def next_draw(state: State) -> dict[str, Any]:
     """What the coming mastermind draws before plotting, and whether the discards are shuffled first."""
-    drawn, reshuffled, _, _ = _draw(state)
-    return {"cards": drawn, "reshuffle": reshuffled}
+    draw = _draw(state)
+    return {"cards": draw.cards, "reshuffle": draw.reshuffled}
 
 
 def summary(state: State, viewer: int | None = None) -> dict[str, Any]:

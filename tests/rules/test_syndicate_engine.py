@@ -250,3 +250,28 @@ def test_the_draw_pile_emptied_exactly_is_reshuffled_at_once(syndicate_db):
     s.apply(state, plot("Ben", "8 Mill", {"Cat": "7 Cave", "Ann": "6 Market"}))
     assert state.reshuffles == 1 and state.draw_pile == 3  # Pact, Battle, Desert became the new pile
     assert set(state.discard) == {"mill", "cave", "market"}
+
+
+def test_a_reshuffled_card_is_out_of_reach_of_whoever_has_not_drawn_since(syndicate_db):
+    """FAQ faq_reshuffled_card: enforcers never draw, so a card shuffled back into the draw pile is not
+    in their hands; the mastermind who drew from the new pile may hold it."""
+    state = play(syndicate_db, plot("Ann", "9 Pact", {"Ben": "4 Battle", "Cat": "2 Desert"}))
+    state.draw_pile, state.hands[1] = 2, 2  # Ben draws 2, the discards become the pile, Ben draws 1 more
+    for enforcers, who in (({"Cat": "2 Desert", "Ann": "6 Market"}, "Cat"),
+                           ({"Cat": "7 Cave", "Ann": "4 Battle"}, "Ann")):
+        with pytest.raises(IllegalAction, match=f"shuffled into the draw pile in turn 2, and {who} has drawn "
+                                                f"nothing since") as exc:
+            s.apply(state, plot("Ben", "8 Mill", enforcers))
+        assert exc.value.rule is not None and exc.value.rule.id == "faq_reshuffled_card"
+    assert set(s.unplayable(state, 2)) >= {"pact", "battle", "desert"}
+    assert not {"pact", "battle", "desert"} & set(s.unplayable(state, 1))  # Ben draws from the new pile
+    s.apply(state, plot("Ben", "9 Pact", {"Cat": "7 Cave", "Ann": "6 Market"}))  # Ben drew it again: legal
+    s.apply(state, plot("Cat", "2 Desert", {"Ann": "8 Mill", "Ben": "5 Forest"}))  # Cat has drawn since
+
+
+def test_a_mastermind_who_drew_the_last_card_exactly_cannot_hold_the_reshuffled_cards(syndicate_db):
+    state = play(syndicate_db, plot("Ann", "9 Pact", {"Ben": "4 Battle", "Cat": "2 Desert"}))
+    state.draw_pile, state.hands[1] = 3, 2  # Ben draws the last 3; only then are the discards shuffled
+    with pytest.raises(IllegalAction, match="Ben has drawn nothing since: it cannot be in Ben's hand"):
+        s.apply(state, plot("Ben", "4 Battle", {"Cat": "7 Cave", "Ann": "6 Market"}))
+    s.apply(state, plot("Ben", "8 Mill", {"Cat": "7 Cave", "Ann": "6 Market"}))
