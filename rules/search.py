@@ -7,17 +7,26 @@ search is a few dictionary look-ups.
 Ranking is BM25F over normalised tokens:
 
 * normalisation: lower case, accents and punctuation stripped, possessive 's dropped, common
-  function words dropped, light stemming (plural -s/-es/-ies, -ing, -ed, final -e), so
+  function words and question fillers dropped ("what happens if", "am I allowed to", and
+  their typos: "waht"), light stemming (plural -s/-es/-ies, -ing, -ed, final -e), so
   "parks", "park" and "Park's" are one token;
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location") and a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5;
-* a small synonym table (deuce/two/2, tie/draw/equal, clock/time/turn/token, ...) expands a
-  query word at a reduced weight, never worth more than the word the player typed;
-* typo tolerance: a query word that is not in the vocabulary matches the vocabulary words
-  within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at a reduced weight;
+* a small synonym table (deuce/two/2, tie/equal, worth/value, stop/foil, ...) expands a
+  query word at a reduced weight, never worth more than the word the player typed; some
+  words point one way only ("draw" may mean a tie, but a tie never means drawing cards);
+* typo tolerance: a query word that is neither in the vocabulary nor a known synonym matches
+  the vocabulary words within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at
+  a reduced weight, swapped letters ("tei" -> "tie") weighing most;
 * a phrase bonus when consecutive query words stand next to each other in a title, keyword
-  or text, and a bonus when the query is exactly an entry's title.
+  or text, and a bonus when the query is exactly an entry's title;
+* a question ("can I play two different suits") wants a rule: cards rank below rules then,
+  while a bare name ("2 of shoeprints") still finds the card first.
+
+Each hit carries `source_label`, the source as a player reads it ("Rule: The Park", "FAQ:
+<question>", "Card: 3 of Shoeprints"), with the game's short title in front when a search
+runs across several games ("Detective Graves · Rule: A tie loses the evidence").
 
 Cards that print the same text (the ten deuces, say) come back as one hit whose `also`
 names the others.
@@ -25,6 +34,7 @@ names the others.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -80,7 +90,9 @@ FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "slug": 2.0, "section": 2.0, "fa
 FIELD_B = {"title": 0.95, "keywords": 0.2, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8}
 K1 = 5.0  # BM25F field weights inflate tf, so saturate late
 SYNONYM_WEIGHT = 0.7
-TYPO_WEIGHT = {1: 0.7, 2: 0.55}
+# a typo match's weight by (edits, letters only swapped): a swap is the commonest slip, so
+# "tei" reads "tie" before "ten"
+TYPO_WEIGHT = {(1, True): 0.7, (1, False): 0.5, (2, True): 0.45, (2, False): 0.4}
 # bonus for consecutive query words found next to each other, by field
 PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "text": 0.5}
 PHRASE_SCALE = 0.4
@@ -97,7 +109,7 @@ should i me my mine you your yours we us our they them their theirs he him his s
 it its itself this that these those there here what which who whom whose when where why how
 if not any some such very just also about many much
 happen happens happened happening anything something anyone someone thing things
-ok okay allowed
+ok okay allowed have has had having
 don doesn didn isn aren wasn weren wouldn shouldn couldn mustn haven hasn hadn ll ve re
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
@@ -142,6 +154,10 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("everyone", "everybody"), ("each", "player")),
     (0.5, ("go", "goes"), ("move",)),  # "where do we go next"
     (0.4, ("go", "goes"), ("put", "place")),  # "where do the evidence cards go"
+    (0.6, ("more", "bigger", "greater"), ("higher",)),
+    (0.6, ("over", "finished"), ("end", "finish")),
+    (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
+    (0.5, ("best", "good", "advice"), ("strategy", "tip")),
 )
 
 RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
@@ -202,10 +218,30 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def is_stopword_typo(word: str) -> bool:
+    """True for a mistyped function word: one edit from one of 4+ letters ("waht"), or two letters swapped ("cna")."""
+    if word in STOPWORDS or not word.isalpha() or len(word) < 3:
+        return False
+    for stop in STOPWORDS:
+        if len(stop) < 3 or abs(len(stop) - len(word)) > 1:
+            continue
+        if len(word) == 3 and len(stop) == 3:
+            if sorted(stop) == sorted(word) and damerau_levenshtein(word, stop, 1) == 1:
+                return True
+        elif len(stop) >= 4 and damerau_levenshtein(word, stop, 1) == 1:
+            return True
+    return False
+
+
 def is_question(text: str) -> bool:
-    """True for a query phrased as a question: it opens with a question word or carries a "?"."""
+    """True for a query phrased as a question: it opens with a question word (or its typo) or carries a "?"."""
     words = _words(text)
-    return "?" in text or bool(words and words[0] in QUESTION_OPENERS)
+    if "?" in text or not words:
+        return "?" in text
+    first = words[0]
+    return first in QUESTION_OPENERS or (is_stopword_typo(first) and any(
+        damerau_levenshtein(first, opener, 1) <= 1 for opener in QUESTION_OPENERS))
 
 
 def _synonym_table(groups: Iterable[tuple[float, tuple[str, ...]]]) -> dict[str, dict[str, float]]:
@@ -514,7 +550,7 @@ class _GameIndex:
             else:
                 # the typo allowance follows the length the player typed, before stemming
                 for term, dist in sorted(self.typos(token, 2 if surface_len >= 6 else 1).items()):
-                    bases.append((term, TYPO_WEIGHT[dist], self.idf[term]))
+                    bases.append((term, TYPO_WEIGHT[dist, sorted(term) == sorted(token)], self.idf[term]))
         plan = []
         for term, weight, idf in bases:
             terms = {term: 1.0} if term in self.postings else {}
@@ -535,6 +571,8 @@ class _GameIndex:
             if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
                 continue
             tok = stem(word)
+            if tok not in self.postings and tok not in SYNONYMS and is_stopword_typo(word):
+                continue  # "waht happens": a mistyped question word, not a rules word
             if all(tok != w for w, _ in words):
                 words.append((tok, len(word)))
         if not words:
