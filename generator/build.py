@@ -20,7 +20,7 @@ from generator.calibration import calibration_pages
 from generator.compose import Composer, Face
 from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
 from generator.scene import Polyline, Scene, TextRun
-from generator.sheets import MARK_WIDTH, SheetPlan, plan_sheet
+from generator.sheets import MARK_HALO, MARK_WIDTH, Band, SheetPlan, best_plan
 from generator.units import PT_PER_MM
 from rules.cards import CARDS_DIR, GameDatabase, Mark, Suit, read_database
 from rules.problems import Place, Problems
@@ -118,8 +118,8 @@ def plans_for(composed: Composed, paper: str, opts: BuildOptions, problems: Prob
         size = lib.sizes.get(size_id)
         if size is None:  # reported with the component
             continue
-        plan = plan_sheet(size.width, size.height, p.width, p.height, bleed=bleed, gutter=opts.gutter,
-                          margin=lib.settings.page_margin)
+        plan = best_plan(size.width, size.height, p.width, p.height, bleed=bleed, gutter=opts.gutter,
+                         margin=lib.settings.page_margin)
         if plan is None:
             problems.add(Place(str(opts.layouts_dir / "sizes.yaml")),
                          f"a {size_id} card ({size.width:g} x {size.height:g} mm) does not fit on {paper}")
@@ -136,6 +136,9 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
     plans = plans_for(composed, paper, opts, problems)
     if problems:
         return 0
+    for size_id, plan in plans.items():
+        for note in plan.notes:  # every setting the imposition changed by itself, said
+            progress(f"note: {paper}, {size_id} cards: {note}")
     p = composed.lib.papers[paper]
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -145,26 +148,26 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         doc = PdfDocument(tmp, title=f"{composed.db.title} — print-and-play ({paper})")
         for size_id, faces in _groups(composed):
             full = plans[size_id]
+            labels = sheet_labels(faces, full.per_sheet)
             for start in range(0, len(faces), full.per_sheet):
                 batch = faces[start:start + full.per_sheet]
                 plan = full.used(len(batch))
-                names = list(dict.fromkeys(f.component.name for f in batch))  # in order, once each
-                sheet_no = start // plan.per_sheet + 1
-                doc.begin_page(p.width, p.height)
+                label = f"{composed.db.short_title} · {labels[start // full.per_sheet]}"
+                doc.begin_page(plan.paper_w, plan.paper_h)
                 if start == 0 or batch[0].component is not faces[start - 1].component:
                     doc.bookmark(f"{batch[0].component.name}", f"{batch[0].component.id}-{paper}-{start}")
                 for i, face in enumerate(batch):
                     slot = plan.slot(i)
                     doc.draw(face.face, slot.x - face.face.bleed, slot.y - face.face.bleed, clip=plan.clip(slot))
-                _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · {sheet_no} · faces", 0.0)
+                _furniture(doc, plan, opts, f"{label} · faces", (0.0, 0.0))
                 doc.end_page()
-                doc.begin_page(p.width, p.height)
+                doc.begin_page(plan.paper_w, plan.paper_h)
+                shift = plan.page_offset(opts.back_offset)
                 for i, face in enumerate(batch):
                     slot = plan.back_slot(i, opts.back_offset)
                     doc.draw(face.back, slot.x - face.back.bleed, slot.y - face.back.bleed,
-                             clip=_shift(plan.clip(plan.back_slot(i)), opts.back_offset))
-                _furniture(doc, plan, opts, f"{composed.db.short_title} · {' + '.join(names)} · {sheet_no} · backs",
-                           opts.back_offset[0])
+                             clip=_shift(plan.clip(plan.back_slot(i)), shift))
+                _furniture(doc, plan, opts, f"{label} · backs", shift)
                 doc.end_page()
         for name, scene in composed.pages.get(paper, []):
             doc.begin_page(p.width, p.height)
@@ -192,26 +195,57 @@ def _shift(box: tuple[float, float, float, float], off: tuple[float, float]) -> 
     return (box[0] + off[0], box[1] + off[1], box[2], box[3])
 
 
-def _furniture(doc: object, plan: SheetPlan, opts: BuildOptions, label: str, x_shift: float) -> None:
-    """Crop marks, and a small page label in the widest gap between the marks above the block."""
+def sheet_labels(faces: list[Face], per_sheet: int) -> list[str]:
+    """Each sheet's label: every component on it, with the sheet's number among that component's."""
+    sheets = [faces[i:i + per_sheet] for i in range(0, len(faces), per_sheet)]
+    on: dict[str, list[int]] = {}  # component name -> the sheets it appears on
+    for n, batch in enumerate(sheets):
+        for name in dict.fromkeys(f.component.name for f in batch):
+            on.setdefault(name, []).append(n)
+    return [" + ".join(f"{name} · sheet {on[name].index(n) + 1} of {len(on[name])}"
+                       for name in dict.fromkeys(f.component.name for f in batch))
+            for n, batch in enumerate(sheets)]
+
+
+LABEL_SIZE, LABEL_MIN = 6.5, 4.5  # pt: the page label is for sorting sheets, not for play
+
+
+def _furniture(doc: object, plan: SheetPlan, opts: BuildOptions, label: str, shift: tuple[float, float]) -> None:
+    """Crop marks (on a white halo where they lie over the bleed) and a small page label in the widest free band."""
     items: list[Polyline | TextRun] = []
     if opts.crop_marks:
-        for a, b in plan.crop_marks(x_shift):
+        for a, b in plan.marks_over_bleed(shift):
+            items.append(Polyline((a, b), stroke="#FFFFFF", width=MARK_WIDTH + 2 * MARK_HALO))
+        for a, b in plan.crop_marks(shift):
             items.append(Polyline((a, b), stroke="#000000", width=MARK_WIDTH))
-    margin = 5.0
-    xs = [margin, *(x + x_shift for x in plan.trim_lines()[0]), plan.paper_w - margin]
-    gap_start, gap_end = max(zip(xs, xs[1:], strict=False), key=lambda g: g[1] - g[0])
-    room = gap_end - gap_start - 2.0
-    size = 6.5
-    width = metrics().width(label, "regular", size) / PT_PER_MM
-    if width > room:
-        size *= room / width
-        width = room
-    top = plan.y0 - plan.outer[1]  # the block's bleed edge
-    if size >= 4.5 and top - margin >= 2.5:
-        items.append(TextRun(gap_start + (gap_end - gap_start - width) / 2, min(margin + 2.4, top - 0.4), label,
-                             "regular", size, "#666666"))
+    run = _label_run(plan, label, shift)
+    if run is not None:
+        items.append(run)
     doc.draw(Scene(plan.paper_w, plan.paper_h, items=list(items)))  # type: ignore[attr-defined]
+
+
+def _label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> TextRun | None:
+    """The label at the largest size a free band allows (the first band on a tie), or None."""
+    m = metrics()
+    unit_w = m.width(label, "regular", 1.0) / PT_PER_MM  # mm per pt of size
+    unit_h = (m.ascent("regular", 1.0) + m.descent("regular", 1.0)) / PT_PER_MM
+    best: tuple[float, Band] | None = None
+    for band in plan.label_bands():
+        length, depth = (band.h, band.w) if band.turned else (band.w, band.h)
+        size = min(LABEL_SIZE, length / unit_w, depth / unit_h)
+        if size >= LABEL_MIN and (best is None or size > best[0] + 1e-9):
+            best = (size, band)
+    if best is None:
+        return None
+    size, band = best
+    lo = plan.margin + 0.3  # a back page's label moves with its cards, but never into the margin
+    bx = min(max(band.x + shift[0], lo), plan.paper_w - lo - band.w)
+    by = min(max(band.y + shift[1], lo), plan.paper_h - lo - band.h)
+    width = unit_w * size
+    mid = (m.ascent("regular", size) - m.descent("regular", size)) / 2 / PT_PER_MM  # baseline below the centre
+    if band.turned:  # reads up the page; the glyphs stand left of the baseline
+        return TextRun(bx + band.w / 2 + mid, by + (band.h + width) / 2, label, "regular", size, "#666666", angle=270)
+    return TextRun(bx + (band.w - width) / 2, by + band.h / 2 + mid, label, "regular", size, "#666666")
 
 
 # --- PNG export ----------------------------------------------------------------------------

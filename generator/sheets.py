@@ -1,21 +1,28 @@
-"""Imposition: cards on sheets, crop marks in the margin, backs mirrored for long-edge duplex.
+"""Imposition: cards on sheets, crop marks beside the block, backs mirrored for long-edge duplex.
 
-Cards abut by default (one cut between neighbours) with bleed around the block; a
-gutter spaces them, and a gutter of twice the bleed gives every card its own bleed.
-Crop marks stand on every trim line, outside the block's bleed, and never closer to
-the page edge than the printers' margin. Where a paper leaves too little room for a
-mark (3 x 3 poker cards on US Letter leave 7.7 mm above and below), the block's outer
-bleed on that side is narrowed so the mark still fits; the plan says so in `notes`.
+Cards abut by default (one cut between neighbours) with the full bleed around the block;
+a gutter spaces them, and a gutter of twice the bleed gives every card its own bleed.
+Crop marks stand on every trim line, never closer to the page edge than the printers'
+margin. Where the margin leaves room, a mark stands outside the block's bleed; where it
+does not (3 x 3 poker cards on US Letter leave 7.7 mm above and below), the mark lies over
+the outer bleed, which is cut away anyway, and is drawn with a white halo so it shows on a
+dark bleed. A sheet is turned to landscape when that holds more cards; the plan says so in
+`notes`, and its backs are mirrored about the long (then horizontal) axis.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-MARK_GAP = 0.5  # between a mark and the bleed
+MARK_GAP = 0.5  # between a mark and the bleed (or, over the bleed, the trim)
 MARK_MIN = 1.5
 MARK_MAX = 5.0
 MARK_WIDTH = 0.25
+MARK_HALO = 0.35  # white on each side of a mark that lies over the bleed
+LABEL_BAND = (60.0, 2.0)  # the least free strip (length, depth) that takes a sheet's label
+
+Segment = tuple[tuple[float, float], tuple[float, float]]
+SIDES = ("left", "top", "right", "bottom")
 
 
 @dataclass(frozen=True)
@@ -25,6 +32,17 @@ class Slot:
     row: int
     x: float  # trim top-left on the page, mm
     y: float
+
+
+@dataclass(frozen=True)
+class Band:
+    """A free strip of the page for a label: x, y, w, h in mm; a turned label runs up the page."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    turned: bool = False
 
 
 @dataclass
@@ -40,20 +58,23 @@ class SheetPlan:
     x0: float  # trim top-left of the first card
     y0: float
     outer: tuple[float, float, float, float]  # bleed kept outside the block: left, top, right, bottom
-    mark_len: tuple[float, float]  # horizontal marks (left/right), vertical marks (top/bottom)
+    margin: float = 5.0  # the page edge no mark comes nearer than
     notes: list[str] = field(default_factory=list)
 
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
 
+    @property
+    def landscape(self) -> bool:
+        return self.paper_w > self.paper_h
+
     def used(self, count: int) -> SheetPlan:
         """The plan for a sheet holding only `count` cards: rows below them are not marked."""
         rows = max(1, min(self.rows, -(-count // self.cols)))
         if rows == self.rows:
             return self
-        left, top, right, _ = self.outer
-        return replace(self, rows=rows, outer=(left, top, right, self.bleed))
+        return replace(self, rows=rows)
 
     def slot(self, index: int) -> Slot:
         col, row = index % self.cols, index // self.cols
@@ -61,10 +82,25 @@ class SheetPlan:
                     self.y0 + row * (self.card_h + self.gutter))
 
     def back_slot(self, index: int, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
-        """Where a card's back goes: mirrored about the page's vertical axis, then shifted."""
+        """Where a card's back goes after a flip on the long edge, then shifted by `offset`.
+
+        Portrait: mirrored about the page's vertical axis. Landscape: about its horizontal
+        axis, since the long edge is then the top one (the printer turns the page a quarter
+        to the left onto its portrait paper, so `offset`, measured on a portrait page, turns too).
+        """
         face = self.slot(index)
+        ox, oy = self.page_offset(offset)
+        if self.landscape:
+            return Slot(index, face.col, self.rows - 1 - face.row, face.x + ox,
+                        self.paper_h - face.y - self.card_h + oy)
         return Slot(index, self.cols - 1 - face.col, face.row,
-                    self.paper_w - face.x - self.card_w + offset[0], face.y + offset[1])
+                    self.paper_w - face.x - self.card_w + ox, face.y + oy)
+
+    def page_offset(self, offset: tuple[float, float]) -> tuple[float, float]:
+        """A back offset measured on a portrait page (x right, y down), in this page's axes."""
+        if self.landscape:
+            return (-offset[1], offset[0])
+        return offset
 
     def clip(self, slot: Slot) -> tuple[float, float, float, float]:
         """The part of the page a card may paint: its trim plus the bleed it owns."""
@@ -91,24 +127,88 @@ class SheetPlan:
         return (self.x0, self.y0, self.x0 + self.cols * self.card_w + (self.cols - 1) * self.gutter,
                 self.y0 + self.rows * self.card_h + (self.rows - 1) * self.gutter)
 
-    def crop_marks(self, x_shift: float = 0.0) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-        """Line segments ((x1, y1), (x2, y2)) in mm; x_shift moves them (for back pages)."""
+    def _edge_room(self) -> tuple[float, float, float, float]:
+        """From each side of the trimmed block to that page edge: left, top, right, bottom."""
         bx0, by0, bx1, by1 = self.block()
+        return (bx0, by0, self.paper_w - bx1, self.paper_h - by1)
+
+    def mark_span(self, side: str) -> tuple[float, float, bool]:
+        """A side's marks, as distances from that page edge (near, far), and whether they lie over the bleed."""
+        k = SIDES.index(side)
+        room, bleed = self._edge_room()[k], self.outer[k]
+        limit = self.margin + MARK_WIDTH  # the marks' ink, round caps included, stays clear of the margin
+        outside = room - bleed - MARK_GAP - limit
+        if outside >= MARK_MIN - 1e-9:
+            far = room - bleed - MARK_GAP
+            return (far - min(MARK_MAX, outside), far, False)
+        return (limit, room - MARK_GAP, True)
+
+    def crop_marks(self, shift: tuple[float, float] | float = (0.0, 0.0)) -> list[Segment]:
+        """Line segments ((x1, y1), (x2, y2)) in mm; `shift` moves them (for back pages)."""
+        return [seg for seg, _ in self._marks(shift)]
+
+    def marks_over_bleed(self, shift: tuple[float, float] | float = (0.0, 0.0)) -> list[Segment]:
+        """The marks that lie over the outer bleed (drawn on a white halo)."""
+        return [seg for seg, over in self._marks(shift) if over]
+
+    def _marks(self, shift: tuple[float, float] | float) -> list[tuple[Segment, bool]]:
+        sx, sy = (shift, 0.0) if isinstance(shift, int | float) else shift
         xs, ys = self.trim_lines()
-        left, top, right, bottom = self.outer
-        hx, vy = self.mark_len
-        marks = []
-        for x in xs:
-            top_end = by0 - top - MARK_GAP
-            bot_start = by1 + bottom + MARK_GAP
-            marks.append(((x + x_shift, top_end - vy), (x + x_shift, top_end)))
-            marks.append(((x + x_shift, bot_start), (x + x_shift, bot_start + vy)))
-        for y in ys:
-            left_end = bx0 - left - MARK_GAP
-            right_start = bx1 + right + MARK_GAP
-            marks.append(((left_end - hx + x_shift, y), (left_end + x_shift, y)))
-            marks.append(((right_start + x_shift, y), (right_start + hx + x_shift, y)))
-        return marks
+        out: list[tuple[Segment, bool]] = []
+        for side in SIDES:
+            near, far, over = self.mark_span(side)
+            vertical = side in ("top", "bottom")
+            for t in xs if vertical else ys:
+                if side == "top":
+                    a, b = (t, near), (t, far)
+                elif side == "bottom":
+                    a, b = (t, self.paper_h - far), (t, self.paper_h - near)
+                elif side == "left":
+                    a, b = (near, t), (far, t)
+                else:
+                    a, b = (self.paper_w - far, t), (self.paper_w - near, t)
+                a, b = self._inside((a[0] + sx, a[1] + sy)), self._inside((b[0] + sx, b[1] + sy))
+                if abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 0.5:  # a back's shift may push a mark into the margin
+                    out.append(((a, b), over))
+        return out
+
+    def _inside(self, point: tuple[float, float]) -> tuple[float, float]:
+        lo = self.margin + MARK_WIDTH
+        return (min(max(point[0], lo), self.paper_w - lo), min(max(point[1], lo), self.paper_h - lo))
+
+    def has_label_room(self) -> bool:
+        return any(max(b.w, b.h) >= LABEL_BAND[0] and min(b.w, b.h) >= LABEL_BAND[1] for b in self.label_bands())
+
+    def label_bands(self) -> list[Band]:
+        """Free strips for a page label, top first: beyond the marks' tips, or between two marks."""
+        bands: list[Band] = []
+        pad = 0.3
+        m = self.margin + pad
+        xs, ys = self.trim_lines()
+        for side in SIDES:
+            near, far, over = self.mark_span(side)
+            k = SIDES.index(side)
+            bleed_edge = self._edge_room()[k] - self.outer[k]
+            vertical = side in ("top", "bottom")
+            length = (self.paper_w if vertical else self.paper_h) - 2 * m
+            # beyond the tips of the marks, the whole length of the side
+            depth = near - pad - m
+            # between two marks, from the margin to the bleed (not where marks lie over the bleed)
+            lines = [m, *(xs if vertical else ys), (self.paper_w if vertical else self.paper_h) - m]
+            start, end = max(zip(lines, lines[1:], strict=False), key=lambda g: g[1] - g[0])
+            gap_depth = 0.0 if over else bleed_edge - pad - m
+            for d, a, span in ((depth, m, length), (gap_depth, start + 1.0, end - start - 2.0)):
+                if d <= 0 or span <= 0:
+                    continue
+                if side == "top":
+                    bands.append(Band(a, m, span, d))
+                elif side == "bottom":
+                    bands.append(Band(a, self.paper_h - m - d, span, d))
+                elif side == "left":
+                    bands.append(Band(m, a, d, span, turned=True))
+                else:
+                    bands.append(Band(self.paper_w - m - d, a, d, span, turned=True))
+        return bands
 
 
 def _fit(length: float, card: float, gutter: float, margin: float) -> int:
@@ -120,7 +220,7 @@ def _fit(length: float, card: float, gutter: float, margin: float) -> int:
 
 def plan_sheet(card_w: float, card_h: float, paper_w: float, paper_h: float, *, bleed: float = 3.0,
                gutter: float = 0.0, margin: float = 5.0, max_cols: int = 0, max_rows: int = 0) -> SheetPlan | None:
-    """The best grid of cards on a portrait page, or None if not even one card fits."""
+    """The best grid of cards on a page of this size as given, or None if not even one card fits."""
     cols = _fit(paper_w, card_w, gutter, margin)
     rows = _fit(paper_h, card_h, gutter, margin)
     if max_cols:
@@ -129,20 +229,35 @@ def plan_sheet(card_w: float, card_h: float, paper_w: float, paper_h: float, *, 
         rows = min(rows, max_rows)
     if cols < 1 or rows < 1:
         return None
+    plan = _grid(card_w, card_h, paper_w, paper_h, cols, rows, bleed, gutter, margin)
+    while not plan.has_label_room() and plan.per_sheet > 1:  # every sheet says what it holds
+        plan = _grid(card_w, card_h, paper_w, paper_h, cols, rows - 1, bleed, gutter, margin) if rows > 1 else \
+            _grid(card_w, card_h, paper_w, paper_h, cols - 1, rows, bleed, gutter, margin)
+        if plan.has_label_room():
+            plan.notes.append(f"{cols * rows - plan.per_sheet} cards fewer a sheet, to leave room for its label")
+        cols, rows = plan.cols, plan.rows
+    over = [side for side in SIDES if plan.mark_span(side)[2]]
+    if over:
+        where = "all four sides" if len(over) == 4 else " and ".join(over)
+        plan.notes.append(f"crop marks at the {where} lie over the outer bleed (the margin is too narrow for "
+                          "them beside it): drawn on a white halo, cut away with the bleed")
+    return plan
+
+
+def _grid(card_w: float, card_h: float, paper_w: float, paper_h: float, cols: int, rows: int, bleed: float,
+          gutter: float, margin: float) -> SheetPlan:
     block_w = cols * card_w + (cols - 1) * gutter
     block_h = rows * card_h + (rows - 1) * gutter
-    x0 = (paper_w - block_w) / 2
-    y0 = (paper_h - block_h) / 2
-    notes = []
-    margin += MARK_WIDTH  # the marks' ink, round caps included, stays clear of the margin
-    room_x = x0 - margin  # between the printable edge and the trim
-    room_y = y0 - margin
-    bleed_x = max(0.0, min(bleed, room_x - MARK_GAP - MARK_MIN))
-    bleed_y = max(0.0, min(bleed, room_y - MARK_GAP - MARK_MIN))
-    for axis, got in (("left and right", bleed_x), ("top and bottom", bleed_y)):
-        if got + 1e-9 < bleed:
-            notes.append(f"outer bleed {axis} narrowed to {got:.1f} mm so crop marks fit the margin")
-    mark_x = min(MARK_MAX, room_x - MARK_GAP - bleed_x)
-    mark_y = min(MARK_MAX, room_y - MARK_GAP - bleed_y)
-    return SheetPlan(paper_w, paper_h, card_w, card_h, cols, rows, bleed, gutter, x0, y0,
-                     (bleed_x, bleed_y, bleed_x, bleed_y), (mark_x, mark_y), notes)
+    return SheetPlan(paper_w, paper_h, card_w, card_h, cols, rows, bleed, gutter, (paper_w - block_w) / 2,
+                     (paper_h - block_h) / 2, (bleed, bleed, bleed, bleed), margin)
+
+
+def best_plan(card_w: float, card_h: float, paper_w: float, paper_h: float, **kwargs: float) -> SheetPlan | None:
+    """The portrait plan, or the landscape one if that holds more cards (with a note saying so)."""
+    portrait = plan_sheet(card_w, card_h, paper_w, paper_h, **kwargs)  # type: ignore[arg-type]
+    landscape = plan_sheet(card_w, card_h, paper_h, paper_w, **kwargs)  # type: ignore[arg-type]
+    if landscape is not None and (portrait is None or landscape.per_sheet > portrait.per_sheet):
+        before = portrait.per_sheet if portrait else 0
+        landscape.notes.insert(0, f"sheets turned to landscape: {landscape.per_sheet} cards a sheet instead of {before}")
+        return landscape
+    return portrait

@@ -116,7 +116,36 @@ def test_back_pages_follow_face_pages(graves_build):
 def test_options_gutter_ink_saver_no_marks(tmp_path):
     assert main(["build", "graves", "--paper", "a4", "--out", str(tmp_path), "--gutter", "6",
                  "--ink-saver", "--no-crop-marks", "--back-offset", "0.5,-0.3"]) == 0
-    texts = page_texts(tmp_path / "graves" / "graves-a4.pdf")
-    # with a gutter of twice the bleed only 2 x 3 poker cards fit A4; 45 cards need 8 sheets
-    detective_faces = [t for t in texts if re.search(r"\bDET \d+/45", t)]
-    assert len(detective_faces) == 8
+    path = tmp_path / "graves" / "graves-a4.pdf"
+    texts = page_texts(path)
+    # with a gutter of twice the bleed 2 x 3 poker cards fit portrait A4, 4 x 2 landscape: 45 cards on 6 sheets
+    detective_faces = [i for i, t in enumerate(texts) if re.search(r"\bDET \d+/45", t)]
+    assert len(detective_faces) == 6
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        for i in detective_faces:
+            w, h = pdf[i].get_size()
+            assert (round(w / PT), round(h / PT)) == (297, 210)  # the face page and its back page
+            assert tuple(round(v / PT) for v in pdf[i + 1].get_size()) == (297, 210)
+    finally:
+        pdf.close()
+    last = " ".join(texts[detective_faces[-1]].split())  # shared with the first Mastermind cards
+    assert "Detective deck · sheet 6 of 6 + Mastermind deck · sheet 1 of 7 · faces" in last
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_card_sheet_is_labelled_with_its_own_count(graves_build, graves_db, paper):
+    texts = [" ".join(t.split()) for t in page_texts(graves_build / f"graves-{paper}.pdf")]
+    labels = [m for t in texts for m in re.findall(r"Detective Graves · (.+?) · (faces|backs)", t)]
+    seen: dict[str, list[int]] = {}
+    for text, side in labels:
+        for part in text.split(" + "):
+            name, count = re.fullmatch(r"(.+) · sheet (\d+ of \d+)", part).groups()
+            if side == "faces":
+                seen.setdefault(name, []).append(int(count.split(" of ")[0]))
+                assert int(count.split(" of ")[1]) >= int(count.split(" of ")[0])
+    for comp in graves_db.components.values():
+        assert comp.name in seen, (paper, comp.name)
+        assert seen[comp.name] == list(range(1, len(seen[comp.name]) + 1)), (comp.name, seen[comp.name])
+    assert len(seen["Detective deck"]) == 5 == len(seen["Mastermind deck"])  # 45 cards, 9 a sheet
+    assert seen["Time tokens"] == [1] == seen["Trump-change tokens"]  # the tokens' sheet is labelled too

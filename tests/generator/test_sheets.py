@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from generator.sheets import MARK_GAP, plan_sheet
+from generator.sheets import MARK_GAP, MARK_WIDTH, best_plan, plan_sheet
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -26,20 +28,31 @@ def test_large_cards_two_by_two(paper):
 
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
 @pytest.mark.parametrize("gutter", [0.0, 2.0, 6.0])
+@pytest.mark.parametrize("bleed", [0.0, 3.0, 6.0])
 @pytest.mark.parametrize("card", [POKER, LARGE, (22.0, 22.0)], ids=["poker", "large", "token"])
-def test_crop_marks_stay_in_the_margin(paper, gutter, card):
-    plan = plan_sheet(*card, *paper, bleed=3.0, gutter=gutter)
+def test_crop_marks_stay_in_the_margin(paper, gutter, bleed, card):
+    plan = best_plan(*card, *paper, bleed=bleed, gutter=gutter)
     assert plan is not None
-    cards = [plan.clip(plan.slot(i)) for i in range(plan.per_sheet)]  # each card with the bleed it owns
+    assert plan.outer == (bleed,) * 4, "the full bleed on every side, whatever the paper"
+    pw, ph = plan.paper_w, plan.paper_h
+    trims = [(s.x, s.y, plan.card_w, plan.card_h) for s in map(plan.slot, range(plan.per_sheet))]
+    bleeds = [plan.clip(plan.slot(i)) for i in range(plan.per_sheet)]
+    over = plan.marks_over_bleed()
     for (x1, y1), (x2, y2) in plan.crop_marks():
         for x, y in ((x1, y1), (x2, y2)):
-            assert 5.0 - 1e-9 <= x <= paper[0] - 5.0 + 1e-9, "a mark is within 5 mm of a side"
-            assert 5.0 - 1e-9 <= y <= paper[1] - 5.0 + 1e-9, "a mark is within 5 mm of the top or bottom"
-        for cx, cy, cw, ch in cards:
-            # a mark segment and a card (with its bleed) never overlap
-            overlap_x = min(x1, x2) < cx + cw and max(x1, x2) > cx
-            overlap_y = min(y1, y2) < cy + ch and max(y1, y2) > cy
-            assert not (overlap_x and overlap_y), "a crop mark runs into a card or its bleed"
+            # the mark's ink (round caps of half its width) stays out of the 5 mm margin
+            assert 5.0 + MARK_WIDTH / 2 - 1e-9 <= x <= pw - 5.0 - MARK_WIDTH / 2 + 1e-9, "within 5 mm of a side"
+            assert 5.0 + MARK_WIDTH / 2 - 1e-9 <= y <= ph - 5.0 - MARK_WIDTH / 2 + 1e-9, "within 5 mm of top or bottom"
+        for boxes, what in ((trims, "a card"), (bleeds, "a card's bleed")):
+            if what == "a card's bleed" and ((x1, y1), (x2, y2)) in over:
+                continue  # a mark over the outer bleed, drawn on a halo
+            for cx, cy, cw, ch in boxes:
+                overlap_x = min(x1, x2) < cx + cw and max(x1, x2) > cx
+                overlap_y = min(y1, y2) < cy + ch and max(y1, y2) > cy
+                assert not (overlap_x and overlap_y), f"a crop mark runs into {what}"
+        # a mark stands on a trim line and ends at least MARK_GAP short of the card
+        assert min(math.dist(p, (cx + dx, cy + dy)) for p in ((x1, y1), (x2, y2)) for cx, cy, cw, ch in trims
+                   for dx in (0, cw) for dy in (0, ch)) >= MARK_GAP - 1e-9
 
 
 def test_every_trim_line_has_marks_top_and_bottom():
@@ -66,14 +79,60 @@ def test_gutter_of_twice_the_bleed_gives_every_card_its_bleed():
     assert len(xs) == 2 * plan.cols  # each card's own two cuts
 
 
-def test_letter_narrows_outer_bleed_only_where_marks_need_room():
+def test_letter_keeps_the_full_bleed_and_marks_lie_over_it_on_a_halo():
     plan = plan_sheet(*POKER, *LETTER, bleed=3.0)
-    left, top, right, bottom = plan.outer
-    assert left == right == 3.0
-    assert 0 < top == bottom < 3.0
-    assert plan.notes and "narrowed" in plan.notes[0]
-    # the mark still stands clear of the bleed
-    assert plan.y0 - top - MARK_GAP - plan.mark_len[1] >= 5.0 - 1e-9
+    assert plan.outer == (3.0, 3.0, 3.0, 3.0)
+    assert plan.mark_span("top")[2] and plan.mark_span("bottom")[2]  # 7.7 mm: no room outside the bleed
+    assert not plan.mark_span("left")[2] and not plan.mark_span("right")[2]
+    over = plan.marks_over_bleed()
+    assert len(over) == 2 * 4  # the four vertical trim lines, top and bottom
+    for (x1, y1), (x2, y2) in over:
+        assert x1 == x2 and min(y1, y2) >= 5.0 + MARK_WIDTH - 1e-9
+        assert max(y1, y2) < plan.y0 or min(y1, y2) > plan.y0 + 3 * 88.0  # over the bleed, short of the trim
+    assert plan.notes and "over the outer bleed" in plan.notes[0]
+    assert not plan_sheet(*POKER, *A4, bleed=3.0).marks_over_bleed()  # A4 has room outside the bleed
+
+
+def test_a_gutter_that_leaves_fewer_cards_turns_the_sheet_to_landscape():
+    portrait = plan_sheet(*POKER, *A4, bleed=3.0, gutter=6.0)
+    plan = best_plan(*POKER, *A4, bleed=3.0, gutter=6.0)
+    assert portrait.per_sheet == 6
+    assert plan.landscape and (plan.paper_w, plan.paper_h) == (297.0, 210.0) and plan.per_sheet == 8
+    assert "landscape" in plan.notes[0] and "8 cards a sheet instead of 6" in plan.notes[0]
+    assert not best_plan(*POKER, *A4, bleed=3.0).landscape  # 3 x 3 portrait is already best
+
+
+def test_landscape_backs_flip_on_the_long_top_edge():
+    plan = best_plan(*POKER, *A4, bleed=3.0, gutter=6.0)
+    for i in range(plan.per_sheet):
+        face, back = plan.slot(i), plan.back_slot(i)
+        # the long edge is now the top one: y maps to paper_h - y, x stays
+        assert back.x == pytest.approx(face.x)
+        assert back.y == pytest.approx(plan.paper_h - (face.y + plan.card_h))
+        assert back.row == plan.rows - 1 - face.row
+    # an offset measured on the portrait calibration page turns with the page (a quarter to the left)
+    shifted, plain = plan.back_slot(0, (1.0, 2.0)), plan.back_slot(0)
+    assert (shifted.x - plain.x, shifted.y - plain.y) == pytest.approx((-2.0, 1.0))
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+@pytest.mark.parametrize("gutter", [0.0, 6.0])
+@pytest.mark.parametrize("card", [POKER, LARGE, (22.0, 22.0)], ids=["poker", "large", "token"])
+def test_every_sheet_has_a_band_for_its_label_clear_of_marks_and_cards(paper, gutter, card):
+    plan = best_plan(*card, *paper, bleed=3.0, gutter=gutter)
+    bands = plan.label_bands()
+    assert bands, "no room for a label"
+    long_enough = [b for b in bands if max(b.w, b.h) >= 60 and min(b.w, b.h) >= 2.0]
+    assert long_enough, bands
+    cards = [plan.clip(plan.slot(i)) for i in range(plan.per_sheet)]
+    for band in bands:
+        assert band.x >= 5.0 and band.y >= 5.0 and band.x + band.w <= plan.paper_w - 5.0 and band.y + band.h <= plan.paper_h - 5.0
+        for (x1, y1), (x2, y2) in plan.crop_marks():
+            hit_x = min(x1, x2) - MARK_WIDTH < band.x + band.w and max(x1, x2) + MARK_WIDTH > band.x
+            hit_y = min(y1, y2) - MARK_WIDTH < band.y + band.h and max(y1, y2) + MARK_WIDTH > band.y
+            assert not (hit_x and hit_y), ("a label band crosses a mark", band)
+        for cx, cy, cw, ch in cards:
+            assert not (band.x < cx + cw and band.x + band.w > cx and band.y < cy + ch and band.y + band.h > cy)
 
 
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
