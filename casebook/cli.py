@@ -63,6 +63,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--ink-saver", action="store_true", help="light backgrounds, for greyscale or low ink")
     b.add_argument("--png", action="store_true", help="also one PNG per card face and back (with bleed)")
     b.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    from generator.exports.run import add_arguments as add_export_arguments
+
+    add_export_arguments(b)  # --per-card, --service, --tts, --split-sides, --fold, --cut-lines, --cover, --preview
 
     v = sub.add_parser("validate", help="check card databases and their layouts")
     data_args(v)
@@ -163,8 +166,14 @@ def build(args: argparse.Namespace) -> int:
     opts.crop_marks = not args.no_crop_marks
     opts.back_offset, opts.ink_saver = args.back_offset, args.ink_saver
     opts.png, opts.dpi = args.png, args.dpi
+    from generator.exports.run import export_options, run_exports, unknown_services
+
+    opts.cut_lines, exports = args.cut_lines, export_options(args)
     games = _games(args, opts.cards_dir)
     if games is None:
+        return 2
+    if (message := unknown_services(exports, opts)) is not None:
+        print(f"casebook: {message}", file=sys.stderr)
         return 2
 
     def progress(msg: str) -> None:
@@ -196,11 +205,17 @@ def build(args: argparse.Namespace) -> int:
             out = opts.out_dir / game / "png"
             count = export_pngs(composed, out, opts, progress)
             print(f"wrote {out}/ ({count} PNGs)")
+        if exports.any and not problems:
+            print("\n".join(run_exports(composed, game, opts, exports, problems, progress)))
+            if problems:
+                print(problems.format(), file=sys.stderr)
+                failed += 1
         progress(f"{game}: done in {time.perf_counter() - started:.1f} s")
     return 1 if failed else 0
 
 
 def replay(args: argparse.Namespace) -> int:
+    """Replay a log: the state and scores for people, or with --json one JSON object whatever happens."""
     import json
 
     from rules.cards import CARDS_DIR, read_database
@@ -209,46 +224,57 @@ def replay(args: argparse.Namespace) -> int:
     from rules.log import parse_log
     from rules.log import replay as run_replay
 
+    out: dict[str, Any] = {"log": str(args.log), "game": None, "events_applied": 0, "state": None, "error": None}
+
+    def refuse(code: int, message: str, kind: str, problems: Problems | None = None, **error: Any) -> int:
+        """Say what is wrong on stderr; with --json also print the outcome with its error."""
+        print(message, file=sys.stderr)
+        if args.json:
+            found = [{"place": str(p.place), "message": p.message, "expected": p.expected}
+                     for p in (problems.errors if problems else [])]
+            out["error"] = {"kind": kind, "event": None, "action": None, "rule": None, "rule_id": None,
+                            "reason": found[0]["message"] if found else message.split(": ", 1)[-1],
+                            "place": found[0]["place"] if found else str(args.log), "problems": found, **error}
+            print(json.dumps(out, indent=2, ensure_ascii=False))
+        return code
+
     if args.until is not None and args.until < 0:
-        print("casebook: --until takes an event number (0 or more)", file=sys.stderr)
-        return 2
+        return refuse(2, "casebook: --until takes an event number (0 or more)", "usage")
     try:
         text = args.log.read_text(encoding="utf-8")
     except FileNotFoundError:
-        print(f"casebook: {args.log}: no such file", file=sys.stderr)
-        return 1
+        return refuse(1, f"casebook: {args.log}: no such file", "file")
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"casebook: {args.log}: cannot read it as a text file ({exc})", file=sys.stderr)
-        return 1
+        return refuse(1, f"casebook: {args.log}: cannot read it as a text file ({exc})", "file")
     problems = Problems()
     log = parse_log(text, str(args.log), problems)
     if log is None:
-        print(problems.format(), file=sys.stderr)
-        print(f"{args.log}: not a readable game log (see docs/game-log.md)", file=sys.stderr)
-        return 1
+        return refuse(1, problems.format() + f"\n{args.log}: not a readable game log (see docs/game-log.md)", "log",
+                      problems)
+    out["game"] = log.game
     db = read_database(log.game, args.cards or CARDS_DIR, problems)
     if db is None or problems:
-        print(problems.format(), file=sys.stderr)
-        return 1
+        return refuse(1, problems.format(), "cards", problems)
     game = GAMES[log.game]
     try:
         result = run_replay(db, log, args.until)
-    except IllegalAction as exc:
-        print(f"{args.log}: {exc}", file=sys.stderr)
-        return 1
+    except IllegalAction as exc:  # the header is refused: nothing can be replayed
+        rule = exc.rule
+        return refuse(1, f"{args.log}: error: {exc}", "header", event=0, action=exc.action,
+                      rule=rule.name if rule else None, rule_id=rule.id if rule else None, reason=exc.reason)
     summary = game.summary(result.state)
+    out["events_applied"], out["state"] = result.applied, summary
+    place = log.place(result.error.event_no or 0) if result.error else None
+    if result.error and args.json:
+        rule = result.error.rule
+        out["error"] = {"kind": "event", "event": result.error.event_no, "action": result.error.action,
+                        "rule": rule.name if rule else None, "rule_id": rule.id if rule else None,
+                        "reason": result.error.reason, "place": str(place or args.log), "problems": []}
     if args.json:
-        out = {"log": str(args.log), "events_applied": result.applied, "state": summary}
-        if result.error:
-            out["error"] = {"event": result.error.event_no, "action": result.error.action,
-                            "rule": result.error.rule.name if result.error.rule else None,
-                            "rule_id": result.error.rule.id if result.error.rule else None,
-                            "reason": result.error.reason}
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         print(format_summary(game, summary, result.applied))
     if result.error:
-        place = log.place(result.error.event_no or 0)
         print(f"{place or args.log}: error: {result.error}", file=sys.stderr)
         return 1
     return 0

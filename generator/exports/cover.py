@@ -1,0 +1,194 @@
+"""The cover page: what the set holds (a checklist to tick while cutting), which pages of the
+PDF to print how, and the settings it was built with. Written as <game>-<paper>-cover.pdf,
+beside the set rather than inside it, so no card stock is spent on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.backends.fonts import metrics
+from generator.exports import ExportOptions, atomic_file
+from generator.scene import Rect, Scene, TextRun
+from generator.units import PT_PER_MM
+from rules.problems import Problems
+
+if TYPE_CHECKING:
+    from generator.build import BuildOptions, Composed
+
+MARGIN = 15.0
+INK = "#222222"
+GREY = "#666666"
+
+
+@dataclass(frozen=True)
+class PageRange:
+    """Pages first..last (1-based) of the set's PDF, what they hold and how to print them."""
+
+    first: int
+    last: int
+    what: str
+    how: str
+
+    @property
+    def pages(self) -> str:
+        return str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
+
+
+def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRange]:
+    """The pages of <game>-<paper>.pdf in order, as write_pdf lays them out."""
+    from generator.build import _groups, plans_for
+
+    plans = plans_for(composed, paper, opts, Problems())
+    out: list[PageRange] = []
+    page = 1
+    for size_id, faces in _groups(composed):
+        if not faces:
+            continue
+        per = plans[size_id].per_sheet
+        sheets = -(-len(faces) // per)
+        names = " + ".join(dict.fromkeys(f.component.name for f in faces))
+        out.append(PageRange(page, page + 2 * sheets - 1, f"{names}: {sheets} sheet(s), faces then backs",
+                             "double-sided, flip on the long edge (or odd pages, then even pages fed again)"))
+        page += 2 * sheets
+    for name, _ in composed.pages.get(paper, []):
+        out.append(PageRange(page, page, name, "single-sided, on plain paper"))
+        page += 1
+    out.append(PageRange(page, page + 1, "Duplex calibration", "double-sided, once, to measure --back-offset"))
+    return out
+
+
+def contents(composed: Composed) -> list[tuple[str, str]]:
+    """Each component and sheet with its count and size: (what, detail)."""
+    lib = composed.lib
+    rows = []
+    for cid, faces in composed.faces.items():
+        comp = composed.db.components[cid]
+        size = lib.sizes.get(comp.size)
+        shape = "round " if size is not None and size.round else ""
+        dims = f"{size.width:g} x {size.height:g} mm" if size is not None else comp.size
+        designs = len({f.card.id for f in faces})
+        detail = f"{len(faces)} × {shape}{comp.size} ({dims})"
+        if designs != len(faces):
+            detail += f", {designs} designs"
+        rows.append((f"{comp.name} [{comp.code}]", detail))
+    for sheet in composed.db.sheets:
+        rows.append((sheet.name, "1 sheet"))
+    return rows
+
+
+def settings(composed: Composed, paper: str, opts: BuildOptions) -> list[str]:
+    """The print settings of this build, one line each, as a person would set them again."""
+    lib = composed.lib
+    bleed = lib.settings.bleed if opts.bleed is None else opts.bleed
+    p = lib.papers[paper]
+    return [
+        f"Paper: {paper} ({p.width:g} x {p.height:g} mm); print at 100 % (actual size), not 'fit to page'",
+        f"Bleed {bleed:g} mm; gutter {opts.gutter:g} mm ({'cards abut: one cut between neighbours' if not opts.gutter else 'cards spaced'})",
+        f"Crop marks {'on' if opts.crop_marks else 'off'}; cut lines {'on' if opts.cut_lines else 'off'}; "
+        f"ink saver {'on' if opts.ink_saver else 'off'}",
+        f"Back offset {opts.back_offset[0]:g}, {opts.back_offset[1]:g} mm (rebuild with --back-offset X,Y to correct a duplex shift)",
+    ]
+
+
+class _Page:
+    """Lines of text placed down a page, starting a new page when one is full."""
+
+    def __init__(self, width: float, height: float):
+        self.width, self.height = width, height
+        self.scenes: list[Scene] = []
+        self._new()
+
+    def _new(self) -> None:
+        self.scene = Scene(self.width, self.height)
+        self.scenes.append(self.scene)
+        self.y = MARGIN
+
+    def line(self, text: str, size: float = 9.0, font: str = "regular", colour: str = INK, x: float = MARGIN,
+             box: bool = False, gap: float = 1.35) -> None:
+        step = size * gap / PT_PER_MM
+        if self.y + step > self.height - MARGIN:
+            self._new()
+        self.y += step
+        room = self.width - MARGIN - x - (5.0 if box else 0.0)
+        fitted = size
+        width = metrics().width(text, font, size) / PT_PER_MM
+        if width > room:
+            fitted = size * room / width
+        if box:
+            side = size * 0.8 / PT_PER_MM
+            self.scene.add(Rect(x, self.y - side, side, side, stroke=INK, width=0.25))
+            x += side + 2.0
+        self.scene.add(TextRun(x, self.y, text, font, fitted, colour))
+
+    def para(self, text: str, size: float = 8.5, colour: str = INK, x: float = MARGIN) -> None:
+        """Text wrapped at word breaks to the page's width."""
+        room = (self.width - MARGIN - x) * PT_PER_MM
+        line = ""
+        for word in text.split():
+            trial = f"{line} {word}".strip()
+            if line and metrics().width(trial, "regular", size) > room:
+                self.line(line, size, colour=colour, x=x)
+                line = word
+            else:
+                line = trial
+        if line:
+            self.line(line, size, colour=colour, x=x)
+
+    def space(self, mm: float) -> None:
+        self.y += mm
+
+
+def cover_scenes(composed: Composed, paper: str, opts: BuildOptions, exports: ExportOptions, game: str) -> list[Scene]:
+    """The cover as page scenes (one page for a set of today's size)."""
+    p = composed.lib.papers[paper]
+    page = _Page(p.width, p.height)
+    db = composed.db
+    page.line(db.title, 18, "bold")
+    page.line(f"Print-and-play set · {paper} · made by Casebook", 9, colour=GREY)
+    page.space(3)
+    page.line("Contents — tick each as you cut it", 11, "bold")
+    for what, detail in contents(composed):
+        page.line(f"{what}: {detail}", 9.5, box=True, gap=1.6)
+    page.space(3)
+    page.line(f"Pages of {game}-{paper}.pdf", 11, "bold")
+    for entry in page_map(composed, paper, opts):
+        page.line(f"{entry.pages}: {entry.what}", 9, "bold")
+        page.para(entry.how, 8.5, x=MARGIN + 6)
+    extra = []
+    if exports.split_sides:
+        extra.append(f"{game}-{paper}-faces.pdf and -backs.pdf: the card sheets' two sides as two files, for a "
+                     "printer without duplex: print the faces, turn the stack over (top edge still away), print the backs")
+    if exports.fold:
+        extra.append(f"{game}-{paper}-fold.pdf: each card's face beside its back; cut out the pair, fold, glue")
+    if extra:
+        page.space(2)
+        page.line("Also in this folder", 11, "bold")
+        for text in extra:
+            page.para(text, 8.5)
+    page.space(3)
+    page.line("Print settings of this build", 11, "bold")
+    for text in settings(composed, paper, opts):
+        page.para(text, 8.5)
+    if db.credit:
+        page.space(3)
+        page.para(db.credit, 7.5, colour=GREY)
+    return page.scenes
+
+
+def write_cover(composed: Composed, paper: str, path: Path, opts: BuildOptions, exports: ExportOptions,
+                game: str) -> int:
+    """<game>-<paper>-cover.pdf, atomically; returns its pages."""
+    from generator.backends.pdf import PdfDocument
+
+    scenes = cover_scenes(composed, paper, opts, exports, game)
+    with atomic_file(path) as tmp:
+        doc = PdfDocument(tmp, title=f"{composed.db.title} — cover ({paper})", duplex=False)
+        for scene in scenes:
+            doc.begin_page(scene.width, scene.height)
+            doc.draw(scene)
+            doc.end_page()
+        doc.save()
+    return len(scenes)

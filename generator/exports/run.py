@@ -1,0 +1,107 @@
+"""The exports a build was asked for, run in turn after its PDFs; what each wrote, said in one line."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from generator.exports import ExportOptions
+from rules.problems import Problems
+
+if TYPE_CHECKING:
+    from generator.build import BuildOptions, Composed
+
+
+def add_arguments(b: argparse.ArgumentParser) -> None:
+    """The build command's export flags."""
+    b.add_argument("--per-card", action="store_true",
+                   help="also one PDF per component, one card side a page, TrimBox/BleedBox set (cards/)")
+    b.add_argument("--service", action="append", metavar="NAME",
+                   help="also upload files for a print service: tgc, mpc, drivethru (layouts/services.yaml)")
+    b.add_argument("--tts", action="store_true", help="also Tabletop Simulator deck sheets and a saved object (tts/)")
+    b.add_argument("--tts-url", metavar="URL", help="where the TTS sheets will be hosted (default: file:/// paths)")
+    b.add_argument("--split-sides", action="store_true",
+                   help="also faces-only and backs-only PDFs, for printers without duplex")
+    b.add_argument("--fold", action="store_true", help="also a fold-and-glue PDF: each face beside its back")
+    b.add_argument("--cut-lines", action="store_true",
+                   help="lines across the sheet along every trim, for a guillotine")
+    b.add_argument("--cover", action="store_true",
+                   help="also a cover page: contents to tick, which pages to print how, the settings")
+    b.add_argument("--preview", action="store_true", help="also one fan picture of each component (preview/)")
+
+
+def export_options(args: argparse.Namespace) -> ExportOptions:
+    return ExportOptions(per_card=args.per_card, services=tuple(dict.fromkeys(args.service or ())), tts=args.tts,
+                         tts_url=args.tts_url, split_sides=args.split_sides, fold=args.fold, cover=args.cover,
+                         preview=args.preview)
+
+
+def unknown_services(exports: ExportOptions, opts: BuildOptions) -> str | None:
+    """A message if a requested service is not in layouts/services.yaml (asked before composing)."""
+    from generator.exports.services import SERVICES_FILE, service_ids
+
+    known = service_ids(opts.layouts_dir)
+    unknown = [s for s in exports.services if s not in known]
+    if not unknown:
+        return None
+    return (f"unknown print service {', '.join(unknown)}; {opts.layouts_dir / SERVICES_FILE} has: "
+            f"{', '.join(known) or 'none'}")
+
+
+def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: ExportOptions, problems: Problems,
+                progress: Callable[[str], None]) -> list[str]:
+    """Every requested export of one composed game; returns 'wrote ...' lines (problems on failure)."""
+    out = opts.out_dir / game
+    lines: list[str] = []
+    if exports.per_card:
+        from generator.exports.cards import write_card_pdfs
+
+        progress(f"{game}: per-card PDFs")
+        files = write_card_pdfs(composed, out / "cards")
+        lines.append(f"wrote {out / 'cards'}/ ({len(files)} PDFs, one card side a page)")
+    for paper in opts.papers:
+        if exports.split_sides:
+            from generator.exports.variants import write_split_sides
+
+            progress(f"{game}: faces-only and backs-only {paper}")
+            for path, pages in write_split_sides(composed, paper, out, game, opts, problems):
+                lines.append(f"wrote {path} ({pages} pages)")
+        if exports.fold and not problems:
+            from generator.exports.variants import write_fold_pdf
+
+            progress(f"{game}: fold-and-glue {paper}")
+            path = out / f"{game}-{paper}-fold.pdf"
+            pages = write_fold_pdf(composed, paper, path, opts, problems)
+            if not problems:
+                lines.append(f"wrote {path} ({pages} pages)")
+        if exports.cover and not problems:
+            from generator.exports.cover import write_cover
+
+            path = out / f"{game}-{paper}-cover.pdf"
+            lines.append(f"wrote {path} ({write_cover(composed, paper, path, opts, exports, game)} page(s))")
+        if problems:
+            return lines
+    if exports.services:
+        from generator.exports.services import write_services
+
+        progress(f"{game}: print-service files ({', '.join(exports.services)})")
+        for folder, count in write_services(composed, exports.services, out, opts, problems, exports.notes):
+            lines.append(f"wrote {folder}/ ({count} card sides)")
+        if problems:
+            return lines
+    if exports.tts:
+        from generator.exports.tts import write_tts
+
+        progress(f"{game}: Tabletop Simulator sheets")
+        saved = write_tts(composed, out / "tts", opts, exports.tts_url)
+        lines.append(f"wrote {out / 'tts' / (game + '.json')} ({len(saved['ObjectStates'])} decks; "
+                     "copy it into Tabletop Simulator's Saved Objects folder)")
+    if exports.preview:
+        from generator.exports.preview import write_previews
+
+        progress(f"{game}: previews")
+        lines.append(f"wrote {out / 'preview'}/ ({len(write_previews(composed, out / 'preview', opts))} pictures)")
+    lines += [f"note: {note}" for note in exports.notes]
+    exports.notes.clear()
+    return lines
