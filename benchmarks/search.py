@@ -1,9 +1,14 @@
-"""Benchmark the rules search: build the Graves index once, then time 200 mixed queries.
+"""Benchmark the rules search: build the Graves index once, then time 200 mixed queries; then
+score the players' question sets.
 
 `python benchmarks/search.py [ROUNDS]`. Queries mix short and long, exact words, plurals,
 synonyms, typos (distance 1 and 2) and words the index does not know. Each query is timed on
 its own; the target is under 20 ms per query (the companion runs it on a phone). The index
 remembers the typo look-ups it has made, so the first sight of each query is shown apart.
+
+The question sets (tests/rules/questions/, the tuning set and the held-out set) are asked of
+one index over every game with a question set, each in its own game: the share whose right
+answer comes first (the bar is 90 %) and within the first three (the bar is all).
 """
 
 from __future__ import annotations
@@ -18,6 +23,16 @@ sys.path.insert(0, str(ROOT))
 
 from rules.cards import load_database  # noqa: E402
 from rules.search import RulesIndex  # noqa: E402
+from tests.rules.question_set import (  # noqa: E402
+    HELD_OUT,
+    TUNING,
+    evaluate,
+    load_questions,
+    share_first,
+    share_top3,
+)
+
+QUESTION_GAMES = ("graves", "syndicate")
 
 QUERIES = [
     # words as written
@@ -62,7 +77,24 @@ def main() -> int:
             first = times[:len(QUERIES)]
             print(f"  first sight of each of {len(first)} distinct queries: mean {statistics.mean(first):.3f} ms, "
                   f"max {max(first):.3f} ms")
+    print_question_sets()
     return 0
+
+
+def print_question_sets() -> None:
+    """Each question set's accuracy per game: right answer first, and within the first three."""
+    index = RulesIndex.build([load_database(game) for game in QUESTION_GAMES])
+    for name, folder in (("tuning", TUNING), ("held-out", HELD_OUT)):
+        for game in QUESTION_GAMES:
+            questions = load_questions(folder, game)
+            start = time.perf_counter()
+            outcomes = evaluate(index, questions)
+            mean_ms = (time.perf_counter() - start) * 1000 / len(questions)
+            print(f"{name} questions, {game}: {len(questions)}, right answer first {share_first(outcomes):.0%}, "
+                  f"in the first three {share_top3(outcomes):.0%} ({mean_ms:.2f} ms a question)")
+            for o in outcomes:
+                if o.place != 1:
+                    print(f"  [{o.place or '-'}] {o.question.ask!r}: got {', '.join(o.ranking[:3])}")
 
 
 if __name__ == "__main__":

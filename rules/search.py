@@ -145,15 +145,14 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
                                ("nine", "9"), ("ten", "10"), ("eleven", "11"), ("twelve", "12"))),
 )
 
-# Words that point to others but not back: a player who types "draw" may mean a drawn game,
-# but one who asks about a tie does not mean drawing cards.
+# Words that point to others but not back: a drawn game is a tie, but a player who asks about
+# a tie does not mean drawing cards (nor does "draw" alone, mostly: the tie rules list it).
 ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.6, ("drawn",), ("tie", "equal")),
-    (0.3, ("draw",), ("tie",)),
     (0.5, ("get", "gets", "got"), ("score", "take", "win", "reach")),
-    (0.5, ("everyone", "everybody"), ("each", "player")),
-    (0.5, ("go", "goes"), ("move",)),  # "where do we go next"
+    (0.5, ("everyone", "everybody"), ("each",)),
     (0.4, ("go", "goes"), ("put", "place")),  # "where do the evidence cards go"
+    (0.4, ("after",), ("next",)),  # "where do we go after this location"
     (0.6, ("more", "bigger", "greater"), ("higher",)),
     (0.6, ("over", "finished"), ("end", "finish")),
     (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
