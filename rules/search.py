@@ -109,7 +109,7 @@ should i me my mine you your yours we us our they them their theirs he him his s
 it its itself this that these those there here what which who whom whose when where why how
 if not any some such very just also about many much
 happen happens happened happening anything something anyone someone thing things
-ok okay allowed have has had having
+ok okay allowed have has had having instead rather
 don doesn didn isn aren wasn weren wouldn shouldn couldn mustn haven hasn hadn ll ve re
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
