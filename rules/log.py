@@ -145,5 +145,10 @@ def replay(db: GameDatabase, log: GameLog, until: int | None = None) -> Replay:
         try:
             game.apply(state, event)
         except IllegalAction as exc:
+            # a refused event may have changed part of the state before the rule stopped it: step again to
+            # the last good event (only on this path, so a clean replay applies each event once, uncopied)
+            state = start(db, log)
+            for earlier in log.events[:number - 1]:
+                game.apply(state, earlier)
             return Replay(state, number - 1, exc.located(number, game.describe(state, event)))
     return Replay(state, stop)

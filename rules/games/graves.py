@@ -205,6 +205,16 @@ class Location:
     totals: tuple[int, int] | None = None
 
 
+@dataclass(frozen=True)
+class LocationResult:
+    """A resolved location, kept with its case: who won its evidence (None: a tie) and the totals."""
+
+    name: str
+    winner: int | None
+    totals: tuple[int, int]
+    trump: str | None
+
+
 @dataclass
 class Case:
     number: int
@@ -218,6 +228,7 @@ class Case:
     evidence_points: list[int] = field(default_factory=lambda: [0, 0])
     unmask_points: list[int] = field(default_factory=lambda: [0, 0])
     locations: list[str] = field(default_factory=list)
+    results: list[LocationResult] = field(default_factory=list)  # each location as it resolved, in order
 
     @property
     def mastermind(self) -> int:
@@ -577,6 +588,7 @@ def _resolve(state: State) -> None:
     loc.resolved = True
     a, b = loc.totals
     loc.winner = None if a == b else (0 if a > b else 1)
+    state.case.results.append(LocationResult(loc.name, loc.winner, loc.totals, loc.trump))
     if loc.winner is not None:
         state.case.evidence_won[loc.winner] += 1
         state.lead = loc.winner
@@ -789,19 +801,41 @@ def scores(state: State) -> list[int]:
 
 
 def result(state: State) -> dict[str, Any]:
-    """Totals, and once the game is over the winner: higher total, then correct deductions, else a draw."""
+    """Totals, and once the game is over the winner and why: higher total, then correct deductions, else a draw."""
     total = scores(state)
     correct = [sum(1 for c in state.done if c.correct and c.detective == i) for i in (0, 1)]
     out: dict[str, Any] = {"scores": dict(zip(state.players, total, strict=True)), "over": is_over(state),
                            "correct_deductions": dict(zip(state.players, correct, strict=True))}
     if is_over(state):
+        high, low = max(total), min(total)
         if total[0] != total[1]:
-            out["winner"], out["decided_by"] = state.players[0 if total[0] > total[1] else 1], "score"
+            winner = state.players[total.index(high)]
+            out["winner"], out["decided_by"] = winner, "score"
+            out["why"] = f"{winner} has the higher total, {high} to {low}"
         elif correct[0] != correct[1]:
-            out["winner"], out["decided_by"] = state.players[0 if correct[0] > correct[1] else 1], "tie-break"
+            best = 0 if correct[0] > correct[1] else 1
+            out["winner"], out["decided_by"] = state.players[best], "tie-break"
+            out["why"] = (f"tied at {high}; {state.players[best]} unmasked the Mastermind as the Detective "
+                          f"{_times(correct[best])}, {state.players[1 - best]} {_times(correct[1 - best])}")
         else:
             out["winner"], out["decided_by"] = None, "draw"
+            both = "both unmasked the Mastermind" if correct[0] else "neither unmasked the Mastermind"
+            out["why"] = f"tied at {high}, and {both} as the Detective"
     return out
+
+
+def _times(n: int) -> str:
+    return {0: "never", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def identity_name(db: GameDatabase, ident: str | None) -> str | None:
+    """'Ezra Hollowmere, the Spinner' for 'ezra_hollowmere' (None stays None; an unknown id is kept)."""
+    if ident is None:
+        return None
+    for card in db.components["identities"].cards:
+        if card.id == ident:
+            return f"{card['name']}, {card['epithet']}" if card.get("epithet") else str(card["name"])
+    return str(ident)
 
 
 def possible_masterminds(db: GameDatabase, evidence_ids: list[str]) -> list[str]:
@@ -814,53 +848,99 @@ def possible_masterminds(db: GameDatabase, evidence_ids: list[str]) -> list[str]
     return [i for i in ids if i in viable]
 
 
-def _case_dict(state: State, case: Case, viewer: int | None) -> dict[str, Any]:
+def _unmasking_text(state: State, case: Case, hidden: bool) -> str:
+    """How the case's unmasking went, in words ('' before it happens)."""
+    det, mm = state.players[case.detective], state.players[case.mastermind]
+    single = "single_case" in state.variants
+    if case.revealed_early:
+        who = "" if hidden or case.identity is None else f" as {identity_name(state.db, case.identity)}"
+        return f"{mm} revealed early{who}: {det} scores 2"
+    if case.guess is None:
+        return ""
+    text = f"{det} guessed {identity_name(state.db, case.guess)}"
+    if case.correct is None:
+        return text + "; the Mastermind's identity is still to be shown"
+    if case.correct:
+        return text + f": right, {det} scores {4 if single else 3}"
+    return text + f": wrong, it was {identity_name(state.db, case.identity)}; {mm} scores {4 if single else 1}"
+
+
+def _case_dict(state: State, case: Case, viewer: int | None, helper: bool = True) -> dict[str, Any]:
     hide = viewer is not None and case is state.case and state.phase not in ("over",) \
         and viewer != case.mastermind and case.guess is None and not case.revealed_early
+    players = state.players
     data: dict[str, Any] = {
         "number": case.number,
-        "detective": state.players[case.detective],
-        "mastermind": state.players[case.mastermind],
+        "detective": players[case.detective],
+        "mastermind": players[case.mastermind],
         "identity": None if hide else case.identity,
-        "evidence_won": dict(zip(state.players, case.evidence_won, strict=True)),
+        "identity_name": None if hide else identity_name(state.db, case.identity),
+        "evidence_won": dict(zip(players, case.evidence_won, strict=True)),
         "revealed_early": case.revealed_early,
         "guess": case.guess,
+        "guess_name": identity_name(state.db, case.guess),
         "correct": case.correct,
-        "points": dict(zip(state.players, case.points, strict=True)),
+        "unmasking": _unmasking_text(state, case, hide),
+        "evidence_points": dict(zip(players, case.evidence_points, strict=True)),
+        "unmask_points": dict(zip(players, case.unmask_points, strict=True)),
+        "points": dict(zip(players, case.points, strict=True)),
         "locations": list(case.locations),
+        "results": [{"location": r.name, "winner": None if r.winner is None else players[r.winner],
+                     "totals": dict(zip(players, r.totals, strict=True)),
+                     "trump": None if r.trump is None else state.db.suits[r.trump].name}
+                    for r in case.results],
+        "over": any(c is case for c in state.done),
     }
     if viewer is None:
-        data["evidence_noted"] = {state.players[i]: list(case.notes[i]) for i in (0, 1)}
+        data["evidence_noted"] = {players[i]: list(case.notes[i]) for i in (0, 1)}
     else:
-        data["evidence_noted"] = {state.players[viewer]: list(case.notes[viewer])}
-        if viewer == case.detective:
+        data["evidence_noted"] = {players[viewer]: list(case.notes[viewer])}
+        if viewer == case.detective and helper:
             data["possible_masterminds"] = possible_masterminds(state.db, case.notes[viewer])
     return data
 
 
 def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
-    """The state as plain data; with a viewer, only what that player may see."""
+    """The state as plain data, people and things by name; with a viewer, only what that player may see.
+
+    Keys: game, players, variants, events, phase (play, unmasking, identity, deal, over), case (the case in
+    play; once the game is over, the last case stays here), cases_done (finished cases other than
+    `case`), cases (every case so far in order, the last one included: what a game-over screen lists),
+    cases_total, locations (the current row), active, turn, lead, to_act, passes_in_a_row, result.
+    A case: number, detective, mastermind, identity and identity_name ('Ezra Hollowmere, the Spinner';
+    None while hidden from the viewer), evidence_won, revealed_early, guess and guess_name, correct,
+    unmasking (how it went, in words), evidence_points, unmask_points, points (all by player name),
+    locations (ids), results (each resolved location: location, winner or None for a tie, totals,
+    trump), over, evidence_noted (and possible_masterminds for the Detective's view).
+    result: scores (the totals), over, correct_deductions, and once over winner (None: a draw),
+    decided_by (score, tie-break, draw) and why (in words).
+    """
     locs = []
     for i, loc in enumerate(state.locations):
         t = loc.totals or totals(loc)
         locs.append({
             "id": loc.id, "name": loc.name, "clocks": loc.clocks, "time": loc.time,
-            "trump": loc.trump, "printed_trump": loc.printed_trump, "active": i == state.active and state.phase == "play",
+            "trump": loc.trump, "printed_trump": loc.printed_trump,
+            "trump_name": None if loc.trump is None else state.db.suits[loc.trump].name,
+            "active": i == state.active and state.phase == "play",
             "resolved": loc.resolved,
             "winner": None if loc.winner is None else state.players[loc.winner],
             "piles": {state.players[p]: [card_name(state.db, c) for c in loc.piles[p]] for p in (0, 1)},
             "totals": dict(zip(state.players, t, strict=True)),
+            "to_reveal": [state.players[p] for p in (0, 1) if not loc.revealed[p]]
+            if loc.kind == "reveal_top_card" and not loc.started else [],
         })
-    out = {
+    cases = [*state.done] + ([] if any(c is state.case for c in state.done) else [state.case])
+    return {
         "game": ID, "players": list(state.players), "variants": sorted(state.variants), "events": state.events,
         "phase": state.phase, "case": _case_dict(state, state.case, viewer),
         "cases_done": [_case_dict(state, c, viewer) for c in state.done if c is not state.case],
+        "cases": [_case_dict(state, c, viewer, helper=False) for c in cases],
         "cases_total": state.cases_total, "locations": locs,
         "active": state.active, "turn": state.turn, "lead": state.players[state.lead],
         "to_act": state.players[state.to_act] if state.phase == "play" else None, "passes_in_a_row": state.passes,
         "result": result(state),
     }
-    return out
 
 
 def view(state: State, player: int) -> dict[str, Any]:

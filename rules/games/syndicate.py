@@ -466,7 +466,11 @@ def result(state: State) -> dict[str, Any]:
     """Scores, and once the game is over the winner (the first to 12 with the highest score alone)."""
     out: dict[str, Any] = {"scores": dict(zip(state.players, state.scores, strict=True)), "over": state.over}
     if state.over:
-        out["winner"], out["decided_by"] = winner(state), "score"
+        name = winner(state)
+        others = ", ".join(f"{p} {n}" for p, n in zip(state.players, state.scores, strict=True) if p != name)
+        out["winner"], out["decided_by"] = name, "score"
+        out["why"] = (f"{name} reached {TARGET} or more with the highest score alone: "
+                      f"{max(state.scores)} against {others}")
     return out
 
 

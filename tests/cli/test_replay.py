@@ -117,3 +117,54 @@ def test_replay_of_a_syndicate_game(tmp_path, capsys):
     assert f"{path}:10:5: error: event 3 (plot Cat Dragon; Ann 5 Forest, Ben 4 Sailor): The plot: unknown card " \
            "'Dragon'" in err
     assert "Traceback" not in err
+
+
+def replay_json(path, *extra):
+    """Run `casebook replay --json` in its own process: the exit code and the one JSON object printed."""
+    run = subprocess.run([sys.executable, "-m", "casebook", "replay", str(path), "--json", *extra], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert "Traceback" not in run.stderr, run.stderr
+    return run.returncode, json.loads(run.stdout), run.stderr
+
+
+def test_json_for_a_refused_event_keeps_the_state_before_it(tmp_path):
+    code, data, err = replay_json(write(tmp_path, LOG))
+    assert code == 1 and "event 7" in err
+    assert data["game"] == "graves" and data["events_applied"] == 6
+    assert data["error"]["kind"] == "event" and data["error"]["event"] == 7
+    assert data["error"]["rule_id"] == "turn_what_may_be_played" and data["error"]["place"].endswith("game.yaml:14:5")
+    assert data["state"]["locations"][1]["piles"] == {"Ann": ["9 Briefcase"], "Ben": []}
+
+
+def test_json_for_a_refused_header_is_an_error_at_event_0(tmp_path):
+    code, data, _ = replay_json(write(tmp_path, LOG.replace("players: [Ann, Ben]", "players: [Ann]")))
+    assert code == 1 and data["state"] is None and data["events_applied"] == 0
+    assert data["error"]["kind"] == "header" and data["error"]["event"] == 0
+    assert "exactly 2 players" in data["error"]["reason"] and data["error"]["rule"] == "Setting up a case"
+
+
+@pytest.mark.parametrize("content, kind, words", [
+    (None, "file", "no such file"),
+    (b"\x89PNG\r\n\x1a\n\x00\xff", "file", "cannot read"),
+    (LOG[:200].encode(), "log", "YAML syntax"),
+    (b"casebook-log: 2\ngame: graves\n", "log", "version-1"),
+], ids=["missing", "binary", "truncated", "version"])
+def test_json_when_the_file_cannot_be_read_or_parsed(tmp_path, content, kind, words):
+    path = tmp_path / "game.yaml"
+    if content is not None:
+        path.write_bytes(content)
+    code, data, err = replay_json(path)
+    assert code == 1 and data["state"] is None and data["error"]["kind"] == kind
+    assert data["error"]["event"] is None and words in data["error"]["reason"] + err
+    if kind == "log":
+        assert data["error"]["problems"] and data["error"]["problems"][0]["place"].startswith(str(path))
+
+
+def test_json_for_a_whole_game_has_every_case_and_the_winner(tmp_path):
+    code, data, err = replay_json(ROOT / "tests" / "data" / "logs" / "locations_special.yaml")
+    assert code == 0 and data["error"] is None, err
+    state = data["state"]
+    assert state["phase"] == "over" and state["case"]["number"] == 2  # the last case stays in state.case
+    assert [c["number"] for c in state["cases_done"]] == [1]
+    assert [c["points"] for c in state["cases"]] == [{"Ann": 7, "Ben": 6}, {"Ann": 4, "Ben": 9}]
+    assert state["result"]["winner"] == "Ben"

@@ -261,7 +261,7 @@ def test_correct_guess_gives_three_and_a_whole_game_result(graves_db):
     assert s.done[1].points == [2, 7]
     assert g.is_over(s)
     assert g.result(s) == {"scores": {"Ann": 7, "Ben": 9}, "over": True, "winner": "Ben", "decided_by": "score",
-                           "correct_deductions": {"Ann": 1, "Ben": 1}}
+                           "correct_deductions": {"Ann": 1, "Ben": 1}, "why": "Ben has the higher total, 9 to 7"}
 
 
 def test_scores_add_up_over_two_cases(graves_db):

@@ -187,7 +187,8 @@ def test_end_at_twelve_and_simultaneous_twelfths(syndicate_db):
     s.apply(state, plot("Ben", "9 Darkness", {"Cat": "7 Cave", "Ann": "5 Soldier"}, face_down="2 Author"))
     assert s.is_over(state)
     assert s.result(state) == {"scores": {"Ann": 10, "Ben": 13, "Cat": 12}, "over": True,
-                               "winner": "Ben", "decided_by": "score"}
+                               "winner": "Ben", "decided_by": "score",
+                               "why": "Ben reached 12 or more with the highest score alone: 13 against Ann 10, Cat 12"}
     with pytest.raises(IllegalAction, match="the game is over: Ben has won"):
         s.apply(state, plot("Cat", "8 Mill", {"Ann": "7 Castle", "Ben": "6 Market"}))
 
