@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,131 +18,19 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 from kivy.app import App  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
-from kivy.metrics import dp  # noqa: E402
-from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty  # noqa: E402
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
 
+from companion.screens import HistoryScreen, NewGameScreen, RulesScreen, SettingsScreen, StartScreen  # noqa: E402,E501
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.tables import TABLES, table_module  # noqa: E402
-from companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
-from companion.widgets import CButton, button, label  # noqa: E402
+from companion.theme import THEMES, rgba  # noqa: E402
 from rules.cards import GameDatabase, load_database  # noqa: E402
 from rules.log import GameLog  # noqa: E402
 from rules.search import RulesIndex  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-
-
-class StartScreen(Screen):
-    def on_pre_enter(self, *args: Any) -> None:
-        app = App.get_running_app()
-        box = self.ids.games
-        box.clear_widgets()
-        games = app.store.games(is_finished=app.is_finished)
-        notices = [g.warning for g in games if g.warning and not g.finished]
-        self.ids.notice.text = ("Recovered: " + "; ".join(notices)) if notices else ""
-        if not games:
-            box.add_widget(label("No saved games yet.", muted=True))
-        for g in games:
-            when = time.strftime("%d %b %H:%M", time.localtime(g.modified))
-            status = "finished" if g.finished else f"{g.events} events"
-            title = app.dbs[g.game].short_title if g.game in app.dbs else g.game
-            box.add_widget(button(f"{title}: {' v '.join(g.players)}\n{when} · {status}", f"resume_{g.id}",
-                                  lambda gid=g.id, game=g.game: app.resume(gid, game)))
-
-
-class NewGameScreen(Screen):
-    """Pick the game, name the players (with colours), the variants and the seed, start."""
-
-    game = StringProperty("graves")
-    colours = DictProperty({"p1": "blue", "p2": "vermillion", "p3": "green"})
-    variants = DictProperty({})
-
-    @property
-    def spec(self) -> Any:
-        return table_module(self.game).NEW_GAME
-
-    def on_pre_enter(self, *args: Any) -> None:
-        self.ids.error.text = ""
-        if not self.ids.seed.text:
-            self.ids.seed.text = str(int(time.time()) % 10000)
-        self.redraw()
-
-    def redraw(self) -> None:
-        app = App.get_running_app()
-        spec = self.spec
-        self.ids.title.text = f"New game: {app.dbs[self.game].short_title}"
-        games = self.ids.games
-        games.clear_widgets()
-        for gid in TABLES:
-            games.add_widget(button(app.dbs[gid].short_title, f"game_{gid}", lambda g=gid: self.pick_game(g),
-                                    flat=gid != self.game))
-        self.ids.players_note.text = spec.players_note
-        for n in (1, 2, 3):
-            shown = n <= spec.players
-            for wid in (f"p{n}", f"c{n}"):
-                w = self.ids[wid]
-                w.height, w.opacity, w.disabled = (dp(48), 1, False) if shown else (0, 0, True)
-        self._colours()
-        grid = self.ids.variants
-        grid.clear_widgets()
-        self.ids.variants_note.text = "Variants" if spec.variants else ""
-        for vid, name in spec.variants.items():
-            grid.add_widget(button(("[x] " if self.variants.get(vid) else "[  ] ") + name, f"variant_{vid}",
-                                   lambda v=vid: self._toggle(v), flat=not self.variants.get(vid)))
-        seeded = spec.seed_note is not None
-        self.ids.seed_note.text = spec.seed_note or ""
-        self.ids.seed.height, self.ids.seed.opacity, self.ids.seed.disabled = \
-            (dp(48), 1, False) if seeded else (0, 0, True)
-
-    def pick_game(self, game_id: str) -> None:
-        if game_id != self.game:
-            self.game = game_id
-            self.variants = {}
-            defaults = self.spec.names
-            for n, name in enumerate(defaults, start=1):
-                self.ids[f"p{n}"].text = name
-        self.redraw()
-
-    def _toggle(self, vid: str) -> None:
-        self.variants[vid] = not self.variants.get(vid)
-        if self.variants[vid]:
-            for a, b in self.spec.exclusive:
-                if vid in (a, b):
-                    self.variants[b if vid == a else a] = False
-        self.redraw()
-
-    def _colours(self) -> None:
-        for n in range(1, self.spec.players + 1):
-            slot = f"p{n}"
-            box = self.ids[f"c{n}"]
-            box.clear_widgets()
-            for name, hexcol in list(PLAYER_COLOURS.items())[:5]:
-                chosen = self.colours[slot] == name
-                b = CButton(text="*" if chosen else "", testid=f"colour_{slot}_{name}", flat=False)
-                b.background_color = rgba(hexcol)
-                b.color = (0, 0, 0, 1)
-                b.bind(on_release=lambda *_, s=slot, n=name: self._pick(s, n))
-                box.add_widget(b)
-
-    def _pick(self, slot: str, name: str) -> None:
-        self.colours[slot] = name
-        self._colours()
-
-    def start_game(self) -> None:
-        app = App.get_running_app()
-        spec = self.spec
-        names = [self.ids[f"p{n}"].text.strip() for n in range(1, spec.players + 1)]
-        variants = [v for v, on in self.variants.items() if on and v in spec.variants]
-        seed = None
-        if spec.seed_note is not None:
-            seed = int(self.ids.seed.text) if self.ids.seed.text.strip() else int(time.time()) % 10000
-        colours = [self.colours[f"p{n}"] for n in range(1, spec.players + 1)]
-        log = GameLog(self.game, app.dbs[self.game].rules_version, names, variants, seed,
-                      spec.setup(names, colours, variants), created=time.strftime("%Y-%m-%dT%H:%M:%S"))
-        error = app.start_session(log)
-        self.ids.error.text = error or ""
 
 
 class TableScreen(Screen):
@@ -194,66 +81,6 @@ class TableScreen(Screen):
             self.ids.message.text = app.table.message
 
 
-class HistoryScreen(Screen):
-    def on_pre_enter(self, *args: Any) -> None:
-        self.refresh()
-
-    def refresh(self) -> None:
-        app = App.get_running_app()
-        box = self.ids.events
-        box.clear_widgets()
-        if app.session is None:
-            return
-        lines = app.session.history()
-        if not lines:
-            box.add_widget(label("No events yet.", muted=True))
-        for n, line in enumerate(lines, start=1):
-            box.add_widget(button(line, f"event_{n}", lambda n=n: self._go_to(n), flat=True))
-        for i, event in enumerate(reversed(app.session.redo_stack), start=len(lines) + 1):
-            box.add_widget(label(f"{i}. (undone) {event.get('action')} {event.get('by')}", muted=True))
-
-    def _go_to(self, n: int) -> None:
-        App.get_running_app().session.go_to(n)
-        self.refresh()
-
-    def undo(self) -> None:
-        App.get_running_app().session.undo()
-        self.refresh()
-
-    def redo(self) -> None:
-        App.get_running_app().session.redo()
-        self.refresh()
-
-
-class RulesScreen(Screen):
-    def search(self, text: str) -> None:
-        app = App.get_running_app()
-        box = self.ids.results
-        box.clear_widgets()
-        if not text.strip():
-            box.add_widget(label("Type a few words.", muted=True))
-            return
-        hits = app.index.search(text, game=app.rules_game(), limit=8)
-        if not hits:
-            box.add_widget(label("Nothing found: try other words.", muted=True))
-        for i, hit in enumerate(hits):
-            e = hit.entry
-            b = button(f"{e.title}\n[{e.source}]", f"hit_{i}", lambda e=e: self._open(e), flat=True)
-            box.add_widget(b)
-
-    def _open(self, entry: Any) -> None:
-        box = self.ids.results
-        box.clear_widgets()
-        box.add_widget(label(f"[b]{entry.title}[/b]"))
-        box.add_widget(label(entry.text))
-        box.add_widget(label(f"Source: {entry.source}", muted=True))
-        box.add_widget(button("Back to results", "hit_back", lambda: self.search(self.ids.query.text), flat=True))
-
-
-class SettingsScreen(Screen):
-    pass
-
-
 class CasebookApp(App):
     colors = DictProperty(THEMES["light"])
     fs = NumericProperty(1.0)
@@ -266,6 +93,7 @@ class CasebookApp(App):
         self.data_dir = data
         self.store = Store(data / "games")
         self.dbs: dict[str, GameDatabase] = {gid: load_database(gid) for gid in TABLES}
+        self.store.titles = {gid: db.short_title for gid, db in self.dbs.items()}  # for its damage notices
         self.index = RulesIndex.build(list(self.dbs.values()))
         self.session: Session | None = None
         self.table: Any = None  # the current game's GameTable
@@ -299,6 +127,7 @@ class CasebookApp(App):
 
     def open_rules(self, query: str) -> None:
         screen = self.sm.get_screen("rules")
+        screen.game = self.rules_game() or ""
         self.go("rules")
         screen.ids.query.text = query
         screen.search(query)
@@ -306,10 +135,12 @@ class CasebookApp(App):
     # --- games --------------------------------------------------------------------------------
 
     def rules_game(self) -> str | None:
-        """The game whose rules the lookup searches: the game at the table, or the one being set up."""
-        if self.sm.current == "new" or self._history[-1:] == ["new"]:
+        """The game in hand, whose rules the lookup searches first: at the table, or being set up; None: all."""
+        if self.sm.current == "new":
             return str(self.sm.get_screen("new").game)
-        return self.session.log.game if self.session is not None else None
+        if self.sm.current in ("table", "history") and self.session is not None:
+            return self.session.log.game
+        return None
 
     def is_finished(self, log: GameLog) -> bool:
         try:

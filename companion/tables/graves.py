@@ -12,12 +12,13 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 
 from companion.graves_pad import RANKS, GravesPad
-from companion.tables.base import GameTable, NewGameSpec
+from companion.tables.base import GameTable
+from companion.tables.setup import PickInOrder, SecretEntry, SetupSpec
 from companion.theme import rgba
 from companion.widgets import SYMBOLS, Tile, button, label, symbol_button
 
 
-class GravesNewGame(NewGameSpec):
+class GravesNewGame(SetupSpec):
     def setup(self, names: list[str], colours: list[str], variants: list[str]) -> dict[str, Any]:
         setup: dict[str, Any] = {"detective": names[0], "colours": colours}
         if "long_haul" in variants:
@@ -30,7 +31,12 @@ NEW_GAME = GravesNewGame(
     variants={"knows_all": "The Mastermind Knows All", "single_case": "The Single Case",
               "long_haul": "The Long Haul (4 cases)", "life_is_pain": "Life Is Pain"},
     exclusive=[("single_case", "long_haul")],
-    seed_note="Locations: dealt from this seed (the app shows which five to lay out)")
+    seed_note="Seed: the app deals the five locations from it and shows which to lay out",
+    picks=[PickInOrder("locations", "locations", 5, "locations",
+                       "Deal five locations from the deck, then tap them here left to right",
+                       seeded="Deal from a seed")],
+    secrets=[SecretEntry("identity", "identities", 1, "the identity card you drew",
+                         "or later, at the table, before the unmasking")])
 
 
 class Table(GameTable):

@@ -1,0 +1,75 @@
+"""What the start screen says about saved games: each game's progress or result, and per-game statistics.
+
+Plain Python (no Kivy): it replays each saved log through the rules core once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.cards import GameDatabase
+from rules.engine import IllegalAction
+from rules.games import GAMES
+from rules.log import GameLog, replay
+
+
+@dataclass
+class Standing:
+    """Where a saved game stands: its scores, and once finished the winner (None for a draw)."""
+
+    players: list[str]
+    scores: dict[str, int]
+    finished: bool
+    winner: str | None = None
+    step: str = ""  # "case 2 of 2", "turn 7"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def standing(db: GameDatabase, log: GameLog) -> Standing | None:
+    """The standing a log leads to, or None if its header no longer starts a game."""
+    try:
+        state = replay(db, log).state
+    except IllegalAction:
+        return None
+    s = GAMES[log.game].summary(state, None)
+    result = s.get("result") or {}
+    scores = {p: int(v) for p, v in (result.get("scores") or s.get("scores") or {}).items()}
+    finished = bool(result.get("over"))
+    if "case" in s:
+        step = f"case {s['case']['number']} of {s['cases_total']}"
+    else:
+        step = f"turn {s.get('turn', len(log.events) + 1)}"
+    return Standing(list(s["players"]), scores, finished, result.get("winner"), step)
+
+
+def score_text(st: Standing) -> str:
+    """'9–6' for two players, '12–8–5' for three: the winner's (or first player's) score first."""
+    order = sorted(st.players, key=lambda p: (p != st.winner, -st.scores.get(p, 0))) if st.finished \
+        else st.players
+    return "–".join(str(st.scores.get(p, 0)) for p in order)
+
+
+def progress_line(st: Standing | None, events: int) -> str:
+    """'case 2 of 2 · Ann 5, Ben 3' while playing; 'finished: Ann won 9–6' at the end."""
+    if st is None:
+        return f"{events} events (no longer replays)"
+    if st.finished:
+        if st.winner is None:
+            return f"finished: a draw, {score_text(st)}"
+        return f"finished: {st.winner} won {score_text(st)}"
+    return f"{st.step} · " + ", ".join(f"{p} {st.scores.get(p, 0)}" for p in st.players)
+
+
+def statistics_line(title: str, standings: list[Standing | None]) -> str:
+    """'Detective Graves: 3 played, 2 finished · wins: Ann 1 · 1 draw' from the saved games."""
+    done = [s for s in standings if s is not None and s.finished]
+    wins: Counter[str] = Counter(s.winner for s in done if s.winner is not None)
+    draws = sum(1 for s in done if s.winner is None)
+    line = f"{title}: {len(standings)} played, {len(done)} finished"
+    if wins:
+        line += " · wins: " + ", ".join(f"{p} {n}" for p, n in wins.most_common())
+    if draws:
+        line += f" · {draws} draw{'' if draws == 1 else 's'}"
+    return line

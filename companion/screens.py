@@ -1,0 +1,526 @@
+"""The companion's screens around the table: start, new game, history, rules, settings.
+
+Layout lives in companion/kv/<screen>.kv; what they say comes from plain modules (store,
+progress, history, share) that tests drive without a window.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
+from kivy.properties import DictProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.history import history
+from companion.progress import Standing, progress_line, standing, statistics_line
+from companion.session import Session
+from companion.share import export_folder, result_text, share_on_android, write_export
+from companion.store import SavedGame
+from companion.tables import TABLES, table_module
+from companion.tables.setup import missing, options
+from companion.theme import PLAYER_COLOURS, rgba
+from companion.widgets import CButton, button, label
+from rules.games import GAMES
+from rules.log import GameLog
+
+SECRET_SECONDS = 30  # an open secret entry closes itself after this long
+
+
+def row(*widgets: Any, widths: tuple[float | None, ...] = ()) -> BoxLayout:
+    """A horizontal row as tall as its tallest part; buttons and labels fill it, stacks sit at the top.
+
+    `widths` fixes some widths (None: share the rest)."""
+    box = BoxLayout(size_hint_y=None, spacing=dp(4))
+
+    def need(w: Any) -> float:
+        return float(w.minimum_height) if isinstance(w, BoxLayout) else float(w.texture_size[1] + dp(12))
+
+    def fit(*_: Any) -> None:
+        box.height = max([dp(48), *(need(w) for w in widgets)])
+
+    for i, w in enumerate(widgets):
+        width = widths[i] if i < len(widths) else None
+        if width is not None:
+            w.size_hint_x, w.width = None, width
+        if isinstance(w, BoxLayout):
+            w.pos_hint = {"top": 1}
+            w.bind(minimum_height=fit)
+        else:
+            w.size_hint_y = 1
+            w.bind(texture_size=fit)
+        box.add_widget(w)
+    fit()
+    return box
+
+
+def column(*widgets: Any) -> BoxLayout:
+    """A vertical stack as tall as what it holds, following its parts as they wrap and grow."""
+    box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
+    box.bind(minimum_height=box.setter("height"))
+    for w in widgets:
+        box.add_widget(w)
+    return box
+
+
+# --- start ---------------------------------------------------------------------------------------
+
+class StartScreen(Screen):
+    """Saved games with their progress or result (resume, share, delete), and per-game statistics."""
+
+    confirming = StringProperty("")  # the game whose delete waits for a confirmation
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.confirming = ""
+        self.ids.info.text = ""
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        games = app.store.games()
+        standings = {g.id: standing(app.dbs[g.game], g.log) if g.log is not None and g.game in app.dbs else None
+                     for g in games}
+        self.ids.notice.text = " ".join(g.warning for g in games if g.warning)
+        stats = []
+        for gid in TABLES:
+            mine = [standings[g.id] for g in games if g.game == gid]
+            if mine:
+                stats.append(statistics_line(app.dbs[gid].short_title, mine))
+        self.ids.stats.text = "\n".join(stats)
+        box = self.ids.games
+        box.clear_widgets()
+        if not games:
+            box.add_widget(label("No saved games yet.", muted=True))
+        for g in games:
+            box.add_widget(self._game(g, standings[g.id]))
+
+    def _game(self, g: SavedGame, st: Standing | None) -> Any:
+        app = App.get_running_app()
+        title = app.dbs[g.game].short_title if g.game in app.dbs else g.game
+        who = " v ".join(g.players) if g.players else g.id
+        when = time.strftime("%d %b %H:%M", time.localtime(g.modified))
+        progress = progress_line(st, g.events) if g.log is not None else "damaged: cannot be resumed"
+        if self.confirming == g.id:
+            ask = label(f"Delete {title}: {who} ({progress})? It cannot be brought back.")
+            keep = button("Keep", f"delete_no_{g.id}", self._cancel_delete)
+            gone = button("Delete", f"delete_yes_{g.id}", lambda: self._delete(g.id), flat=True)
+            gone.color = rgba(app.colors["error"])
+            return column(ask, row(keep, gone))
+        text = f"[b]{title}: {who}[/b]\n{progress}\n{when}"
+        if g.log is not None:
+            main = button(text, f"resume_{g.id}", lambda: app.resume(g.id, g.game), markup=True)
+        else:
+            main = label(text)
+        side = [button("Delete", f"delete_{g.id}", lambda: self._ask_delete(g.id), flat=True)]
+        if st is not None and st.finished:
+            side.insert(0, button("Share", f"share_{g.id}", lambda: self.share(g, st), flat=True))
+        return row(main, column(*side), widths=(None, dp(84)))
+
+    def _ask_delete(self, game_id: str) -> None:
+        self.confirming = game_id
+        self.refresh()
+
+    def _cancel_delete(self) -> None:
+        self.confirming = ""
+        self.refresh()
+
+    def _delete(self, game_id: str) -> None:
+        App.get_running_app().store.delete(game_id)
+        self.confirming = ""
+        self.ids.info.text = "Deleted."
+        self.refresh()
+
+    def share(self, g: SavedGame, st: Standing) -> None:
+        """A finished game's result and log: the share sheet on Android, a folder on a desktop."""
+        app = App.get_running_app()
+        assert g.log is not None
+        title = app.dbs[g.game].short_title
+        lines = [f"{line.number}. {line.text}" for group in history(Session(app.dbs[g.game], g.log))
+                 for line in group.lines if not line.undone]
+        session = Session(app.dbs[g.game], g.log)
+        report = GAMES[g.game].report(session.summary(None))
+        text = result_text(title, g.log, progress_line(st, g.events), report, lines)
+        if share_on_android(f"{title}: {' v '.join(g.players)}", text, g.path):
+            return
+        folder = export_folder(app.data_dir)
+        written = write_export(folder, g.id, text, g.path)
+        self.ids.info.text = f"Saved {written[0].name} and {written[1].name} in {folder}"
+
+
+# --- new game ------------------------------------------------------------------------------------
+
+class NewGameScreen(Screen):
+    """Pick the game, name the players (each their own colour), the variants, what was dealt, start."""
+
+    game = StringProperty("graves")
+    colours = DictProperty({"p1": "blue", "p2": "vermillion", "p3": "green"})
+    variants = DictProperty({})
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self.picked: dict[str, list[str]] = {}  # a row dealt at the table, in order
+        self.secret: dict[str, str] = {}  # what a player entered unseen; never drawn on screen
+        self.by_seed = False
+        self.secret_open = ""  # the secret being entered now
+        self._close_event: Any = None
+
+    @property
+    def spec(self) -> Any:
+        return table_module(self.game).NEW_GAME
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.ids.error.text = ""
+        if not self.ids.seed.text:
+            self.ids.seed.text = str(int(time.time()) % 10000)
+        self.redraw()
+
+    def on_leave(self, *args: Any) -> None:
+        self._close_secret()
+
+    def redraw(self) -> None:
+        app = App.get_running_app()
+        spec = self.spec
+        self.ids.title.text = f"New game: {app.dbs[self.game].short_title}"
+        games = self.ids.games
+        games.clear_widgets()
+        for gid in TABLES:
+            games.add_widget(button(app.dbs[gid].short_title, f"game_{gid}", lambda g=gid: self.pick_game(g),
+                                    flat=gid != self.game))
+        self.ids.players_note.text = spec.players_note
+        for n in (1, 2, 3):
+            shown = n <= spec.players
+            for wid in (f"p{n}", f"c{n}"):
+                w = self.ids[wid]
+                w.height, w.opacity, w.disabled = (dp(48), 1, False) if shown else (0, 0, True)
+        self._colours()
+        grid = self.ids.variants
+        grid.clear_widgets()
+        self.ids.variants_note.text = "Variants" if spec.variants else ""
+        for vid, name in spec.variants.items():
+            grid.add_widget(button(("[x] " if self.variants.get(vid) else "[  ] ") + name, f"variant_{vid}",
+                                   lambda v=vid: self._toggle(v), flat=not self.variants.get(vid)))
+        self.setup_form()
+
+    def names_changed(self) -> None:
+        """A player's name changed: the colour initials and the secret's owner follow it."""
+        if self.manager is not None and "setup" in self.ids:
+            self._colours()
+            self.setup_form()
+
+    def names(self) -> list[str]:
+        return [self.ids[f"p{n}"].text.strip() for n in range(1, self.spec.players + 1)]
+
+    def setup_form(self) -> None:
+        """What was dealt at the table (or a seed), and the secrets players entered."""
+        app = App.get_running_app()
+        spec, db, box = self.spec, app.dbs[self.game], self.ids.setup
+        box.clear_widgets()
+        picks = getattr(spec, "picks", [])
+        seeded = spec.seed_note is not None and (self.by_seed or not any(p.seeded for p in picks))
+        for pick in picks:
+            if pick.seeded:
+                box.add_widget(row(button("Dealt at the table", "deal_table", lambda: self._deal_by_seed(False),
+                                          flat=self.by_seed),
+                                   button(pick.seeded, "deal_seed", lambda: self._deal_by_seed(True),
+                                          flat=not self.by_seed)))
+                if self.by_seed:
+                    continue
+            box.add_widget(self._pick_form(pick, options(db, pick.component)))
+        self.ids.seed_note.text = spec.seed_note if seeded else ""
+        self.ids.seed.height, self.ids.seed.opacity, self.ids.seed.disabled = \
+            (dp(48), 1, False) if seeded else (0, 0, True)
+        for secret in getattr(spec, "secrets", []):
+            box.add_widget(self._secret_form(secret, options(db, secret.component)))
+
+    def _pick_form(self, pick: Any, choices: list[tuple[str, str]]) -> Any:
+        chosen = self.picked.setdefault(pick.key, [])
+        names = dict(choices)
+        parts = [label(pick.title)]
+        if chosen:
+            parts.append(label(" · ".join(f"{i}. {names[c]}" for i, c in enumerate(chosen, start=1)), bold=True))
+        grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(4))
+        grid.bind(minimum_height=grid.setter("height"))
+        for cid, name in choices:
+            short = name[4:] if name.startswith("The ") else name
+            if cid in chosen:
+                b = button(f"{chosen.index(cid) + 1}. {short}", f"pick_{pick.key}_{cid}", lambda: None)
+                b.disabled = True
+            else:
+                b = button(short, f"pick_{pick.key}_{cid}", lambda c=cid: self._pick(pick, c), flat=True)
+            grid.add_widget(b)
+        parts.append(grid)
+        if chosen:
+            parts.append(row(button("Take back the last", f"pick_{pick.key}_back", lambda: self._unpick(pick, 1)),
+                             button("Clear the row", f"pick_{pick.key}_clear",
+                                    lambda: self._unpick(pick, len(chosen)))))
+        return column(*parts)
+
+    def _pick(self, pick: Any, cid: str) -> None:
+        chosen = self.picked.setdefault(pick.key, [])
+        if cid not in chosen and len(chosen) < pick.count:
+            chosen.append(cid)
+        self.ids.error.text = ""
+        self.setup_form()
+
+    def _unpick(self, pick: Any, n: int) -> None:
+        del self.picked[pick.key][-n:]
+        self.setup_form()
+
+    def _deal_by_seed(self, on: bool) -> None:
+        self.by_seed = on
+        self.ids.error.text = ""
+        self.setup_form()
+
+    def _secret_form(self, secret: Any, choices: list[tuple[str, str]]) -> Any:
+        names = self.names()
+        who = names[secret.player] if secret.player < len(names) and names[secret.player] else "The Mastermind"
+        if self.secret_open == secret.key:
+            parts = [label(f"[b]{who} only[/b] (the others look away): tap {secret.what}. "
+                           "It is kept hidden and never shown here.")]
+            for cid, name in choices:
+                parts.append(button(name, f"secret_{secret.key}_{cid}",
+                                    lambda c=cid: self._enter_secret(secret.key, c), flat=True))
+            parts.append(button("Cancel", f"secret_{secret.key}_cancel", self._close_secret))
+            panel = column(*parts)
+            Clock.schedule_once(lambda *_: self.ids.scroll.scroll_to(panel, padding=dp(8)), 0.05)
+            return panel
+        entered = secret.key in self.secret
+        status = (f"{who} entered {secret.what}: hidden." if entered
+                  else f"{who} may enter {secret.what} now, unseen, {secret.later}.")
+        action = f"{who}: change it" if entered else f"{who}: enter it secretly"
+        return column(label(status, muted=True), button(action, f"secret_{secret.key}", lambda: self._open_secret(secret.key)))
+
+    def _open_secret(self, key: str) -> None:
+        self.secret_open = key
+        if self._close_event is not None:
+            self._close_event.cancel()
+        self._close_event = Clock.schedule_once(lambda *_: self._close_secret(), SECRET_SECONDS)
+        self.setup_form()
+
+    def _enter_secret(self, key: str, value: str) -> None:
+        self.secret[key] = value
+        self._close_secret()
+
+    def _close_secret(self) -> None:
+        if self._close_event is not None:
+            self._close_event.cancel()
+            self._close_event = None
+        if self.secret_open:
+            self.secret_open = ""
+            self.setup_form()
+
+    def pick_game(self, game_id: str) -> None:
+        if game_id != self.game:
+            self.game = game_id
+            self.variants = {}
+            self.picked, self.secret, self.by_seed, self.secret_open = {}, {}, False, ""
+            for n, name in enumerate(self.spec.names, start=1):
+                self.ids[f"p{n}"].text = name
+        self.redraw()
+
+    def _toggle(self, vid: str) -> None:
+        self.variants[vid] = not self.variants.get(vid)
+        if self.variants[vid]:
+            for a, b in self.spec.exclusive:
+                if vid in (a, b):
+                    self.variants[b if vid == a else a] = False
+        self.redraw()
+
+    def _colours(self) -> None:
+        """One row of colours a player; a colour another player took shows their initial and cannot be taken."""
+        count = self.spec.players
+        for n in range(1, count + 1):
+            slot = f"p{n}"
+            taken = {self.colours[f"p{m}"]: self.ids[f"p{m}"].text.strip()[:1] or str(m)
+                     for m in range(1, count + 1) if m != n}
+            box = self.ids[f"c{n}"]
+            box.clear_widgets()
+            for name, hexcol in list(PLAYER_COLOURS.items())[:5]:
+                mine = self.colours[slot] == name
+                b = CButton(text="*" if mine else taken.get(name, ""), testid=f"colour_{slot}_{name}", flat=False)
+                b.background_color = rgba(hexcol, 1 if name not in taken else 0.35)
+                b.color = (0, 0, 0, 1)
+                if name in taken:
+                    b.disabled = True
+                    b.background_disabled_normal = ""
+                else:
+                    b.bind(on_release=lambda *_, s=slot, c=name: self._pick_colour(s, c))
+                box.add_widget(b)
+
+    def _pick_colour(self, slot: str, name: str) -> None:
+        others = [self.colours[f"p{m}"] for m in range(1, self.spec.players + 1) if f"p{m}" != slot]
+        if name not in others:
+            self.colours[slot] = name
+        self._colours()
+
+    def chosen_setup(self) -> dict[str, Any] | str:
+        """The setup keys players entered (a dealt row, secrets); a sentence if something is missing."""
+        out: dict[str, Any] = {}
+        for pick in getattr(self.spec, "picks", []):
+            if pick.seeded and self.by_seed:
+                continue
+            chosen = self.picked.get(pick.key, [])
+            why = missing(pick, chosen)
+            if why:
+                return why
+            out[pick.key] = list(chosen)
+        for secret in getattr(self.spec, "secrets", []):
+            if secret.key in self.secret:
+                out[secret.key] = self.secret[secret.key]
+        return out
+
+    def start_game(self) -> None:
+        app = App.get_running_app()
+        spec = self.spec
+        names = self.names()
+        colours = [self.colours[f"p{n}"] for n in range(1, spec.players + 1)]
+        if len(set(colours)) < len(colours):
+            self.ids.error.text = "Each player needs a colour of their own."
+            return
+        chosen = self.chosen_setup()
+        if isinstance(chosen, str):
+            self.ids.error.text = chosen
+            return
+        variants = [v for v, on in self.variants.items() if on and v in spec.variants]
+        seed = None
+        if spec.seed_note is not None:  # also deals later rows (Life Is Pain, The Long Haul)
+            seed = int(self.ids.seed.text) if self.ids.seed.text.strip() else int(time.time()) % 10000
+        log = GameLog(self.game, app.dbs[self.game].rules_version, names, variants, seed,
+                      {**spec.setup(names, colours, variants), **chosen}, created=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        error = app.start_session(log)
+        self.ids.error.text = error or ""
+        if error is None:
+            self.picked, self.secret, self.by_seed, self.secret_open = {}, {}, False, ""
+
+
+# --- history -------------------------------------------------------------------------------------
+
+class HistoryScreen(Screen):
+    """The game told event by event, by case and location (or turn); tap one to go back to it."""
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        box = self.ids.events
+        box.clear_widgets()
+        if app.session is None:
+            return
+        groups = history(app.session)
+        if not groups:
+            box.add_widget(label("No events yet.", muted=True))
+        applied = len(app.session.log.events)
+        for group in groups:
+            if group.heading:
+                box.add_widget(label(f"[b][size={int(sp(17) * app.fs)}]{group.heading}[/size][/b]"))
+            if group.title:
+                box.add_widget(label(f"[b]{group.title}[/b]"))
+            for line in group.lines:
+                if line.undone:
+                    text = f"{line.number}. {line.text} (undone: tap to redo up to here)"
+                    b = button(text, f"event_{line.number}", lambda n=line.number: self._go_to(n), flat=True)
+                    b.color = rgba(app.colors["muted"])
+                else:
+                    b = button(f"{line.number}. {line.text}", f"event_{line.number}",
+                               lambda n=line.number: self._go_to(n), flat=line.number != applied)
+                b.halign = "left"
+                box.add_widget(b)
+        self.ids.scroll.scroll_y = 0  # the latest events first in view
+        self.ids.status.text = (f"{applied} events; {len(app.session.redo_stack)} undone (Redo brings them back)."
+                                if app.session.redo_stack else f"{applied} events.")
+
+    def _go_to(self, n: int) -> None:
+        App.get_running_app().session.go_to(n)
+        self.refresh()
+
+    def undo(self) -> None:
+        App.get_running_app().session.undo()
+        self.refresh()
+
+    def redo(self) -> None:
+        App.get_running_app().session.redo()
+        self.refresh()
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+KIND_LABELS = {"rule": "Rule", "faq": "FAQ", "card": "Card", "location": "Location"}
+
+
+def source_label(hit: Any, titles: dict[str, str], across_games: bool) -> str:
+    """Where a hit comes from, for people: 'Rule: The Park', 'FAQ: <question>', 'Card: 2 of Shoeprints'.
+
+    The search's own label when it gives one; across games, the game's title comes first."""
+    made = getattr(hit, "source_label", "")
+    if made:
+        return str(made)
+    entry = hit.entry
+    text = f"{KIND_LABELS.get(entry.kind, entry.kind.capitalize())}: {entry.title}"
+    return f"{titles.get(entry.game, entry.game)} · {text}" if across_games else text
+
+
+class RulesScreen(Screen):
+    """Rules, FAQ rulings and card texts of the game in hand, or of the game (or all) the player picks."""
+
+    game = StringProperty("")  # "" searches every game
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.redraw_games()
+
+    def redraw_games(self) -> None:
+        app = App.get_running_app()
+        box = self.ids.games
+        box.clear_widgets()
+        for gid, name in [("", "All games"), *((g, app.dbs[g].short_title) for g in TABLES)]:
+            box.add_widget(button(name, f"rules_game_{gid or 'all'}", lambda g=gid: self.pick_game(g),
+                                  flat=gid != self.game))
+        self.ids.scope.text = (f"Searching {app.dbs[self.game].short_title}" if self.game
+                               else "Searching all games")
+
+    def titles(self) -> dict[str, str]:
+        return {gid: db.short_title for gid, db in App.get_running_app().dbs.items()}
+
+    def pick_game(self, game: str) -> None:
+        self.game = game
+        self.redraw_games()
+        self.search(self.ids.query.text)
+
+    def search(self, text: str) -> None:
+        app = App.get_running_app()
+        box = self.ids.results
+        box.clear_widgets()
+        if not text.strip():
+            box.add_widget(label("Type a few words.", muted=True))
+            return
+        hits = app.index.search(text, game=self.game or None, limit=8)
+        if not hits:
+            where = app.dbs[self.game].short_title if self.game else "any game"
+            box.add_widget(label(f"Nothing found in {where}: try other words.", muted=True))
+        for i, hit in enumerate(hits):
+            e = hit.entry
+            heading = source_label(hit, self.titles(), not self.game)
+            first = e.text.split("\n")[0]
+            excerpt = first if len(first) <= 90 else first[:88].rsplit(" ", 1)[0] + "…"
+            text = f"[b]{heading}[/b]\n{excerpt}"
+            box.add_widget(button(text, f"hit_{i}", lambda h=hit: self._open(h), flat=True, markup=True))
+
+    def _open(self, hit: Any) -> None:
+        entry = hit.entry
+        box = self.ids.results
+        box.clear_widgets()
+        box.add_widget(label(f"[b]{entry.title}[/b]"))
+        box.add_widget(label(entry.text))
+        game = self.titles().get(entry.game, entry.game)
+        source = source_label(hit, self.titles(), not self.game)
+        box.add_widget(label(source if game in source else f"{source} · {game}", muted=True))
+        box.add_widget(button("Back to results", "hit_back", lambda: self.search(self.ids.query.text), flat=True))
+
+
+class SettingsScreen(Screen):
+    pass

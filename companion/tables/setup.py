@@ -1,0 +1,55 @@
+"""New-game forms beyond names, colours and variants: what the players took from the physical game.
+
+A game's NEW_GAME may be a SetupSpec: its `picks` are rows dealt at the table and entered by
+name in order (Graves: the five locations), its `secrets` values one player enters unseen by
+the others (Graves: the identity card the Mastermind drew). The new-game screen draws both
+and adds them to the log's setup under their keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.tables.base import NewGameSpec
+
+
+@dataclass
+class PickInOrder:
+    """`count` of a component's cards, picked by name in the order they were dealt."""
+
+    key: str  # the setup key the ids go to ("locations")
+    component: str  # the card database component they come from
+    count: int
+    noun: str  # what they are, plural: "locations"
+    title: str  # what the players do: "Tap the locations as dealt, left to right"
+    seeded: str | None = None  # if set, the app may deal them from a seed instead; the note for that choice
+
+
+@dataclass
+class SecretEntry:
+    """One card a player drew and keeps secret, entered on the phone unseen by the others."""
+
+    key: str  # the setup key ("identity")
+    component: str
+    player: int  # who enters it: an index into the players
+    what: str  # "the identity card you drew"
+    later: str  # what happens if it is left out: "or at the table, before the unmasking"
+
+
+@dataclass
+class SetupSpec(NewGameSpec):
+    picks: list[PickInOrder] = field(default_factory=list)
+    secrets: list[SecretEntry] = field(default_factory=list)
+
+
+def options(db: Any, component: str) -> list[tuple[str, str]]:
+    """A component's cards as (id, name), in the database's order."""
+    return [(c.id, str(c["name"])) for c in db.components[component].cards]
+
+
+def missing(pick: PickInOrder, picked: list[str]) -> str | None:
+    """Why a row cannot start a game yet, or None when it is complete."""
+    if len(picked) == pick.count:
+        return None
+    return f"Pick the {pick.count} {pick.noun} in the order they were dealt ({len(picked)} of {pick.count} so far)."

@@ -1,0 +1,112 @@
+"""What the start and history screens say, without a window: progress, results, statistics, export."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.history import history
+from companion.progress import progress_line, standing, statistics_line
+from companion.session import Session
+from companion.share import result_text, write_export
+from companion.store import Store
+from companion.tables.graves import NEW_GAME
+from companion.tables.setup import missing
+from rules.cards import load_database
+from rules.games import GAMES
+from rules.log import GameLog, parse_log
+from rules.problems import Problems
+
+LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
+
+
+@pytest.fixture(scope="module")
+def syndicate_db():
+    return load_database("syndicate")
+
+
+def referee(name: str, first: int | None = None) -> GameLog:
+    log = parse_log((LOGS / name).read_text(), name, Problems())
+    assert log is not None
+    log.events = log.events[:first]
+    return log
+
+
+def test_a_game_in_progress_says_where_it_stands(graves_db):
+    st = standing(graves_db, referee("standard_two_cases.yaml", 10))
+    assert st is not None and not st.finished
+    assert progress_line(st, 10) == "case 1 of 2 · Ann 0, Ben 0"
+
+
+def test_a_finished_game_says_who_won_and_by_how_much(graves_db, syndicate_db):
+    log = referee("standard_two_cases.yaml")
+    st = standing(graves_db, log)
+    assert st is not None and st.finished
+    result = GAMES["graves"].summary(Session(graves_db, log).state, None)["result"]
+    assert st.winner == result["winner"] and st.scores == result["scores"]
+    winner = st.winner
+    loser = next(p for p in st.players if p != winner)
+    assert progress_line(st, len(log.events)) == f"finished: {winner} won {st.scores[winner]}–{st.scores[loser]}"
+    three = standing(syndicate_db, referee("syndicate/short_game.yaml"))
+    assert three is not None and three.finished and three.winner
+    line = progress_line(three, 0)
+    assert line.startswith(f"finished: {three.winner} won {three.scores[three.winner]}–")
+    assert line.count("–") == 2  # three scores, the winner's first
+
+
+def test_statistics_count_games_finished_wins_and_draws(graves_db):
+    done = standing(graves_db, referee("standard_two_cases.yaml"))
+    going = standing(graves_db, referee("standard_two_cases.yaml", 5))
+    assert done is not None and going is not None
+    line = statistics_line("Detective Graves", [done, going, done, None])
+    assert line == f"Detective Graves: 4 played, 2 finished · wins: {done.winner} 2"
+    drawn = standing(graves_db, referee("standard_two_cases.yaml"))
+    assert drawn is not None
+    drawn.winner = None
+    assert statistics_line("Detective Graves", [drawn]).endswith("1 finished · 1 draw")
+
+
+def test_history_groups_events_by_case_and_location_and_keeps_the_undone(graves_db, tmp_path):
+    s = Session.new(graves_db, GameLog("graves", 1, ["Ann", "Ben"], setup=referee("standard_two_cases.yaml").setup),
+                    Store(tmp_path))
+    for event in referee("standard_two_cases.yaml", 8).events:
+        assert s.do(event).ok
+    s.undo(2)
+    groups = history(s)
+    assert groups[0].heading == "Case 1: Ann Detective, Ben Mastermind"
+    assert [g.title for g in groups] == ["The Station", "The Countryside"]
+    assert [line.number for g in groups for line in g.lines] == list(range(1, 9))
+    assert [line.undone for g in groups for line in g.lines] == [False] * 6 + [True] * 2
+    assert groups[0].lines[0].text.startswith("play Ann 7 Notebook")
+
+
+def test_a_finished_game_exports_its_summary_and_log(graves_db, tmp_path):
+    store = Store(tmp_path / "saves")
+    log = referee("standard_two_cases.yaml")
+    store.save("graves-1", log)
+    st = standing(graves_db, log)
+    assert st is not None
+    text = result_text("Detective Graves", log, progress_line(st, len(log.events)), ["case 2 of 2: ..."],
+                       ["1. play Ann 7 Notebook"])
+    written = write_export(tmp_path / "exports", "graves-1", text, store.path("graves-1"))
+    assert [p.name for p in written] == ["graves-1-result.txt", "graves-1.yaml"]
+    summary = written[0].read_text()
+    assert summary.startswith("Detective Graves: Ann v Ben\nFinished: ")
+    assert "1. play Ann 7 Notebook" in summary
+    assert parse_log(written[1].read_text(), "copy", Problems()).events == log.events  # the log, replayable
+
+
+def test_a_row_dealt_at_the_table_starts_the_game_in_that_order(graves_db, tmp_path):
+    pick = NEW_GAME.picks[0]
+    row = ["museum", "slums", "park", "river", "alley"]
+    assert missing(pick, row[:3]) == "Pick the 5 locations in the order they were dealt (3 of 5 so far)."
+    assert missing(pick, row) is None
+    setup = {**NEW_GAME.setup(["Ann", "Ben"], ["blue", "green"], []), pick.key: row,
+             NEW_GAME.secrets[0].key: "odile_varnier"}
+    s = Session.new(graves_db, GameLog("graves", 1, ["Ann", "Ben"], setup=setup), Store(tmp_path))
+    assert [loc["id"] for loc in s.summary(None)["locations"]] == row
+    assert s.state.case.identity == "odile_varnier"
+    mastermind = NEW_GAME.secrets[0].player
+    assert s.summary(0)["case"].get("identity") is None  # the Detective's view does not hold it
+    assert ["Ann", "Ben"][mastermind] == s.summary(None)["case"]["mastermind"]
