@@ -8,8 +8,9 @@ Ranking is BM25F over normalised tokens:
 
 * normalisation: lower case, accents and punctuation stripped, possessive 's dropped, common
   function words and question fillers dropped ("what happens if", "am I allowed to", and
-  their typos: "waht"), light stemming (plural -s/-es/-ies, -ing, -ed, final -e), so
-  "parks", "park" and "Park's" are one token;
+  their typos: "waht"), "face up"/"face down" as one word each, irregular forms read as
+  their verb ("led" -> "lead"), light stemming (plural -s/-es/-ies, -ing, -ed, final -e),
+  so "parks", "park" and "Park's" are one token;
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location") and a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5;
@@ -134,7 +135,10 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (0.9, ("pass", "passes", "passing")),
     (0.9, ("mastermind", "villain")),
     (SYNONYM_WEIGHT, ("unmask", "unmasking", "guess", "reveal")),
-    (0.9, ("win", "won")),
+    (0.5, ("facedown", "faceup")),  # both answer "which way up"
+    (0.8, ("shuffle", "reshuffle")),
+    (SYNONYM_WEIGHT, ("see", "look", "peek", "view")),
+    (0.5, ("hidden", "secret", "unseen")),
     (0.9, ("success", "successful", "succeed", "succeeds")),
     (SYNONYM_WEIGHT, ("foil", "foiled", "stop", "thwart", "fail", "fails")),
     (SYNONYM_WEIGHT, ("worth", "value")),
@@ -149,7 +153,10 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
 # a tie does not mean drawing cards (nor does "draw" alone, mostly: the tie rules list it).
 ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.6, ("drawn",), ("tie", "equal")),
-    (0.5, ("get", "gets", "got"), ("score", "take", "win", "reach")),
+    (0.4, ("get", "gets"), ("take", "win")),  # "who gets the evidence"
+    (0.8, ("face",), ("facedown", "faceup")),
+    (0.8, ("rulebook",), ("rule",)),
+    (0.5, ("beat", "beats", "override", "overrule"), ("win", "higher")),
     (0.5, ("everyone", "everybody"), ("each",)),
     (0.4, ("go", "goes"), ("put", "place")),  # "where do the evidence cards go"
     (0.4, ("after",), ("next",)),  # "where do we go after this location"
@@ -181,9 +188,20 @@ def _undouble(word: str) -> str:
     return word
 
 
+# Irregular forms a player (or a rule) uses, read as their plain verb: "the led Ace" is the lead.
+# ("drawn" is left alone: a drawn game is a tie, see ONE_WAY_SYNONYMS.)
+IRREGULAR = {
+    "led": "lead", "dealt": "deal", "drew": "draw", "won": "win", "took": "take", "taken": "take",
+    "chose": "choose", "chosen": "choose", "went": "go", "gone": "go", "lost": "lose", "shown": "show",
+    "hid": "hide", "hidden": "hide", "seen": "see", "saw": "see", "ran": "run", "got": "get",
+    "gotten": "get", "gave": "give", "given": "give", "made": "make", "beaten": "beat", "held": "hold",
+    "kept": "keep", "threw": "throw", "thrown": "throw", "knew": "know", "known": "know", "paid": "pay",
+}
+
+
 def stem(word: str) -> str:
-    """A light stemmer: plural -s/-es/-ies, -ing, -ed and a final -e ("parks" -> "park")."""
-    w = word
+    """A light stemmer: irregular forms, plural -s/-es/-ies, -ing, -ed and a final -e ("parks" -> "park")."""
+    w = IRREGULAR.get(word, word)
     if len(w) <= 3 or not w.isalpha():
         return w
     if w.endswith("ies") and len(w) > 4:
@@ -203,8 +221,12 @@ def stem(word: str) -> str:
     return w
 
 
+# "face up" and "face down" (or "face-down") are one word each: "up" alone would match "add up"
+_FACE = re.compile(r"\bface[\s-]+(up|down)\b")
+
+
 def _words(text: str) -> list[str]:
-    return _WORD.findall(normalize(text))
+    return _WORD.findall(_FACE.sub(r"face\1", normalize(text)))
 
 
 def tokenize(text: str) -> list[str]:

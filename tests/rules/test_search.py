@@ -244,6 +244,25 @@ def test_normalisation_and_stemming():
     assert stem("shuffled") == stem("shuffling") == stem("shuffle")
 
 
+def test_question_words_irregular_forms_and_face_up_down():
+    from rules.search import is_question, is_stopword_typo
+
+    assert tokenize("what happens if I have to pass?") == ["pass"]
+    assert tokenize("the led Ace") == tokenize("lead ace") and tokenize("dealt") == tokenize("deal")
+    assert tokenize("a face-down card") == tokenize("face down cards") == ["facedown", "card"]
+    assert tokenize("add up the piles") == ["add", "up", "pil"] and "faceup" in tokenize("face up")
+    assert is_stopword_typo("waht") and is_stopword_typo("cna") and not is_stopword_typo("park")
+    assert not is_stopword_typo("tie") and not is_stopword_typo("pas")  # "pas" is "pass" mistyped
+    assert is_question("waht happens on a tie") and is_question("tie?") and not is_question("deuce palace")
+
+
+def test_one_way_synonyms(index):
+    from rules.search import SYNONYMS
+
+    assert "tie" in SYNONYMS["drawn"] and "draw" not in SYNONYMS.get("tie", {})
+    assert all(not h.entry.id.startswith("turn_draw") for h in index.search("what happens on a tie", limit=5))
+
+
 def test_synonyms(index):
     assert index.search("villain")[0].entry.id == "setup_identity"
     assert index.search("drawn game")[0].entry.id == "end_tiebreak"
