@@ -12,14 +12,15 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from generator.compose import Face
 from generator.scene import Scene
+
+if TYPE_CHECKING:
+    from generator.compose import Face
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -126,5 +127,7 @@ def run_parallel(fn: Callable[[T], R], jobs: list[T], workers: int = 0) -> list[
     workers = workers or os.cpu_count() or 1
     if workers < 2 or len(jobs) < 8:
         return [fn(job) for job in jobs]
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(fn, jobs, chunksize=4))

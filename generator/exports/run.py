@@ -39,6 +39,8 @@ def export_options(args: argparse.Namespace) -> ExportOptions:
 
 def unknown_services(exports: ExportOptions, opts: BuildOptions) -> str | None:
     """A message if a requested service is not in layouts/services.yaml (asked before composing)."""
+    if not exports.services:
+        return None
     from generator.exports.services import SERVICES_FILE, service_ids
 
     known = service_ids(opts.layouts_dir)
