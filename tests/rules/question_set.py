@@ -15,7 +15,9 @@ from rules.search import Hit, RulesIndex
 
 QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
 TUNING = QUESTIONS_DIR
-HELD_OUT = QUESTIONS_DIR / "heldout"
+HELD_OUT = QUESTIONS_DIR / "heldout"  # measured once, then tuned on
+HELD_OUT_2 = QUESTIONS_DIR / "heldout2"  # written after that, never tuned on
+SETS = {"tuning": TUNING, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2}
 
 
 @dataclass(frozen=True)
