@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +19,19 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 from kivy.app import App  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
-from kivy.properties import BooleanProperty, DictProperty, NumericProperty  # noqa: E402
+from kivy.metrics import dp  # noqa: E402
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty  # noqa: E402
+from kivy.uix.gridlayout import GridLayout  # noqa: E402
+from kivy.uix.modalview import ModalView  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
 
+import companion.quiet  # noqa: E402,F401  (before any Kivy window or provider)
 from companion.screens import HistoryScreen, NewGameScreen, RulesScreen, SettingsScreen, StartScreen  # noqa: E402,E501
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.tables import TABLES, table_module  # noqa: E402
-from companion.theme import THEMES, rgba  # noqa: E402
+from companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
+from companion.widgets import SecretButton, SecretView, colour_bar, confirm  # noqa: E402
 from rules.cards import GameDatabase, load_database  # noqa: E402
 from rules.log import GameLog  # noqa: E402
 from rules.search import RulesIndex  # noqa: E402
@@ -34,51 +40,112 @@ HERE = Path(__file__).resolve().parent
 
 
 class TableScreen(Screen):
-    """The frame of every game's table: a score line, the game's own widgets, a message, the nav bar."""
+    """The frame of every game's table: a score line, the state (scrolling), the input pad, a message slot
+    and an action bar (fixed, always in reach), the nav bar. Secrets show only in a SecretView."""
 
-    viewer = NumericProperty(-1)  # -1: nobody's secrets shown; else the player holding the phone
+    viewer = NumericProperty(-1)  # kept for callers: the table itself is always nobody's view
+    message_kind = StringProperty("info")  # "error" (a refusal) or "info" (Undone., hints, notices)
+    page_open = BooleanProperty(False)  # a picker (abilities, identity...) fills the body
 
     def on_pre_enter(self, *args: Any) -> None:
+        app = App.get_running_app()
+        if getattr(self, "_shown_table", None) is not app.table:  # another game: nothing of the last one
+            self._shown_table = app.table
+            self.say("")
         self.refresh()
+
+    def on_leave(self, *args: Any) -> None:
+        SecretView.close_all()
+
+    def say(self, text: str, kind: str = "info") -> None:
+        self.message_kind = kind
+        self.ids.message.text = text
 
     def undo(self) -> None:
         app = App.get_running_app()
+        SecretView.close_all()
         if app.session and app.session.undo():
             app.table.clear()
-            self.ids.message.text = "Undone."
+            self.say("Undone.")
+        else:
+            self.say("Nothing to undo.")
         self.refresh()
 
     def then(self, fn: Any, *args: Any) -> None:
-        """Run a change to the half-entered action, then redraw."""
+        """Run a change to the half-entered action, then redraw (a new tap clears the last message)."""
+        self.say("")
         fn(*args)
         self.refresh()
 
     def do(self, outcome: Any) -> None:
-        """Show an event's outcome: a refusal's rule in the message line, else redraw."""
-        self.ids.message.text = "" if outcome.ok else outcome.message
+        """Show an event's outcome: a refusal's rule in the message slot, else close any secret and redraw."""
+        if outcome.ok:
+            SecretView.close_all()
+            self.say("")
         self.refresh()
+        if not outcome.ok:
+            self.say(outcome.message, "error")
 
     def start_page(self) -> Any:
         """An empty body for a picker the table shows instead of itself (its Back redraws the table)."""
-        body = self.ids.body
-        body.clear_widgets()
-        return body
+        for box in ("body", "pad", "actions"):
+            self.ids[box].clear_widgets()
+        self.page_open = True
+        self.ids.scroll.scroll_y = 1
+        return self.ids.body
 
-    def set_viewer(self, who: int) -> None:
-        self.viewer = who
-        self.refresh()
+    def back(self) -> bool:
+        """Back on the table: close a picker, else clear a half-entered action; False if there was neither."""
+        app = App.get_running_app()
+        if self.page_open:
+            self.refresh()
+            return True
+        if app.table is not None and (app.table.has_draft() or self.ids.message.text):
+            app.table.clear()
+            self.say("")
+            self.refresh()
+            return True
+        return False
 
     def refresh(self) -> None:
         app = App.get_running_app()
         if app.session is None or app.table is None:
             return
-        s = app.session.summary(self.viewer if self.viewer >= 0 else None)
-        self.ids.scoreline.text = app.table.scoreline(s)
-        body = self.start_page()
-        for widget in app.table.widgets(s):
+        table = app.table
+        s = app.session.summary(None)
+        self.ids.scoreline.text = table.scoreline(s)
+        self.page_open = False
+        body, pad, actions = self.ids.body, self.ids.pad, self.ids.actions
+        for box in (body, pad, actions):
+            box.clear_widgets()
+        for widget in table.widgets(s):
             body.add_widget(widget)
-        if app.table.message:
-            self.ids.message.text = app.table.message
+        secrets = table.secrets(s)
+        extra = table.secret_actions(s)
+        if secrets or extra:  # each player's own: "Ben: hold to see", "Ben: set your identity"
+            row = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+            row.bind(minimum_height=row.setter("height"))
+            colours = app.session.log.setup.get("colours") or []
+            for player in secrets:
+                n = s["players"].index(player)
+                held = SecretButton(player, partial(self._secret, player), testid=f"secret_{n}")
+                if n < len(colours) and colours[n] in PLAYER_COLOURS:
+                    colour_bar(held, PLAYER_COLOURS[colours[n]], side="left", thick=8)
+                row.add_widget(held)
+            for widget in extra:
+                row.add_widget(widget)
+            body.add_widget(row)
+        for widget in table.pad_widgets(s):
+            pad.add_widget(widget)
+        for widget in table.actions(s):
+            actions.add_widget(widget)
+        if table.message:
+            self.say(table.message)
+
+    def _secret(self, player: str) -> str:
+        """The player's secret as it is now (read when the button is held, not when it was drawn)."""
+        app = App.get_running_app()
+        return str(app.table.secrets(app.session.summary(None)).get(player, "Nothing secret now."))
 
 
 class CasebookApp(App):
@@ -109,6 +176,7 @@ class CasebookApp(App):
         return sm
 
     def on_start(self) -> None:
+        Window.bind(on_keyboard=self._on_key, on_minimize=self._hide_secrets, on_hide=self._hide_secrets)
         script = os.environ.get("CASEBOOK_SCRIPT")
         if script:
             from companion.driver import Driver
@@ -119,11 +187,54 @@ class CasebookApp(App):
     # --- navigation ---------------------------------------------------------------------------
 
     def go(self, name: str) -> None:
-        self._history.append(self.sm.current)
+        if name == "start":  # the root: Back from there leaves the app (after asking)
+            self._history.clear()
+        else:
+            self._history.append(self.sm.current)
         self.sm.current = name
 
     def back(self) -> None:
+        if self.sm.current == "table":  # a table goes back to the list of games, not to the set-up form
+            self.go("start")
+            return
         self.sm.current = self._history.pop() if self._history else "start"
+
+    def on_pause(self) -> bool:
+        """Going to the background closes any secret (the log is already saved after every event)."""
+        SecretView.close_all()
+        return True
+
+    def on_resume(self) -> None:
+        SecretView.close_all()
+
+    def _hide_secrets(self, *_args: Any) -> None:
+        SecretView.close_all()
+
+    def _on_key(self, _window: Any, key: int, *_args: Any) -> bool:
+        if key != 27:  # Escape on a desktop, Back on Android
+            return False
+        self.back_pressed()
+        return True  # never Kivy's own exit-on-escape
+
+    def back_pressed(self) -> None:
+        """Back: close what is open on top, else clear a half-entered action, else go back a screen;
+        only the start screen leaves the app, and only after asking."""
+        popups = [w for w in Window.children if isinstance(w, ModalView)]
+        if popups:
+            popups[0].dismiss(animation=False)
+            return
+        current = self.sm.current_screen
+        if self.sm.current == "table" and current.back():
+            return
+        if self.sm.current == "rules":
+            opened = [w for w in current.ids.results.children if getattr(w, "testid", "") == "hit_back"]
+            if opened:  # an entry is open: back to the results
+                opened[0].dispatch("on_release")
+                return
+        if self.sm.current == "start":
+            confirm("Leave Casebook? Every game is saved as it stands.", "Leave", self.stop, "leave")
+            return
+        self.back()
 
     def open_rules(self, query: str) -> None:
         screen = self.sm.get_screen("rules")

@@ -1,7 +1,10 @@
 """Drive the real app from a script (CASEBOOK_SCRIPT=steps.json): the GUI tests' hands and eyes.
 
-Steps, one per frame: {"tap": testid}, {"tap_prefix": "resume_"}, {"text": ["screen.id", "value"]}, {"shot": "file.png"},
-{"dump": "file.json"} (screen, game summary, controls smaller than 48 dp), {"wait": seconds},
+Steps, one at a time, each only once the layout has settled (no widget moved or changed size for
+SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": testid} and
+{"release": testid} (a held button), {"key": 27} (Escape / Back), {"text": ["screen.id", "value"]},
+{"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
+smaller than 48 dp, words split across lines, the action bar's place), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true}.
 A step that cannot be done writes `<script>.error` and quits with the app.
 """
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +21,14 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 from kivy.uix.textinput import TextInput
+
+from companion.widgets import MARKUP, widest_word
+
+SETTLE_FRAMES = 4  # frames in a row with no widget moved or resized before a step runs
+SETTLE_LIMIT = 10.0  # seconds: a layout still moving after this is a failure of its own
 
 
 def walk(widget: Any) -> Any:
@@ -26,18 +37,30 @@ def walk(widget: Any) -> Any:
         yield from walk(child)
 
 
+def shown(app: Any) -> Any:
+    """Every widget on show: any popup first (it is on top), then the current screen."""
+    for root in Window.children:
+        if isinstance(root, ModalView):
+            yield from walk(root)
+    yield from walk(app.root.current_screen)
+
+
 class Driver:
     def __init__(self, app: Any, script: Path):
         self.app, self.script = app, script
         self.steps: list[dict[str, Any]] = json.loads(script.read_text())
         self.i = 0
+        self._shape: Any = None
+        self._still = 0
+        self._since = 0.0
 
     def start(self) -> None:
-        # let the first layout passes settle (a benchmark of start-up asks for no wait)
-        Clock.schedule_once(self.step, float(os.environ.get("CASEBOOK_FIRST_STEP", "1.0")))
+        # a benchmark of start-up asks for no wait before the first step; tests wait for the layout
+        first = float(os.environ.get("CASEBOOK_FIRST_STEP", "0"))
+        Clock.schedule_once(self.step, first)
 
     def find(self, testid: str) -> Any:
-        for w in walk(self.app.root.current_screen):
+        for w in shown(self.app):
             if getattr(w, "testid", None) == testid:
                 return w
         return None
@@ -46,24 +69,55 @@ class Driver:
         self.script.with_suffix(".error").write_text(f"step {self.i}: {message}\n")
         self.app.stop()
 
+    def shape(self) -> tuple[Any, ...]:
+        """Where everything on show is and how big: the layout has settled when this stops changing."""
+        return (tuple(Window.size), self.app.root.current,
+                tuple((type(w).__name__, *map(round, w.pos), *map(round, w.size)) for w in shown(self.app)))
+
+    def settled(self) -> bool:
+        now = self.shape()
+        if now == self._shape:
+            self._still += 1
+        else:
+            self._shape, self._still = now, 0
+        return self._still >= SETTLE_FRAMES
+
     def step(self, _dt: float) -> None:
+        if not self._since:
+            self._since = time.monotonic()
+        if not self.settled():
+            if time.monotonic() - self._since > SETTLE_LIMIT:
+                return self.fail(f"the layout of '{self.app.root.current}' did not settle in {SETTLE_LIMIT} s")
+            Clock.schedule_once(self.step, 0)
+            return
+        self._since = 0.0
         if self.i >= len(self.steps):
             self.app.stop()
             return
         step = self.steps[self.i]
-        delay = 0.05
+        delay = 0.0
         if "tap_prefix" in step:  # the first control whose testid starts so (e.g. the newest saved game)
-            found = [x for x in walk(self.app.root.current_screen)
-                     if str(getattr(x, "testid", "")).startswith(step["tap_prefix"])]
+            found = [x for x in shown(self.app) if str(getattr(x, "testid", "")).startswith(step["tap_prefix"])]
             if not found:
                 return self.fail(f"no control starting '{step['tap_prefix']}' on '{self.app.root.current}'")
             found[-1].dispatch("on_release")  # children are listed last-added first
-        elif "tap" in step:
-            w = self.find(step["tap"])
+        elif "tap" in step or "press" in step or "release" in step:
+            testid = str(step.get("tap") or step.get("press") or step.get("release"))
+            w = self.find(testid)
             if w is None:
-                ids = sorted(getattr(x, "testid", "") for x in walk(self.app.root.current_screen) if getattr(x, "testid", ""))
-                return self.fail(f"no control '{step['tap']}' on screen '{self.app.root.current}' (there: {ids})")
-            w.dispatch("on_release")
+                ids = sorted(getattr(x, "testid", "") for x in shown(self.app) if getattr(x, "testid", ""))
+                return self.fail(f"no control '{testid}' on screen '{self.app.root.current}' (there: {ids})")
+            if w.disabled:
+                return self.fail(f"control '{testid}' is greyed out")
+            if "press" in step:
+                w.dispatch("on_press")
+            elif "release" in step:
+                w.dispatch("on_release")
+            else:
+                w.dispatch("on_press")
+                w.dispatch("on_release")
+        elif "key" in step:
+            Window.dispatch("on_keyboard", int(step["key"]), 0, None, [])
         elif "text" in step:
             where, value = step["text"]
             screen, wid = where.split(".")
@@ -86,15 +140,42 @@ class Driver:
 
     def dump(self) -> dict[str, Any]:
         screen = self.app.root.current_screen
-        small = []
-        for w in walk(screen):
-            visible = isinstance(w, Button | TextInput) and w.get_root_window() is not None and w.width > 0 \
-                and not (w.disabled and w.opacity == 0)  # a hidden field (a third player in a 2-player game)
+        small, split, texts, controls = [], [], [], {}
+        for w in shown(self.app):
+            on_window = w.get_root_window() is not None and w.width > 0 and w.opacity > 0
+            if not on_window:
+                continue
+            text = str(getattr(w, "text", "") or "")
+            if isinstance(w, Label) and text:
+                texts.append(MARKUP.sub("", text))
+                room = (w.text_size[0] if w.text_size and w.text_size[0] else None)
+                if room and widest_word(text, w.font_size, w.bold, w.font_name) > room + 1:
+                    split.append({"text": text[:40], "room": room, "font_size": w.font_size})
+            visible = isinstance(w, Button | TextInput) and not (w.disabled and w.opacity == 0)
             if visible and (w.height < dp(48) - 0.5 or w.width < dp(48) - 0.5):
-                small.append({"testid": getattr(w, "testid", ""), "text": getattr(w, "text", "")[:30],
-                                  "size": [w.width, w.height]})
+                small.append({"testid": getattr(w, "testid", ""), "text": text[:30], "size": [w.width, w.height]})
+            testid = getattr(w, "testid", "")
+            if testid:
+                x, y = w.to_window(*w.pos)
+                controls[testid] = {"rect": [x, y, w.width, w.height], "in_window": self._in_view(w),
+                                    "disabled": bool(w.disabled)}
         session = self.app.session
         return {"screen": self.app.root.current, "window": list(Window.size),
                 "summary": session.summary(None) if session else None,
                 "message": screen.ids.message.text if "message" in screen.ids else "",
-                "small_controls": small}
+                "message_kind": getattr(screen, "message_kind", ""),
+                "texts": texts, "small_controls": small, "split_words": split, "controls": controls}
+
+    @staticmethod
+    def _in_view(w: Any) -> bool:
+        """Whether all of a widget is on the window and not clipped away by a scrolling parent."""
+        x, y = w.to_window(*w.pos)
+        inside = x >= -0.5 and y >= -0.5 and x + w.width <= Window.width + 0.5 and y + w.height <= Window.height + 0.5
+        parent = w.parent
+        while parent is not None and parent is not Window:
+            if type(parent).__name__ == "ScrollView":
+                px, py = parent.to_window(*parent.pos)
+                if y < py - 0.5 or y + w.height > py + parent.height + 0.5:
+                    return False
+            parent = parent.parent
+        return inside

@@ -20,6 +20,8 @@ class GravesPad:
     change_trump: bool = False
     discards: int = 0
     message: str = ""
+    slums_here: int = 0  # The Slums: the Detective's change of time tokens here and at the next location
+    slums_next: int = 0
 
     @property
     def state(self) -> Any:
@@ -52,7 +54,8 @@ class GravesPad:
         self.message = ""
 
     def clear(self) -> None:
-        self.rank, self.cards, self.change_trump, self.discards = None, [], False, 0
+        self.rank, self.cards, self.change_trump, self.discards, self.message = None, [], False, 0, ""
+        self.slums_here = self.slums_next = 0
 
     def card_text(self, card: tuple[str, str]) -> str:
         return f"{card[0]} {self.db.suits[card[1]].name}"
@@ -92,6 +95,42 @@ class GravesPad:
         if self.state.location.kind == "park_discard":
             event["discards"] = self.discards
         return self._finish(self.session.do(event))
+
+    def reveal_pending(self) -> str | None:
+        """At The Bank Vault, before anyone plays: the player who still reveals their deck's top card."""
+        state = self.state
+        loc = state.location if state.phase == "play" else None
+        if loc is None or loc.kind != "reveal_top_card":
+            return None
+        for p in (state.to_act, 1 - state.to_act):
+            if not loc.revealed[p]:
+                return str(state.players[p])
+        return None
+
+    def reveal_top(self, empty: bool = False) -> Outcome:
+        """The top card of the revealing player's deck (the one card tapped), or their deck said empty."""
+        who = self.reveal_pending()
+        event: dict[str, Any] = {"action": "reveal_top", "by": who}
+        if empty:
+            event["empty"] = True
+        elif len(self.cards) != 1:
+            self.message = f"Tap the rank and suit of the card on top of {who}'s deck (one card), or Deck empty."
+            return Outcome(False, self.message)
+        else:
+            event["card"] = f"{self.cards[0][0]} {self.cards[0][1]}"
+        return self._finish(self.session.do(event))
+
+    def slums_pending(self) -> bool:
+        """At The Slums, before anyone plays: the Detective may still change the time tokens."""
+        state = self.state
+        loc = state.location if state.phase == "play" else None
+        return bool(loc is not None and loc.kind == "slums_time" and not loc.slums_done and not loc.started)
+
+    def slums(self, here: int, following: int) -> Outcome:
+        """The Detective's change at The Slums: -1, 0 or +1 token here and at the next location."""
+        case = self.state.case
+        return self._finish(self.session.do({"action": "slums", "by": self.state.players[case.detective],
+                                             "here": here, "next": following}))
 
     def pass_turn(self) -> Outcome:
         return self._finish(self.session.do({"action": "pass", "by": self.player_to_act()}))

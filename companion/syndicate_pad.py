@@ -59,13 +59,37 @@ class SyndicatePad:
             self.message = "Tap a rank first, then a suit."
             return
         card = sy.parse_card(self.session.db, f"{self.rank} {suit}")
+        if card.id in self.discarded():
+            self.message = f"The {card.name} is in the discard pile: it cannot be played until a reshuffle."
+            return
+        self.message = ""
         for other, cid in list(self.picks.items()):
             if cid == card.id and other != self.slot:
                 del self.picks[other]  # a card is in one place: moving it empties where it was
+                self.message = f"The {card.name} moved from {self.slot_title(other)} to {self.slot_title(self.slot)}."
         self.picks[self.slot] = card.id
-        self.rank, self.message = None, ""
+        self.rank = None
         empty = [s for s in SLOTS[:3] if s not in self.picks]
         self.slot = empty[0] if empty else "face_down"
+
+    def discarded(self) -> set[str]:
+        """Ids of the cards in the discard pile as this turn is played (after the draw and any reshuffle)."""
+        return set(sy._draw(self.state)[3])
+
+    def out_of_play(self) -> set[str]:
+        """The suits that, after the rank tapped, name a card in the discard pile (the pad greys them out)."""
+        if self.rank is None:
+            return set()
+        gone = self.discarded()
+        out = set()
+        for suit in self.session.db.suits:
+            try:
+                card = sy.parse_card(self.session.db, f"{self.rank} {suit}")
+            except IllegalAction:
+                continue
+            if card.id in gone:
+                out.add(suit)
+        return out
 
     def clear(self) -> None:
         self.slot, self.rank, self.picks, self.message = "lead", None, {}, ""

@@ -35,3 +35,17 @@ def contrast(a: str, b: str) -> float:
     """WCAG contrast ratio between two colours."""
     la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
+
+
+def readable(colour: str, background: str, ratio: float = 3.0) -> str:
+    """`colour` mixed toward white or black (whichever the background is not) until it stands out
+    from `background` by `ratio` (3:1, WCAG's bar for symbols and other non-text shapes)."""
+    target = 0.0 if _luminance(background) > 0.18 else 1.0
+    r, g, b, _ = rgba(colour)
+    for step in range(21):
+        mix = step / 20
+        rgb = [c + (target - c) * mix for c in (r, g, b)]
+        out = "#" + "".join(f"{round(c * 255):02X}" for c in rgb)
+        if contrast(out, background) >= ratio:
+            return out
+    return out

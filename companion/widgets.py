@@ -1,19 +1,40 @@
-"""The companion's small widgets, shared by the frame's screens and the games' tables."""
+"""The companion's small widgets, shared by the frame's screens and the games' tables: buttons,
+labels that fit their words, a confirmation, and the secret view (one player's eyes only)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kivy.metrics import dp
-from kivy.properties import BooleanProperty, StringProperty
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Rectangle
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.image import Image
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
 
-from companion.theme import rgba
+from companion.theme import readable, rgba
 
 SYMBOLS = Path(__file__).resolve().parent / "assets" / "symbols"
+SECRET_HOLD = 0.4  # seconds a "hold to see" button must be held before the secret shows
+SECRET_SECONDS = 8.0  # a secret left open closes itself after this long
+MARKUP = re.compile(r"\[/?[a-z_]+(=[^\]]*)?\]")
+
+
+def widest_word(text: str, font_size: float, bold: bool = False, font_name: str = "Roboto") -> float:
+    """The width in pixels of the widest word of `text` (markup left out) at `font_size`."""
+    words = MARKUP.sub("", text).split()
+    if not words:
+        return 0.0
+    core = CoreLabel(font_size=font_size, bold=bold, font_name=font_name)
+    return max(core.get_extents(w)[0] for w in words)
 
 
 class CButton(Button):
@@ -22,14 +43,49 @@ class CButton(Button):
 
 
 class Tile(Button):
-    """A tile in a strip (a location, a player): fixed height, whatever its text."""
+    """A tile in a strip (a location, a player): fixed height, whatever its text. Its font shrinks (to
+    70 % at most) until its widest word fits: text wraps between words, never inside one."""
 
     testid = StringProperty("")
     flat = BooleanProperty(False)
 
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self.base_font = float(self.font_size)  # type: ignore[has-type]
+        self.bind(width=self.fit_words, text=self.fit_words)
+
+    def fit_words(self, *_args: Any) -> None:
+        room = self.width - dp(8)
+        if room <= 0 or not self.text:
+            return
+        size = self.base_font
+        while size > self.base_font * 0.7 and widest_word(self.text, size, self.bold, self.font_name) > room:
+            size -= 1
+        self.font_size = size
+
 
 class CLabel(Label):
     muted = BooleanProperty(False)
+
+
+class FitLabel(Label):
+    """A label of fixed height (a message slot, a preview line) whose font shrinks until its text fits:
+    what is below it never moves when the text grows."""
+
+    base_font = NumericProperty(0)
+    min_font = NumericProperty(0)
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self.bind(text=self._restart, width=self._restart, texture_size=self._shrink)
+
+    def _restart(self, *_args: Any) -> None:
+        if self.base_font:
+            self.font_size = self.base_font
+
+    def _shrink(self, *_args: Any) -> None:
+        if self.texture_size[1] > self.height and self.font_size > (self.min_font or sp(10)):
+            self.font_size -= 1
 
 
 def button(text: str, testid: str, action: Any, flat: bool = False, **kw: Any) -> CButton:
@@ -42,12 +98,143 @@ def label(text: str, **kw: Any) -> CLabel:
     return CLabel(text=text, **kw)
 
 
-def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: float = 64, flat: bool = True) -> CButton:
-    """A button showing one symbol (a suit), coloured, filling the button less a margin."""
-    cell = CButton(testid=testid, text="", height=dp(height), flat=flat)
+def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: float = 64, flat: bool = True,
+                  caption: str = "", **kw: Any) -> CButton:
+    """A button showing one symbol (a suit), coloured to stand out 3:1 from the button, with its name
+    in small type below it when a caption is given (greyed out when disabled)."""
+    cell = CButton(testid=testid, text="", height=dp(height), flat=flat, **kw)
     cell.bind(on_release=lambda *_: action())
-    img = Image(source=str(SYMBOLS / f"{symbol}.png"), color=rgba(colour), fit_mode="contain")
-    cell.bind(pos=lambda w, *_a: setattr(img, "pos", (w.x + dp(6), w.y + dp(6))))
-    cell.bind(size=lambda w, *_a: setattr(img, "size", (w.width - dp(12), w.height - dp(12))))
+    app = App.get_running_app()
+    back = app.colors["panel"] if flat else app.colors["button"]
+    img = Image(source=str(SYMBOLS / f"{symbol}.png"), color=rgba(readable(colour, back)), fit_mode="contain")
+    below = dp(16) if caption else 0
+    if cell.disabled:
+        img.opacity = 0.25
+    cell.bind(pos=lambda w, *_a: setattr(img, "pos", (w.x + dp(6), w.y + dp(4) + below)))
+    cell.bind(size=lambda w, *_a: setattr(img, "size", (w.width - dp(12), w.height - dp(10) - below)))
     cell.add_widget(img)
+    if caption:
+        name = FitLine(text=caption, font_size=app.fs * sp(10), color=rgba(app.colors["muted"]),
+                       opacity=0.4 if cell.disabled else 1, size_hint=(None, None))
+        cell.bind(pos=lambda w, *_a: setattr(name, "pos", (w.x + dp(2), w.y + dp(2))))
+        cell.bind(size=lambda w, *_a: setattr(name, "size", (w.width - dp(4), dp(14))))
+        cell.add_widget(name)
     return cell
+
+
+class FitLine(Label):
+    """One line of small text that shrinks (to 7 sp at least) until it fits its width."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self.base = float(self.font_size)  # type: ignore[has-type]
+        self.bind(width=self._fit, text=self._fit)
+
+    def _fit(self, *_args: Any) -> None:
+        size = self.base
+        core = CoreLabel(font_size=size)
+        while size > sp(7) and core.get_extents(self.text)[0] > self.width:
+            size -= 0.5
+            core = CoreLabel(font_size=size)
+        self.font_size = size
+
+
+def colour_bar(widget: Any, hexcol: str, side: str = "top", thick: float = 6) -> None:
+    """A player's colour as a bar along one side of a widget (always shown beside their name)."""
+    with widget.canvas.after:
+        Color(*rgba(hexcol))
+        bar = Rectangle()
+
+    def place(w: Any, *_a: Any) -> None:
+        if side == "top":
+            bar.pos, bar.size = (w.x, w.top - dp(thick)), (w.width, dp(thick))
+        else:
+            bar.pos, bar.size = (w.x, w.y), (dp(thick), w.height)
+
+    widget.bind(pos=place, size=place)
+
+
+def _panel(box: BoxLayout) -> None:
+    """Paint a popup's box in the theme's panel colour (the ModalView's own background is dark grey)."""
+    with box.canvas.before:
+        Color(*rgba(App.get_running_app().colors["panel"]))
+        rect = Rectangle()
+    box.bind(pos=lambda w, *_a: setattr(rect, "pos", w.pos), size=lambda w, *_a: setattr(rect, "size", w.size))
+
+
+def confirm(question: str, yes: str, on_yes: Callable[[], Any], testid: str = "confirm") -> ModalView:
+    """Ask before something that cannot be taken back in one tap: `<testid>_yes` / `<testid>_no`."""
+    view = ModalView(size_hint=(0.9, None), auto_dismiss=True)
+    box = BoxLayout(orientation="vertical", padding=dp(12), spacing=dp(8), size_hint_y=None)
+    box.bind(minimum_height=box.setter("height"))
+    _panel(box)
+    box.add_widget(label(question))
+    row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(6))
+
+    def agree() -> None:
+        view.dismiss()
+        on_yes()
+
+    row.add_widget(button(yes, f"{testid}_yes", agree))
+    row.add_widget(button("Cancel", f"{testid}_no", view.dismiss, flat=True))
+    box.add_widget(row)
+    box.bind(height=lambda _w, h: setattr(view, "height", h))
+    view.add_widget(box)
+    view.open(animation=False)
+    return view
+
+
+class SecretView(ModalView):
+    """One player's secret, open over the table: it closes on release, on Close, on the next event,
+    when the app leaves the screen, and after SECRET_SECONDS, whichever comes first."""
+
+    showing: list[SecretView] = []
+
+    def __init__(self, player: str, text: str, **kw: Any):
+        super().__init__(size_hint=(0.92, None), auto_dismiss=True, **kw)
+        app = App.get_running_app()
+        box = BoxLayout(orientation="vertical", padding=dp(12), spacing=dp(8), size_hint_y=None)
+        box.bind(minimum_height=box.setter("height"))
+        _panel(box)
+        box.add_widget(label(f"[b]{player} only[/b]", color=rgba(app.colors["accent"])))
+        box.add_widget(label(text))
+        box.add_widget(button("Close", "secret_close", self.dismiss, flat=True))
+        box.bind(height=lambda _w, h: setattr(self, "height", h))
+        self.add_widget(box)
+        self._timer = Clock.schedule_once(lambda _dt: self.dismiss(), SECRET_SECONDS)
+
+    def on_open(self) -> None:
+        SecretView.showing.append(self)
+
+    def on_dismiss(self) -> None:
+        self._timer.cancel()
+        if self in SecretView.showing:
+            SecretView.showing.remove(self)
+
+    @classmethod
+    def close_all(cls) -> None:
+        for view in list(cls.showing):
+            view.dismiss(animation=False)
+
+
+class SecretButton(CButton):
+    """"Ben: hold to see": held for SECRET_HOLD seconds it opens that player's secret, which stays
+    while held; a tap does nothing, so nobody sees a secret by a stray touch."""
+
+    def __init__(self, player: str, secret: Callable[[], str], **kw: Any):
+        super().__init__(text=f"{player}: hold to see", flat=True, **kw)
+        self.player, self.secret = player, secret
+        self._pending: Any = None
+
+    def on_press(self) -> None:
+        self._pending = Clock.schedule_once(self._open, SECRET_HOLD)
+
+    def _open(self, _dt: float) -> None:
+        SecretView.close_all()
+        SecretView(self.player, self.secret()).open(animation=False)
+
+    def on_release(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        SecretView.close_all()

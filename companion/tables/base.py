@@ -22,8 +22,12 @@ class NewGameSpec:
 
 
 class GameTable:
-    """A game's table: a score line and the body's widgets, redrawn from the state summary.
+    """A game's table, redrawn from the state summary after every tap.
 
+    The frame (TableScreen) lays out what a game returns: `scoreline` on top, `widgets` (the state,
+    scrolling), `pad` (the input, fixed under the state), `actions` (the buttons that record an
+    event, in a fixed bar that is always visible). `secrets` names what only one player may see:
+    the frame shows it behind a "hold to see" button for that player and never on the table.
     `pad_class` is the game's input logic (plain Python, built on the session): what has been
     tapped of an action not yet confirmed."""
 
@@ -40,6 +44,27 @@ class GameTable:
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         raise NotImplementedError
 
+    def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
+        """The input pad (ranks, suits, what is picked so far): fixed below the state."""
+        return []
+
+    def actions(self, s: dict[str, Any]) -> list[Any]:
+        """The buttons of the fixed action bar (Play, Pass, Confirm, Clear...)."""
+        return []
+
+    def secrets(self, s: dict[str, Any]) -> dict[str, str]:
+        """What one player alone may see now, by player name (the summary `s` is the referee's, whole)."""
+        return {}
+
+    def secret_actions(self, s: dict[str, Any]) -> list[Any]:
+        """Buttons beside the "hold to see" ones for what one player enters alone (the identity drawn)."""
+        return []
+
+    def has_draft(self) -> bool:
+        """Whether an action is half entered (Back clears it before leaving the table)."""
+        return False
+
     def clear(self) -> None:
-        """Forget a half-entered action (after undo)."""
+        """Forget a half-entered action (after undo, or on Back)."""
         self.pad.clear()
+        self.message = ""

@@ -1,5 +1,6 @@
 """The Detective Graves table: the five locations, the active one with its piles, the card pad,
-abilities, the unmasking and the Detective's deduction notes."""
+abilities, the unmasking, the game's end; the Mastermind's identity and the Detective's evidence
+are secrets, shown only behind each player's "hold to see"."""
 
 from __future__ import annotations
 
@@ -14,8 +15,18 @@ from kivy.uix.label import Label
 from companion.graves_pad import RANKS, GravesPad
 from companion.tables.base import GameTable
 from companion.tables.setup import PickInOrder, SecretEntry, SetupSpec
-from companion.theme import rgba
-from companion.widgets import SYMBOLS, Tile, button, label, symbol_button
+from companion.theme import PLAYER_COLOURS, readable, rgba
+from companion.widgets import (
+    SYMBOLS,
+    FitLabel,
+    Tile,
+    button,
+    colour_bar,
+    confirm,
+    label,
+    symbol_button,
+)
+from rules.games.graves import possible_masterminds
 
 
 class GravesNewGame(SetupSpec):
@@ -42,31 +53,137 @@ NEW_GAME = GravesNewGame(
 class Table(GameTable):
     pad_class = GravesPad
 
+    # --- what the frame asks ---------------------------------------------------------------------
+
     def scoreline(self, s: dict[str, Any]) -> str:
-        case = s["case"]
         pts = s["result"]["scores"]
-        role = {case["detective"]: "Detective", case["mastermind"]: "Mastermind"}
-        return (f"Case {case['number']}/{s['cases_total']} · "
-                + " · ".join(f"{p} ({role[p]}) {pts[p]}" for p in s["players"]))
+        over = " · game over" if s["phase"] == "over" else ""
+        return f"Case {s['case']['number']} of {s['cases_total']}{over} · " + " · ".join(
+            f"{p} {pts[p]}" for p in s["players"])
 
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         out: list[Any] = [self._strip(s)]
         if s["phase"] == "play":
-            out += [self._active(s), self._pad(s, self.pad)]
+            out.append(self._active(s))
         elif s["phase"] in ("unmasking", "identity"):
-            out.append(self._unmasking(s, self.pad))
+            out += [self._players(s), self._evidence_won(s)]
         elif s["phase"] == "deal":
-            out.append(label("Deal a new row: the app deals it from the seed when one is set."))
+            out += [self._players(s), label("Deal a new row: the app deals it from the seed when one is set.")]
         else:
-            out.append(self._over(s))
-        out.append(self._viewer_row(s))
+            out += [self._players(s), self._over(s)]
         self.message = self.pad.message
         return out
+
+    def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
+        if s["phase"] == "play":
+            return self._pad(s, self.pad)
+        if s["phase"] in ("unmasking", "identity"):
+            return self._unmasking(s, self.pad)
+        return []
+
+    def actions(self, s: dict[str, Any]) -> list[Any]:
+        pad = self.pad
+        if s["phase"] == "play" and pad.reveal_pending():
+            return [button("Reveal", "reveal_top", lambda: self.screen.do(pad.reveal_top())),
+                    button("Deck empty", "deck_empty", lambda: self.screen.do(pad.reveal_top(empty=True)), flat=True),
+                    button("Clear", "clear", lambda: self.screen.then(pad.clear), flat=True)]
+        if s["phase"] == "play":
+            out = [button("Play", "play", lambda: self.screen.do(pad.play())),
+                   button("Pass", "pass", lambda: self.screen.do(pad.pass_turn())),
+                   button("Clear", "clear", lambda: self.screen.then(pad.clear), flat=True)]
+            if any(c[0] == "2" for c in pad.cards):
+                out.append(button(("[x] " if pad.change_trump else "[  ] ") + "New trump", "deuce",
+                                  lambda: self.screen.then(setattr, pad, "change_trump", not pad.change_trump),
+                                  flat=not pad.change_trump))
+            out.append(button("Ability...", "ability", self._abilities, flat=True))
+            return out
+        if s["phase"] == "unmasking" and self._may_reveal(s):
+            case = s["case"]
+            return [button(f"{case['mastermind']} reveals early", "reveal", lambda: self._confirm_reveal(s))]
+        return []
+
+    def secrets(self, s: dict[str, Any]) -> dict[str, str]:
+        case = s["case"]
+        out: dict[str, str] = {}
+        if self._is_public(s) or s["phase"] == "over":
+            return out
+        if case["identity"]:
+            out[case["mastermind"]] = f"You are {self._identity(case['identity'])}."
+        noted = case["evidence_noted"].get(case["detective"], [])
+        if noted:
+            names = self._identity_names()
+            still = possible_masterminds(self.session.db, noted)
+            out[case["detective"]] = (f"{len(noted)} evidence card(s) noted. Still possible: "
+                                      + ", ".join(names[i] for i in still) + ".")
+        return out
+
+    def secret_actions(self, s: dict[str, Any]) -> list[Any]:
+        case = s["case"]
+        out = []
+        if s["phase"] in ("play", "unmasking") and not case["identity"]:
+            out.append(button(f"{case['mastermind']}: set your identity", "set_identity", self._identity_picker,
+                              flat=True))
+        noted = case["evidence_noted"].get(case["detective"], [])
+        if s["phase"] in ("play", "unmasking") and case["evidence_won"][case["detective"]] > len(noted):
+            out.append(button(f"{case['detective']}: note evidence won", "note_evidence", self._evidence_picker,
+                              flat=True))
+        return out
+
+    def has_draft(self) -> bool:
+        pad = self.pad
+        return bool(pad.rank or pad.cards or pad.change_trump or pad.discards or pad.slums_here or pad.slums_next)
+
+    # --- names -----------------------------------------------------------------------------------
+
+    def _identity_names(self) -> dict[str, str]:
+        return {c.id: str(c["name"]) for c in self.session.db.components["identities"].cards}
+
+    def _identity(self, iid: str | None) -> str:
+        """An identity by its name and epithet ('Ezra Hollowmere, the Spinner'), never its id."""
+        cards = {c.id: c for c in self.session.db.components["identities"].cards}
+        card = cards.get(iid or "")
+        return f"{card['name']}, {card['epithet']}" if card else str(iid)
+
+    @staticmethod
+    def _is_public(s: dict[str, Any]) -> bool:
+        """Whether this case's identity is known at the table (named, revealed, or the game is over)."""
+        case = s["case"]
+        return case["guess"] is not None or bool(case["revealed_early"]) or s["phase"] == "over"
+
+    @staticmethod
+    def _may_reveal(s: dict[str, Any]) -> bool:
+        return not set(s["variants"]) & {"knows_all", "single_case"}
+
+    def _colour(self, player: str) -> str | None:
+        colours = self.session.log.setup.get("colours") or []
+        i = self.session.state.players.index(player)
+        return PLAYER_COLOURS.get(colours[i]) if i < len(colours) else None
+
+    # --- parts -----------------------------------------------------------------------------------
+
+    def _players(self, s: dict[str, Any]) -> GridLayout:
+        """Each player with their colour (a bar beside the name), role this case and points."""
+        case = s["case"]
+        pts = s["result"]["scores"]
+        role = {case["detective"]: "Detective", case["mastermind"]: "Mastermind"}
+        grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+        grid.bind(minimum_height=grid.setter("height"))
+        for p in s["players"]:
+            grid.add_widget(self._player_line(p, f"{p} · {role[p]} · [b]{pts[p]}[/b]"))
+        return grid
+
+    def _player_line(self, player: str, text: str) -> Any:
+        """A line about one player, with their colour as a bar on its left."""
+        line = label(text, padding=(dp(12), 0))
+        hexcol = self._colour(player)
+        if hexcol:
+            colour_bar(line, hexcol, side="left", thick=8)
+        return line
 
     def _strip(self, s: dict[str, Any]) -> GridLayout:
         """The five locations: short name, trump symbol (starred when changed), time or result."""
         app = self.app
-        grid = GridLayout(cols=5, size_hint_y=None, height=dp(104), spacing=dp(3))
+        grid = GridLayout(cols=5, size_hint_y=None, height=dp(84), spacing=dp(3))
         for i, loc in enumerate(s["locations"]):
             if loc["resolved"]:
                 status = f"{loc['winner']}" if loc["winner"] else "tie"
@@ -79,12 +196,13 @@ class Table(GameTable):
             b.bind(on_release=lambda *_, name=loc["name"]: app.open_rules(name.replace("The ", "")))
             if loc["trump"]:
                 suit = self.session.db.suits[loc["trump"]]
-                img = Image(source=str(SYMBOLS / f"{suit.symbol}.png"), color=rgba(suit.colour), fit_mode="contain",
-                            size_hint=(None, None), size=(dp(26), dp(26)))
-                b.bind(pos=lambda w, *_a, im=img: setattr(im, "center", (w.center_x, w.y + dp(46))))
+                back = app.colors["active" if loc["active"] else "panel"]
+                img = Image(source=str(SYMBOLS / f"{suit.symbol}.png"), color=rgba(readable(suit.colour, back)),
+                            fit_mode="contain", size_hint=(None, None), size=(dp(24), dp(24)))
+                b.bind(pos=lambda w, *_a, im=img: setattr(im, "center", (w.center_x, w.y + dp(38))))
                 b.add_widget(img)
             foot = Label(text=f"{status}{star}", font_size=app.fs * sp(12), color=rgba(app.colors["text"]),
-                         size_hint=(None, None), size=(dp(64), dp(22)), bold=bool(loc["active"]))
+                         size_hint=(None, None), size=(dp(64), dp(20)), bold=bool(loc["active"]))
             b.bind(pos=lambda w, *_a, lb=foot: setattr(lb, "center", (w.center_x, w.y + dp(14))))
             b.add_widget(foot)
             grid.add_widget(b)
@@ -92,53 +210,72 @@ class Table(GameTable):
 
     def _active(self, s: dict[str, Any]) -> BoxLayout:
         loc = s["locations"][s["active"]]
-        box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(2))
-        box.bind(minimum_height=box.setter("height"))
+        box = self._column()
         trump = self.session.db.suits[loc["trump"]].plural if loc["trump"] else "none"
         changed = " (changed)" if loc["trump"] != loc["printed_trump"] else ""
         box.add_widget(label(f"[b]{loc['name']}[/b] · trump {trump}{changed} · {loc['time']} time token(s) left"))
-        box.add_widget(label(f"Turn {s['turn']} · lead {s['lead']} · [b]{s['to_act']} to act[/b]"
-                             + (" · 1 pass" if s["passes_in_a_row"] else "")))
+        role = {s["case"]["detective"]: "Detective", s["case"]["mastermind"]: "Mastermind"}
         for p in s["players"]:
             cards = ", ".join(loc["piles"][p]) or "no cards"
-            box.add_widget(label(f"{p}: {cards} = [b]{loc['totals'][p]}[/b]"))
+            box.add_widget(self._player_line(p, f"{p} ({role[p]}): {cards} = [b]{loc['totals'][p]}[/b]"))
         return box
 
-    def _pad(self, s: dict[str, Any], pad: GravesPad) -> BoxLayout:
-        app = self.app
-        box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
-        box.bind(minimum_height=box.setter("height"))
+    def _pad(self, s: dict[str, Any], pad: GravesPad) -> list[Any]:
         ranks = GridLayout(cols=5, size_hint_y=None, spacing=dp(3))
         ranks.bind(minimum_height=ranks.setter("height"))
         for r in RANKS:
             ranks.add_widget(button(r, f"rank_{r}", lambda r=r: self.screen.then(pad.tap_rank, r),
                                     flat=pad.rank != r))
-        box.add_widget(ranks)
-        suits = GridLayout(cols=5, size_hint_y=None, height=dp(64), spacing=dp(3))
+        suits = GridLayout(cols=5, size_hint_y=None, height=dp(56), spacing=dp(3))
         for sid, suit in self.session.db.suits.items():
             suits.add_widget(symbol_button(f"suit_{sid}", suit.symbol, suit.colour,
-                                           lambda sid=sid: self.screen.then(pad.tap_suit, sid)))
-        box.add_widget(suits)
-        box.add_widget(label(" · ".join(s.name for s in self.session.db.suits.values()), muted=True, font_size=app.fs * sp(11)))
+                                           lambda sid=sid: self.screen.then(pad.tap_suit, sid), height=56,
+                                           caption=suit.name))
         total = pad.preview_total()
-        box.add_widget(label(pad.selection_text() + (f" (pile would total {total})" if pad.cards else "")))
-        row = GridLayout(cols=3, size_hint_y=None, spacing=dp(3))
-        row.bind(minimum_height=row.setter("height"))
-        row.add_widget(button("Play", "play", lambda: self.screen.do(pad.play())))
-        row.add_widget(button("Pass", "pass", lambda: self.screen.do(pad.pass_turn())))
-        row.add_widget(button("Clear", "clear", lambda: self.screen.then(pad.clear), flat=True))
-        if any(c[0] == "2" for c in pad.cards):
-            row.add_widget(button(("[x] " if pad.change_trump else "[  ] ") + "Deuce: new trump", "deuce",
-                                  lambda: self.screen.then(setattr, pad, "change_trump", not pad.change_trump),
-                                  flat=not pad.change_trump))
-        if self.session.state.location.kind == "park_discard":
-            row.add_widget(button(f"Park discards: {pad.discards} (+)", "park_plus",
-                                  lambda: self.screen.then(setattr, pad, "discards", pad.discards + 1), flat=True))
+        passed = " · 1 pass" if s["passes_in_a_row"] else ""
+        revealing = pad.reveal_pending()
+        if revealing:
+            picked = ", ".join(pad.card_text(c) for c in pad.cards) or "tap its rank and suit"
+            text = f"[b]{revealing}[/b]: reveal the top card of your deck into your pile here · {picked}"
+        else:
+            text = f"[b]{s['to_act']} to act[/b] (turn {s['turn']}, lead {s['lead']}{passed}) · " + \
+                pad.selection_text() + (f" (pile would total {total})" if pad.cards else "")
+        out: list[Any] = [ranks, suits, self._line(text)]
+        if pad.slums_pending():  # before the first play here: the Detective's change of time tokens
+            out.append(self._slums_row(s))
+        if self.session.state.location.kind == "park_discard":  # there for the whole Park: nothing jumps
+            row = GridLayout(cols=3, size_hint_y=None, height=dp(52), spacing=dp(3))
+            row.add_widget(label(f"Park: {pad.discards} discarded first"))
             row.add_widget(button("(-)", "park_minus",
-                                  lambda: self.screen.then(setattr, pad, "discards", max(0, pad.discards - 1)), flat=True))
-        row.add_widget(button("Ability...", "ability", self._abilities, flat=True))
-        box.add_widget(row)
-        return box
+                                  lambda: self.screen.then(setattr, pad, "discards", max(0, pad.discards - 1)),
+                                  flat=True))
+            row.add_widget(button("(+)", "park_plus",
+                                  lambda: self.screen.then(setattr, pad, "discards", pad.discards + 1), flat=True))
+            out.append(row)
+        return out
+
+    def _slums_row(self, s: dict[str, Any]) -> GridLayout:
+        """The Slums: the Detective sets -1, 0 or +1 token here and at the next location, once."""
+        pad = self.pad
+        det = s["case"]["detective"]
+        row = GridLayout(cols=3, size_hint_y=None, height=dp(52), spacing=dp(3))
+
+        def cycle(name: str) -> None:
+            setattr(pad, name, {0: 1, 1: -1, -1: 0}[getattr(pad, name)])
+
+        row.add_widget(button(f"Here {pad.slums_here:+d}", "slums_here", lambda: self.screen.then(cycle, "slums_here"),
+                              flat=True))
+        row.add_widget(button(f"Next {pad.slums_next:+d}", "slums_next", lambda: self.screen.then(cycle, "slums_next"),
+                              flat=True))
+        row.add_widget(button(f"{det}: set Slums time", "slums_set",
+                              lambda: self.screen.do(pad.slums(pad.slums_here, pad.slums_next)), flat=True))
+        return row
+
+    def _line(self, text: str) -> FitLabel:
+        """A fixed-height line (two lines of text at most, shrunk to fit): the pad never moves."""
+        fs = self.app.fs * sp(14)
+        return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
+                        color=rgba(self.app.colors["text"]), halign="center", valign="middle")
 
     def _abilities(self) -> None:
         pad = self.pad
@@ -161,75 +298,75 @@ class Table(GameTable):
                                        flat=True))
         body.add_widget(button("Back", "ability_back", self.screen.refresh))
 
-    def _unmasking(self, s: dict[str, Any], pad: GravesPad) -> BoxLayout:
-        box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
-        box.bind(minimum_height=box.setter("height"))
+    def _evidence_won(self, s: dict[str, Any]) -> Any:
+        ev = s["case"]["evidence_won"]
+        return label("[b]The unmasking[/b] · evidence won: " + ", ".join(f"{p} {n}" for p, n in ev.items()))
+
+    def _unmasking(self, s: dict[str, Any], pad: GravesPad) -> list[Any]:
         case = s["case"]
-        ev = case["evidence_won"]
-        box.add_widget(label("[b]The unmasking[/b] · evidence won: " + ", ".join(f"{p} {n}" for p, n in ev.items())))
+        grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+        grid.bind(minimum_height=grid.setter("height"))
         if s["phase"] == "identity":
-            box.add_widget(label(f"{case['mastermind']}, Mastermind: who were you?"))
+            prompt = label(f"[b]{case['mastermind']}[/b], Mastermind: who were you?")
             for iid, name in pad.identities():
-                box.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(pad.set_identity(i)), flat=True))
-            return box
-        if "possible_masterminds" in case:
-            names = {c.id: c["name"] for c in self.session.db.components["identities"].cards}
-            box.add_widget(label("Still possible by your evidence: "
-                                 + ", ".join(names[i] for i in case["possible_masterminds"]), muted=True))
-        if s["variants"] == [] or not set(s["variants"]) & {"knows_all", "single_case"}:
-            box.add_widget(button(f"{case['mastermind']} reveals early (Detective +2)", "reveal",
-                                  lambda: self.screen.do(pad.reveal())))
-        box.add_widget(label(f"{case['detective']}, Detective: name the Mastermind"))
+                grid.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(pad.set_identity(i)),
+                                       flat=True))
+            return [prompt, grid]
+        prompt = label(f"[b]{case['detective']}[/b], Detective: name the Mastermind")
         for iid, name in pad.identities():
-            box.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.do(pad.guess(i)), flat=True))
-        return box
+            grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.do(pad.guess(i)), flat=True))
+        return [prompt, grid]
+
+    def _confirm_reveal(self, s: dict[str, Any]) -> None:
+        case = s["case"]
+        confirm(f"{case['mastermind']} reveals who they are: the case ends now and {case['detective']} scores 2 "
+                "instead of guessing. Reveal?", "Reveal", lambda: self.screen.do(self.pad.reveal()), "reveal")
 
     def _over(self, s: dict[str, Any]) -> BoxLayout:
-        box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(4))
-        box.bind(minimum_height=box.setter("height"))
+        """Every case (evidence, unmasking, points), the totals, the winner and why."""
+        box = self._column()
         res = s["result"]
-        head = f"{res['winner']} wins ({res['decided_by']})" if res["winner"] else "A draw"
-        box.add_widget(label(f"[b]Game over: {head}[/b]"))
-        for c in s["cases_done"]:
-            box.add_widget(label(f"Case {c['number']}: " + ", ".join(f"{p} {v}" for p, v in c["points"].items())
-                                 + (f" · Mastermind was {c['identity']}" if c["identity"] else "")))
+        cases = list(s["cases_done"])
+        if s["case"]["number"] not in {c["number"] for c in cases}:
+            cases.append(s["case"])  # the last case stays the current one in the summary
+        for c in cases:
+            ev = ", ".join(f"{p} {n}" for p, n in c["evidence_won"].items())
+            if c["revealed_early"]:
+                unmask = f"{c['mastermind']} revealed early: {self._identity(c['identity'])}"
+            elif c["guess"]:
+                verdict = "right" if c["correct"] else "wrong"
+                unmask = f"{c['detective']} named {self._identity(c['guess'])}: {verdict}"
+                if not c["correct"] and c["identity"]:
+                    unmask += f" (it was {self._identity(c['identity'])})"
+            else:
+                unmask = "no unmasking"
+            pts = ", ".join(f"{p} {n}" for p, n in c["points"].items())
+            box.add_widget(label(f"[b]Case {c['number']}[/b]: {c['detective']} Detective, {c['mastermind']} "
+                                 f"Mastermind\nEvidence won: {ev}\n{unmask}\nPoints: {pts}"))
+        scores = res["scores"]
+        box.add_widget(label("[b]Totals[/b]: " + ", ".join(f"{p} {n}" for p, n in scores.items())))
+        box.add_widget(label(f"[b]{self._verdict(res)}[/b]"))
         return box
 
-    def _viewer_row(self, s: dict[str, Any]) -> BoxLayout:
-        row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(3))
-        case = s["case"]
-        me = self.session.state.case
-        if self.screen.viewer < 0:
-            row.add_widget(button(f"Detective ({case['detective']}): notes", "view_det",
-                                  lambda: self.screen.set_viewer(me.detective), flat=True))
-            row.add_widget(button(f"Mastermind ({case['mastermind']}): secret", "view_mm",
-                                  lambda: self.screen.set_viewer(me.mastermind), flat=True))
-        else:
-            who = self.session.state.players[self.screen.viewer]
-            ident = case.get("identity")
-            text = f"{who}'s view" + (f": you are {ident}" if ident and self.screen.viewer == me.mastermind else "")
-            row.add_widget(button(text + " (hide)", "view_hide", lambda: self.screen.set_viewer(-1), flat=True))
-            if self.screen.viewer == me.mastermind and not ident:
-                row.add_widget(button("Set identity", "set_identity", self._identity_picker, flat=True))
-            if self.screen.viewer == me.detective:
-                row.add_widget(button("Note evidence", "note_evidence", self._evidence_picker, flat=True))
-        if self.screen.viewer == me.detective and "possible_masterminds" in case:
-            names = {c.id: c["name"] for c in self.session.db.components["identities"].cards}
-            box = BoxLayout(orientation="vertical", size_hint_y=None)
-            box.bind(minimum_height=box.setter("height"))
-            box.add_widget(row)
-            noted = len(case["evidence_noted"].get(case["detective"], []))
-            box.add_widget(label(f"Still possible ({noted} evidence noted): "
-                                 + ", ".join(names[i] for i in case["possible_masterminds"]), muted=True))
-            return box
-        return row
+    @staticmethod
+    def _verdict(res: dict[str, Any]) -> str:
+        scores, correct = res["scores"], res["correct_deductions"]
+        winner = res.get("winner")
+        if winner is None:
+            return "A draw: equal points and equal correct deductions."
+        loser = next(p for p in scores if p != winner)
+        if res.get("decided_by") == "score":
+            return f"{winner} wins on points, {scores[winner]} to {scores[loser]}."
+        return (f"Tied on {scores[winner]} points: {winner} wins with more correct deductions "
+                f"({correct[winner]} to {correct[loser]}).")
 
     def _evidence_picker(self) -> None:
         """The Detective notes which evidence card they won: the deduction helper narrows the suspects."""
-        names = {c.id: c["name"] for c in self.session.db.components["identities"].cards}
+        names = self._identity_names()
         who = self.session.state.players[self.session.state.case.detective]
         body = self.screen.start_page()
-        body.add_widget(label(f"{who}: which evidence card did you win? (viable suspects shown)"))
+        body.add_widget(label(f"[b]{who} only[/b]: which evidence card did you win? (each names the suspects "
+                              "still viable on it)"))
         for card in self.session.db.components["evidence"].cards:
             text = ", ".join(names[i].split()[-1] for i in card["viable"])
             body.add_widget(button(text, f"evidence_{card.id}", lambda cid=card.id, w=who: self.screen.do(
@@ -237,8 +374,16 @@ class Table(GameTable):
         body.add_widget(button("Back", "evidence_back", self.screen.refresh))
 
     def _identity_picker(self) -> None:
+        who = self.session.state.players[self.session.state.case.mastermind]
         body = self.screen.start_page()
-        body.add_widget(label("Mastermind only: which identity card did you draw?"))
+        body.add_widget(label(f"[b]{who} only[/b]: which identity card did you draw?"))
         for iid, name in self.pad.identities():
-            body.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(self.pad.set_identity(i)), flat=True))
+            body.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(self.pad.set_identity(i)),
+                                   flat=True))
         body.add_widget(button("Back", "identity_back", self.screen.refresh))
+
+    @staticmethod
+    def _column() -> BoxLayout:
+        box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(3))
+        box.bind(minimum_height=box.setter("height"))
+        return box

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -13,7 +12,7 @@ from kivy.uix.gridlayout import GridLayout
 from companion.syndicate_pad import RANK_LABELS, RANKS, SLOTS, SyndicatePad
 from companion.tables.base import GameTable, NewGameSpec
 from companion.theme import PLAYER_COLOURS, rgba
-from companion.widgets import Tile, button, label, symbol_button
+from companion.widgets import FitLabel, Tile, button, colour_bar, label, symbol_button
 
 NEW_GAME = NewGameSpec(
     players=3, names=["Ann", "Ben", "Cat"],
@@ -32,14 +31,29 @@ class Table(GameTable):
 
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         out: list[Any] = [self._players(s)]
-        if s["plots"]:
-            out.append(self._last(s["plots"][-1]))
         if s["phase"] == "over":
             out.append(self._over(s))
         else:
-            out += [self._turn(s), self._slots(), self._pad(), self._preview_and_confirm()]
+            out.append(self._turn(s))
+        if s["plots"]:
+            out.append(self._last(s["plots"][-1]))
         self.message = self.pad.message
         return out
+
+    def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
+        if s["phase"] == "over":
+            return []
+        return [self._slots(), *self._pad(), self._preview()]
+
+    def actions(self, s: dict[str, Any]) -> list[Any]:
+        if s["phase"] == "over":
+            return []
+        pad = self.pad
+        return [button("Confirm plot", "confirm", lambda: self.screen.do(pad.confirm())),
+                button("Clear", "clear", lambda: self.screen.then(pad.clear), flat=True)]
+
+    def has_draft(self) -> bool:
+        return bool(self.pad.picks or self.pad.rank)
 
     # --- parts -----------------------------------------------------------------------------------
 
@@ -60,10 +74,7 @@ class Table(GameTable):
                         font_size=app.fs * sp(14), height=dp(72))
             tile.bind(on_release=lambda *_: app.open_rules("mastermind enforcers left"))
             if hexcol:  # the player's colour chosen at set-up, as a bar along the tile's top
-                with tile.canvas.after:
-                    Color(*rgba(hexcol))
-                    bar = Rectangle()
-                tile.bind(pos=lambda w, *_a, r=bar: self._bar(w, r), size=lambda w, *_a, r=bar: self._bar(w, r))
+                colour_bar(tile, hexcol)
             grid.add_widget(tile)
         return grid
 
@@ -91,34 +102,30 @@ class Table(GameTable):
             note = "" if counts is None else (" · counts" if counts else " · doesn't count")
             grid.add_widget(button(f"{pad.slot_title(slot)}{note}\n[b]{text}[/b]", f"slot_{slot}",
                                    lambda sl=slot: self.screen.then(pad.pick_slot, sl), flat=pad.slot != slot,
-                                   markup=True, height=dp(60)))
+                                   markup=True, height=dp(56)))
         return grid
 
-    def _pad(self) -> BoxLayout:
+    def _pad(self) -> list[Any]:
+        """Ranks, then suits; once a rank is tapped, its cards in the discard pile are greyed out."""
         pad, db = self.pad, self.session.db
-        box = self._column()
         ranks = GridLayout(cols=5, size_hint_y=None, spacing=dp(3))
         ranks.bind(minimum_height=ranks.setter("height"))
         for r in RANKS:
             ranks.add_widget(button(RANK_LABELS.get(r, r), f"rank_{r}", lambda r=r: self.screen.then(pad.tap_rank, r),
                                     flat=pad.rank != r))
-        box.add_widget(ranks)
         suits = GridLayout(cols=6, size_hint_y=None, height=dp(56), spacing=dp(3))
+        out_of_play = pad.out_of_play()
         for sid, suit in db.suits.items():
             suits.add_widget(symbol_button(f"suit_{sid}", suit.symbol, suit.colour,
-                                           lambda sid=sid: self.screen.then(pad.tap_suit, sid), height=56))
-        box.add_widget(suits)
-        box.add_widget(label(" · ".join(su.name for su in db.suits.values()), muted=True,
-                             font_size=self.app.fs * sp(11)))
-        return box
+                                           lambda sid=sid: self.screen.then(pad.tap_suit, sid), height=56,
+                                           disabled=sid in out_of_play, caption=suit.name))
+        return [ranks, suits]
 
-    def _preview_and_confirm(self) -> BoxLayout:
+    def _preview(self) -> FitLabel:
         pad = self.pad
-        box = self._column()
         pv = pad.preview()
         if pv is None:
-            box.add_widget(label("Pick the lead and both enforcers' cards (and the face-down card, if any).",
-                                 muted=True))
+            text = "Pick the lead and both enforcers' cards (and the face-down card, if any)."
         else:
             t = pv["totals"]
             mm = pad.who("lead")
@@ -129,21 +136,19 @@ class Table(GameTable):
                 result = f"is foiled: {pad.who('first')} +1, {pad.who('second')} +1"
             else:
                 result = "ties: nobody scores"
-            box.add_widget(label(f"{mm} {t['mastermind']}{ace} against {t['enforcers']}: the plot [b]{result}[/b]"))
-        row = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
-        row.bind(minimum_height=row.setter("height"))
-        row.add_widget(button("Confirm plot", "confirm", lambda: self.screen.do(pad.confirm())))
-        row.add_widget(button("Clear", "clear", lambda: self.screen.then(pad.clear), flat=True))
-        box.add_widget(row)
-        return box
+            text = f"{mm} {t['mastermind']}{ace} against {t['enforcers']}: the plot [b]{result}[/b]"
+        fs = self.app.fs * sp(14)
+        return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
+                        color=rgba(self.app.colors["text"]), halign="center", valign="middle")
 
     def _last(self, plot: dict[str, Any]) -> Any:
         t = plot["totals"]
-        points = ", ".join(f"{p} +{n}" for p, n in plot["points"].items()) or "nobody scores"
+        scored = ", ".join(f"{p} +{n}" for p, n in plot["points"].items() if n)
+        points = f" · {scored}" if scored else ("" if plot["outcome"] == "tie" else " · nobody scores")
         enf = ", ".join(f"{p} {c}" for p, c in plot["enforcers"].items())
         fd = f" + {plot['face_down']} face down" if plot["face_down"] else ""
         return label(f"Turn {plot['turn']}: {plot['mastermind']} led {plot['lead']}{fd}; {enf}. "
-                     f"{t['mastermind']} against {t['enforcers']}: {OUTCOME_WORDS[plot['outcome']]} · {points}",
+                     f"{t['mastermind']} against {t['enforcers']}: {OUTCOME_WORDS[plot['outcome']]}{points}",
                      muted=True)
 
     def _over(self, s: dict[str, Any]) -> BoxLayout:
@@ -152,10 +157,6 @@ class Table(GameTable):
         box.add_widget(label(f"[b]{res['winner']} wins with {res['scores'][res['winner']]}[/b]"))
         box.add_widget(label(" · ".join(f"{p} {n}" for p, n in res["scores"].items())))
         return box
-
-    @staticmethod
-    def _bar(tile: Any, bar: Any) -> None:
-        bar.pos, bar.size = (tile.x, tile.top - dp(6)), (tile.width, dp(6))
 
     @staticmethod
     def _column() -> BoxLayout:

@@ -20,32 +20,46 @@ SCREENS = ROOT / "tests" / "_screens"
 SEED = "2026"
 
 
-def env_for(tmp: Path, script: Path) -> dict[str, str]:
+PHONE = (360, 640)
+SIZES = [(360, 640), (411, 731), (640, 360), (800, 1280)]  # phones, a landscape phone, a tablet
+
+
+def env_for(tmp: Path, script: Path, size: tuple[int, int] = PHONE) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("KIVY")}
     env.update(PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1",
-               KIVY_HOME=str(tmp / "kivy"), CASEBOOK_DATA=str(tmp / "data"), CASEBOOK_SCRIPT=str(script))
+               KIVY_HOME=str(tmp / "kivy"), CASEBOOK_DATA=str(tmp / "data"), CASEBOOK_SCRIPT=str(script),
+               CASEBOOK_WIDTH=str(size[0]), CASEBOOK_HEIGHT=str(size[1]))
     return env
 
 
-def run(tmp: Path, steps: list, name: str = "script", timeout: float = 90) -> None:
+def run(tmp: Path, steps: list, name: str = "script", timeout: float = 90,
+        size: tuple[int, int] = PHONE) -> subprocess.CompletedProcess:
+    """Run the app through `steps` (companion/driver.py); fails with the driver's own error message."""
     script = tmp / f"{name}.json"
     script.write_text(json.dumps(steps))
-    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "companion" / "run_app.py")], env=env_for(tmp, script),
-                          cwd=tmp, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "companion" / "run_app.py")],
+                          env=env_for(tmp, script, size), cwd=tmp, capture_output=True, text=True, timeout=timeout)
     error = script.with_suffix(".error")
     assert not error.exists(), error.read_text() + proc.stderr[-3000:]
     assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc
 
 
 def new_game_steps() -> list:
-    return [{"tap": "new_game"}, {"text": ["new.p1", "Ann"]}, {"text": ["new.p2", "Ben"]},
+    return [{"tap": "new_game"}, {"text": ["new.p1", "Ann"]}, {"text": ["new.p2", "Ben"]}, {"tap": "deal_seed"},
             {"text": ["new.seed", SEED]}, {"tap": "new_start"}]
 
 
+BANK_VAULT = 2  # in the row seed 2026 deals, The Bank Vault is the third location
+
+
 def location_steps() -> list:
-    """At each location Ann plays the 9 and Ben the 5 of one suit, then both pass: Ann wins all five."""
+    """At each location Ann plays the 9 and Ben the 5 of one suit, then both pass: Ann wins all five.
+    At The Bank Vault both first reveal their deck's top card: Ann a 2 of Notebooks, Ben says his deck is empty."""
     steps = []
-    for suit in ("magnifying_glass", "shoeprints", "question_mark", "notebook", "briefcase"):
+    for n, suit in enumerate(("magnifying_glass", "shoeprints", "question_mark", "notebook", "briefcase")):
+        if n == BANK_VAULT:
+            steps += [{"tap": "rank_2"}, {"tap": "suit_notebook"}, {"tap": "reveal_top"}, {"tap": "deck_empty"}]
         steps += [{"tap": "rank_9"}, {"tap": f"suit_{suit}"}, {"tap": "play"},
                   {"tap": "rank_5"}, {"tap": f"suit_{suit}"}, {"tap": "play"},
                   {"tap": "pass"}, {"tap": "pass"}]
@@ -64,9 +78,10 @@ def test_a_whole_case_by_taps_and_every_screen(tmp_path):
               {"shot": str(SCREENS / "table.png")}, {"tap": "clear"}]
     steps += location_steps()[8:]
     # the Detective notes two evidence cards won; the helper narrows the suspects
-    steps += [{"tap": "view_det"}, {"tap": "note_evidence"}, {"tap": "evidence_evidence_01"},
-              {"tap": "note_evidence"}, {"tap": "evidence_evidence_10"}, {"dump": str(dumps["notes"])},
-              {"shot": str(SCREENS / "deduction.png")}, {"tap": "view_hide"}]
+    steps += [{"tap": "note_evidence"}, {"tap": "evidence_evidence_01"},
+              {"tap": "note_evidence"}, {"tap": "evidence_evidence_10"},
+              {"press": "secret_0"}, {"wait": 0.6}, {"dump": str(dumps["notes"])},
+              {"shot": str(SCREENS / "deduction.png")}, {"release": "secret_0"}]
     steps += [{"dump": str(dumps["unmask"])}, {"shot": str(SCREENS / "unmasking.png")},
               {"tap": "guess_josiah_tumbrel"}, {"tap": "identity_josiah_tumbrel"},
               {"dump": str(dumps["case2"])},
@@ -96,6 +111,11 @@ def test_a_whole_case_by_taps_and_every_screen(tmp_path):
     notes = data["notes"]["summary"]["case"]["evidence_noted"]["Ann"]
     assert notes == ["evidence_01", "evidence_10"]
     assert len(possible_masterminds(db, notes)) < 5
+    # the Detective's deduction is her secret: shown while she holds her button, never otherwise
+    assert any("Still possible" in t for t in data["notes"]["texts"])
+    assert not any("Still possible" in t for t in data["unmask"]["texts"] + data["table"]["texts"])
+    for name, d in data.items():
+        assert d["split_words"] == [], f"{name}: words split across lines: {d['split_words']}"
 
 
 @pytest.mark.parametrize("taps", [3, 12, 16])

@@ -51,7 +51,7 @@ def test_rank_before_suit_and_moving_a_card(pad):
     assert "rank first" in pad.message
     pick(pad, "A", "waves")
     pick(pad, "A", "waves")  # the same card again, for the first enforcer: it moves there
-    assert pad.picks == {"first": "ace_of_waves"}
+    assert pad.picks == {"first": "ace_of_waves"} and "moved" in pad.message
     pad.pick_slot("first")
     pad.pick_slot("first")  # a second tap on a filled slot empties it
     assert pad.picks == {}
@@ -64,11 +64,17 @@ def test_confirm_needs_three_cards_and_a_refusal_keeps_the_picks(pad):
     pick(pad, "4", "wyrms")
     pick(pad, "2", "suns")
     assert pad.confirm().ok
-    # Ben now plots; Cat tries to play the Pact, which is in the discard pile
+    # Ben now plots; Cat looks for the Pact, which is in the discard pile: greyed out, and refused if tapped
     pick(pad, "8", "waves")
-    pick(pad, "9", "suns")
-    pick(pad, "6", "knots")
-    out = pad.confirm()
-    assert not out.ok and "discard pile" in out.message
-    assert pad.picks == {"lead": "mill", "first": "pact", "second": "market"}
+    pad.tap_rank("9")
+    assert pad.out_of_play() == {"moons", "suns"}
+    pad.tap_suit("suns")
+    assert "Pact is in the discard pile" in pad.message
+    assert pad.picks == {"lead": "mill"} and pad.slot == "first"
     assert len(pad.session.log.events) == 1
+
+
+def test_moving_a_card_says_so(pad):
+    pick(pad, "A", "waves")
+    pick(pad, "A", "waves")
+    assert pad.message == "The Ace of Waves moved from Ann leads to Ben plays."
