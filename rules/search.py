@@ -105,7 +105,7 @@ QUESTION_KIND_WEIGHT = {"card": 0.6}
 
 _STOPWORD_TEXT = """
 a an the of to in on at by for from with into onto upon and or but nor so as than then
-is are was were be been being am do does did done can could may might must will would shall
+is are was were be been being am do does did done can could may might will would shall
 should i me my mine you your yours we us our they them their theirs he him his she her hers
 it its itself this that these those there here what which who whom whose when where why how
 if not any some such very just also about many much
@@ -153,7 +153,10 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
 # a tie does not mean drawing cards (nor does "draw" alone, mostly: the tie rules list it).
 ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.6, ("drawn",), ("tie", "equal")),
-    (0.4, ("get", "gets"), ("take", "win")),  # "who gets the evidence"
+    (0.4, ("get", "gets"), ("take",)),  # "who gets the evidence"
+    (0.5, ("same",), ("equal", "tie")),  # "the same total"
+    (0.4, ("play", "plays", "played"), ("follow",)),  # an enforcer's play follows the lead
+    (0.5, ("must",), ("optional",)),  # "do I have to ..." is answered by "must" or by "optional"
     (0.8, ("face",), ("facedown", "faceup")),
     (0.8, ("rulebook",), ("rule",)),
     (0.5, ("beat", "beats", "override", "overrule"), ("win", "higher")),
@@ -225,8 +228,12 @@ def stem(word: str) -> str:
 _FACE = re.compile(r"\bface[\s-]+(up|down)\b")
 
 
+# "have to", "need to", "got to" are "must": an obligation is what the following rules speak of
+_MUST = re.compile(r"\b(?:have|has|had|need|needs|got)\s+to\b")
+
+
 def _words(text: str) -> list[str]:
-    return _WORD.findall(_FACE.sub(r"face\1", normalize(text)))
+    return _WORD.findall(_MUST.sub("must", _FACE.sub(r"face\1", normalize(text))))
 
 
 def tokenize(text: str) -> list[str]:
