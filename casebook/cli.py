@@ -288,7 +288,7 @@ def format_summary(game: Any, s: dict[str, Any], applied: int) -> str:
     res = s["result"]
     lines.append("total: " + ", ".join(f"{p} {res['scores'][p]}" for p in players))
     if res["over"]:
-        why = f": {res['why']}" if res.get("why") else ""
-        lines.append(f"winner: {res['winner']} ({res['decided_by']}{why})" if res["winner"]
-                     else f"the game is a draw{why}")
+        lines.append(f"winner: {res['winner']} ({res['decided_by']})" if res["winner"] else "the game is a draw")
+        if res.get("why"):
+            lines.append(f"  {res['why']}")
     return "\n".join(lines)

@@ -79,11 +79,11 @@ class Session:
             self.engine.apply(trial, event)
         except IllegalAction as exc:
             return Outcome(False, str(exc))
-        self.state = trial
+        before, self.state = self.state, trial
         self.log.events.append(dict(event))
         self.redo_stack.clear()
         self.save()
-        return Outcome(True, self.engine.describe(self.state, event))
+        return Outcome(True, self.engine.describe(before, event, trial))
 
     def undo(self, steps: int = 1) -> bool:
         if not self.log.events or steps < 1:

@@ -9,6 +9,11 @@ A game module (rules/games/<id>.py) provides:
   summary(state) -> dict                 the whole state for replay output (JSON-able)
   report(summary) -> list[str]           that summary as lines for people (the game's own part)
   is_over(state) -> bool, result(state) -> dict
+  describe(before, event, after=None) -> str
+                                         the event told for people, by name, for the history and for
+                                         refusals: `before` is the state the event was applied to, `after`
+                                         the state it led to (worked out on a copy when left out; a refused
+                                         event is told as written, in the present tense)
 Undo is replaying the log without its last events; the log is the history.
 """
 
@@ -55,6 +60,21 @@ def check_on_copy(apply: Callable[[Any, Event], None], state: Any, event: Event)
     except IllegalAction as exc:
         return str(exc)
     return None
+
+
+def state_after(apply: Callable[[Any, Event], None], state: Any, event: Event) -> Any | None:
+    """The state an event leads to, on a copy; None if the rules refuse it."""
+    after = copy.deepcopy(state)
+    try:
+        apply(after, event)
+    except IllegalAction:
+        return None
+    return after
+
+
+def and_list(items: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
 
 
 class SharesDatabase:

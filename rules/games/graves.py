@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from rules import engine
 from rules.engine import Event, IllegalAction, Rule, SharesDatabase, action_of, check_on_copy
 from rules.problems import Problems
 
@@ -420,24 +421,177 @@ def _set_identity(state: State, ident: Any) -> None:
 
 # --- applying events ---------------------------------------------------------------------------
 
-def describe(state: State, event: Event) -> str:
-    """A short reading of an event for messages: 'play Ben 3 Shoeprints'."""
-    action = event.get("action", "?")
-    parts = [str(action), str(event.get("by", ""))]
+def describe(state: State, event: Event, after: State | None = None) -> str:
+    """An event told for people, by name: 'Ann played 7 Shoeprints at The Park; Ann wins The Park 24–17,
+    takes the evidence'. `state` is the state before the event, `after` the one it led to (worked out on a
+    copy when left out); a refused event is told as written. The identity stays hidden until it is shown,
+    and noted evidence stays private."""
+    if not isinstance(event, dict):
+        return str(event)
+    if after is None:
+        after = engine.state_after(apply, state, event)
+    done = after is not None
+    try:
+        who = _player(state.players, event.get("by"))
+        name = state.players[who]
+    except IllegalAction:
+        who, name = -1, str(event.get("by", "someone"))
+    text = _tell_action(state, event, after, who, name, done)
+    if after is None:
+        return text
+    return text + _tell_consequences(state, after)
 
-    def named(text: Any) -> str:
-        try:
-            return card_name(state.db, parse_card(state.db, text))
-        except IllegalAction:
-            return str(text)
 
+def _verb(done: bool, past: str, present: str) -> str:
+    return past if done else present
+
+
+def _named(state: State, text: Any) -> str:
+    try:
+        return card_name(state.db, parse_card(state.db, text))
+    except IllegalAction:
+        return str(text)
+
+
+def _suit_plural(state: State, suit: str | None) -> str:
+    return "no trump" if suit is None else state.db.suits[suit].plural
+
+
+def _tell_action(state: State, event: Event, after: State | None, who: int, name: str, done: bool) -> str:
+    """What the player did (or, for a refused event, does), without what follows from it."""
+    action = event.get("action")
+    loc = state.location if state.phase == "play" and state.locations else None
+    here = f" at {loc.name}" if loc else ""
     if action == "play":
-        parts += [named(c) for c in event.get("cards") or []]
-    elif action in ("ability", "reveal_top"):
-        parts.append(named(event.get("card", "")))
-    elif action in ("guess", "identity"):
-        parts.append("(hidden)" if action == "identity" else str(event.get("identity", "")))
-    return " ".join(p for p in parts if p).strip()
+        cards = [_named(state, c) for c in event.get("cards") or []] if isinstance(event.get("cards"), list) else []
+        if not cards:
+            return f"{name} {_verb(done, 'ended', 'ends')} the turn having used only abilities{here}"
+        text = f"{name} {_verb(done, 'played', 'plays')} {engine.and_list(cards)}{here}"
+        if event.get("discards"):
+            text += f", discarding {event['discards']} from hand first"
+        alley = event.get("alley_discard") or []
+        if isinstance(alley, list) and alley:
+            text += f", after discarding {engine.and_list([_named(state, c) for c in alley])} from the pile"
+        if after is not None and loc is not None:
+            trump = after.locations[state.active].trump
+            if trump != loc.trump:
+                text += f"; trump is now {_suit_plural(state, trump)}"
+        return text
+    if action == "pass":
+        return f"{name} {_verb(done, 'passed', 'passes')}{here}"
+    if action == "ability":
+        card = _named(state, event.get("card"))
+        text = f"{name} {_verb(done, 'discarded', 'discards')} {card} for its ability"
+        effect = _effect_text(state, event, after, who)
+        return text + (f": {effect}" if effect else "")
+    if action == "reveal_top":
+        if event.get("empty"):
+            return f"{name}'s deck is empty: nothing revealed{here}"
+        return f"{name} {_verb(done, 'revealed', 'reveals')} {_named(state, event.get('card'))} from the top of " \
+               f"the deck into the pile{here}"
+    if action == "slums":
+        return _slums_text(state, event, after, name, done)
+    if action == "identity":
+        if after is not None and state.phase == "identity":
+            return f"{name} showed the identity card: {identity_name(state.db, after.done[-1].identity)}"
+        return f"{name} {_verb(done, 'took', 'takes')} the Mastermind's identity card (kept hidden)"
+    if action == "note_evidence":
+        return f"{name} {_verb(done, 'noted', 'notes')} an evidence card won (kept private)"
+    if action == "reveal":
+        shown = after.done[-1].identity if after is not None else None
+        as_who = f" as {identity_name(state.db, shown)}" if shown else ""
+        detective = state.players[state.case.detective]
+        return f"{name} {_verb(done, 'revealed', 'reveals')} early{as_who}" + (f": {detective} scores 2" if done else "")
+    if action == "guess":
+        return f"{name} {_verb(done, 'guessed', 'guesses')} {identity_name(state.db, str(event.get('identity')))}"
+    if action == "deal":
+        rows = _location_rows(state.db)
+        given = event.get("locations")
+        names = [str(rows[i]["name"]) if i in rows else str(i) for i in (given if isinstance(given, list) else [])]
+        return f"{name} {_verb(done, 'dealt', 'deals')} a new row: {engine.and_list(names)}"
+    return f"{name}: {action}"
+
+
+def _effect_text(state: State, event: Event, after: State | None, who: int) -> str:
+    """What a discarded card's ability did, in words."""
+    try:
+        entry = _deck_card(state, who, parse_card(state.db, event.get("card")))
+    except (IllegalAction, IndexError):
+        return ""
+    effect = (entry.get("ability") or {}).get("effect") or {}
+    kind, loc = effect.get("kind"), state.location if state.locations else None
+    opponent = state.players[1 - who] if who in (0, 1) else "the opponent"
+    count = effect.get("count", 1)
+    if kind == "time" and loc is not None:
+        left = after.locations[state.active].time if after is not None else loc.time
+        if after is not None and left == loc.time:
+            return f"the last time token at {loc.name} stays"
+        more = "one time token more" if effect.get("delta", 0) > 0 else "one time token fewer"
+        return f"{more} at {loc.name}" + (f" ({left} left)" if after is not None else "")
+    if kind == "discard_from_opponent_pile":
+        return f"{_named(state, event.get('target'))} is discarded from {opponent}'s pile"
+    if kind == "take_back":
+        return f"{_named(state, event.get('target'))} goes back from the pile to hand"
+    words = {"wild_card": "one card may break the one-suit rule this turn",
+             "draw": f"draws {count} card{'s' if count != 1 else ''}",
+             "peek_evidence": "looks at the evidence of an unresolved location",
+             "recover": "takes the top card of the discard pile back into hand" if count == 1
+             else f"takes {count} cards of the discard pile back into hand",
+             "opponent_discards": f"{opponent} discards a card from hand",
+             "reshuffle": "shuffles the discard pile into the deck"}
+    return words.get(str(kind), "")
+
+
+def _slums_text(state: State, event: Event, after: State | None, name: str, done: bool) -> str:
+    here, nxt = event.get("here", 0), event.get("next", 0)
+    loc = state.location if state.locations else None
+    if not loc or (not here and not nxt):
+        return f"{name} {_verb(done, 'left', 'leaves')} the time tokens at The Slums as they were"
+    parts = []
+    following = state.locations[state.active + 1] if state.active + 1 < len(state.locations) else None
+    for delta, place, index in ((here, loc, state.active), (nxt, following, state.active + 1)):
+        if delta and place is not None:
+            more = "one token more" if delta > 0 else "one token fewer"
+            left = f" ({after.locations[index].time})" if after is not None else ""
+            parts.append(f"{more} at {place.name}{left}")
+    return f"{name} {_verb(done, 'changed', 'changes')} the time: {engine.and_list(parts)}"
+
+
+def _tell_consequences(before: State, after: State) -> str:
+    """What followed from an applied event: a location resolved, the unmasking, a case or the game ended."""
+    out = ""
+    players = before.players
+    if before.phase == "play" and before.locations and after.locations:
+        old, new = before.location, after.locations[before.active]
+        if new.resolved and not old.resolved and new.totals is not None:
+            a, b = new.totals
+            if new.winner is None:
+                out += f"; {new.name} is a tie, {a}–{b}: its evidence is discarded unseen"
+            else:
+                high, low = (a, b) if new.winner == 0 else (b, a)
+                out += f"; {players[new.winner]} wins {new.name} {high}–{low}, takes the evidence"
+        if after.phase == "unmasking" and before.phase == "play":
+            won = after.case.evidence_won
+            out += f". The unmasking: evidence {players[0]} {won[0]}, {players[1]} {won[1]}"
+    if len(after.done) > len(before.done):
+        case = after.done[-1]
+        if case.guess is not None and case.correct is not None:
+            single = "single_case" in after.variants
+            det, mm = players[case.detective], players[case.mastermind]
+            if case.correct:
+                out += f": right, {det} scores {4 if single else 3}"
+            else:
+                out += f": wrong, it was {identity_name(after.db, case.identity)}; {mm} scores {4 if single else 1}"
+        out += f". Case {case.number}: {players[0]} {case.points[0]}, {players[1]} {case.points[1]}"
+        if is_over(after):
+            res = result(after)
+            out += f". Game over: {res['why']}"
+        else:
+            out += f". Case {after.case.number}: {players[after.case.detective]} is the Detective"
+            out += ", and a new row of locations is to be dealt" if after.phase == "deal" else ""
+    elif before.phase == "unmasking" and after.phase == "identity":
+        out += "; the Mastermind is still to show the identity card"
+    return out
 
 
 def check(state: State, event: Event) -> str | None:
@@ -811,16 +965,16 @@ def result(state: State) -> dict[str, Any]:
         if total[0] != total[1]:
             winner = state.players[total.index(high)]
             out["winner"], out["decided_by"] = winner, "score"
-            out["why"] = f"{winner} has the higher total, {high} to {low}"
+            out["why"] = f"{winner} wins with the higher total, {high} to {low}"
         elif correct[0] != correct[1]:
             best = 0 if correct[0] > correct[1] else 1
             out["winner"], out["decided_by"] = state.players[best], "tie-break"
-            out["why"] = (f"tied at {high}; {state.players[best]} unmasked the Mastermind as the Detective "
-                          f"{_times(correct[best])}, {state.players[1 - best]} {_times(correct[1 - best])}")
+            out["why"] = (f"{state.players[best]} wins the tie at {high}, having unmasked the Mastermind as the "
+                          f"Detective {_times(correct[best])}, {state.players[1 - best]} {_times(correct[1 - best])}")
         else:
             out["winner"], out["decided_by"] = None, "draw"
-            both = "both unmasked the Mastermind" if correct[0] else "neither unmasked the Mastermind"
-            out["why"] = f"tied at {high}, and {both} as the Detective"
+            both = "both" if correct[0] else "neither"
+            out["why"] = f"a draw at {high}, {both} having unmasked the Mastermind as the Detective"
     return out
 
 

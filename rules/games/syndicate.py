@@ -13,7 +13,16 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules.engine import Event, IllegalAction, Rule, SharesDatabase, action_of, check_on_copy
+from rules.engine import (
+    Event,
+    IllegalAction,
+    Rule,
+    SharesDatabase,
+    action_of,
+    and_list,
+    check_on_copy,
+    state_after,
+)
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -429,8 +438,10 @@ def check(state: State, event: Event) -> str | None:
     return check_on_copy(apply, state, event)
 
 
-def describe(state: State, event: Event) -> str:
-    """A short reading of an event: 'plot Ann 8 Diplomat + face down; Ben 9 Pact, Cat 3 Journey'."""
+def describe(state: State, event: Event, after: State | None = None) -> str:
+    """A plot told for people: 'Plot 4: Cy leads 8 Diplomat; Ann 9 Pact, Ben 3 Journey: 8 to 12, foiled, Ann
+    and Ben score 1'. `state` is the state before the event, `after` the one it led to (worked out on a copy
+    when left out); a refused plot is told as written."""
     def named(text: Any) -> str:
         try:
             return card_name(parse_card(state.db, text))
@@ -439,15 +450,34 @@ def describe(state: State, event: Event) -> str:
 
     if not isinstance(event, dict):
         return str(event)
-    parts = [str(event.get("action", "?")), str(event.get("by", ""))]
-    if event.get("action") == "plot":
-        parts.append(named(event.get("lead")))
-        if event.get("face_down") is not None:
-            parts.append("+ face down")
-        enforcers = event.get("enforcers")
-        if isinstance(enforcers, dict):
-            parts.append("; " + ", ".join(f"{p} {named(c)}" for p, c in enforcers.items()))
-    return " ".join(p for p in parts if p).replace(" ;", ";")
+    if after is None:
+        after = state_after(apply, state, event)
+    who = str(event.get("by", "someone"))
+    if event.get("action") != "plot":
+        return f"{who}: {event.get('action')}"
+    text = f"Plot {state.turn}: {who} leads {named(event.get('lead'))}"
+    if event.get("face_down") is not None:
+        text += f" with {named(event['face_down'])} face down"
+    enforcers = event.get("enforcers")
+    if isinstance(enforcers, dict):
+        text += "; " + ", ".join(f"{p} {named(c)}" for p, c in enforcers.items())
+    if after is None or len(after.plots) <= len(state.plots):
+        return text
+    plot, names = after.plots[-1], after.players
+    mine, theirs = plot.totals
+    ace = f" (the Ace counts {plot.ace_value})" if plot.ace_value else ""
+    if plot.outcome == "succeeds":
+        result_text = f"succeeds, {names[plot.mastermind]} scores {plot.points[plot.mastermind]}"
+    elif plot.outcome == "foiled":
+        result_text = f"foiled, {and_list([names[p] for p, _ in plot.enforcers])} score 1"
+    else:
+        result_text = "a tie, nobody scores"
+    text += f": {mine} to {theirs}{ace}, {result_text}"
+    if plot.reshuffled:
+        text += f" ({names[plot.mastermind]}'s draw emptied the draw pile: the discards became a new one)"
+    if after.over:
+        text += f". Game over: {result(after)['why']}"
+    return text
 
 
 # --- reading the state ----------------------------------------------------------------------
@@ -469,8 +499,7 @@ def result(state: State) -> dict[str, Any]:
         name = winner(state)
         others = ", ".join(f"{p} {n}" for p, n in zip(state.players, state.scores, strict=True) if p != name)
         out["winner"], out["decided_by"] = name, "score"
-        out["why"] = (f"{name} reached {TARGET} or more with the highest score alone: "
-                      f"{max(state.scores)} against {others}")
+        out["why"] = f"{name} wins with {max(state.scores)}, the highest score alone at {TARGET} or more ({others})"
     return out
 
 

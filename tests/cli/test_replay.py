@@ -56,7 +56,8 @@ def test_illegal_event_names_number_action_and_rule(tmp_path, capsys):
     path = write(tmp_path, LOG)
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert "game.yaml:14:5: error: event 7 (play Ben 3 Shoeprints 5 Notebook): What may be played: " in err
+    assert "game.yaml:14:5: error: event 7 (Ben plays 3 Shoeprints and 5 Notebook at The Library): What may be "\
+           "played: " in err
 
 
 @pytest.mark.parametrize("text, words", [
@@ -114,7 +115,7 @@ def test_replay_of_a_syndicate_game(tmp_path, capsys):
     assert "total: Ann 2, Ben 0, Cat 1" in out
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert f"{path}:10:5: error: event 3 (plot Cat Dragon; Ann 5 Forest, Ben 4 Sailor): The plot: unknown card " \
+    assert f"{path}:10:5: error: event 3 (Plot 3: Cat leads Dragon; Ann 5 Forest, Ben 4 Sailor): The plot: unknown card " \
            "'Dragon'" in err
     assert "Traceback" not in err
 

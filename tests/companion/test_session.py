@@ -54,7 +54,7 @@ def test_undo_redo_any_number_of_steps(graves_db, store):
     assert Session.resume(graves_db, store, s.game_id).state == snapshots[2]  # undo is saved too
     s.redo()
     assert s.state == snapshots[3]
-    assert s.history()[0].startswith("1. play Ann 9 Notebook")
+    assert s.history()[0].startswith("1. Ann played 9 Notebook")
 
 
 def test_corrupt_or_half_written_save_falls_back_to_the_last_good_copy(graves_db, store):

@@ -115,7 +115,8 @@ def test_palace_grounds_refuses_low_cards_naming_the_location(graves_db, tmp_pat
                   events=[play("Ann", "9 shoeprints"), play("Ben", "3 shoeprints")])
     result = replay(graves_db, log)
     assert result.applied == 1
-    assert str(result.error).startswith("event 2 (play Ben 3 Shoeprints): The Palace Grounds: cards of value 4 or lower")
+    assert str(result.error).startswith("event 2 (Ben plays 3 Shoeprints at The Palace Grounds): The Palace Grounds: cards of value 4 "
+                                      "or lower")
 
 
 def test_library_forbids_abilities_and_the_deuce_trump_change(graves_db):
@@ -261,7 +262,7 @@ def test_correct_guess_gives_three_and_a_whole_game_result(graves_db):
     assert s.done[1].points == [2, 7]
     assert g.is_over(s)
     assert g.result(s) == {"scores": {"Ann": 7, "Ben": 9}, "over": True, "winner": "Ben", "decided_by": "score",
-                           "correct_deductions": {"Ann": 1, "Ben": 1}, "why": "Ben has the higher total, 9 to 7"}
+                           "correct_deductions": {"Ann": 1, "Ben": 1}, "why": "Ben wins with the higher total, 9 to 7"}
 
 
 def test_scores_add_up_over_two_cases(graves_db):

@@ -188,7 +188,7 @@ def test_end_at_twelve_and_simultaneous_twelfths(syndicate_db):
     assert s.is_over(state)
     assert s.result(state) == {"scores": {"Ann": 10, "Ben": 13, "Cat": 12}, "over": True,
                                "winner": "Ben", "decided_by": "score",
-                               "why": "Ben reached 12 or more with the highest score alone: 13 against Ann 10, Cat 12"}
+                               "why": "Ben wins with 13, the highest score alone at 12 or more (Ann 10, Cat 12)"}
     with pytest.raises(IllegalAction, match="the game is over: Ben has won"):
         s.apply(state, plot("Cat", "8 Mill", {"Ann": "7 Castle", "Ben": "6 Market"}))
 
@@ -228,7 +228,7 @@ def test_replay_names_the_event_and_rule(syndicate_db):
     ])
     result = replay(syndicate_db, log)
     assert result.applied == 1
-    assert str(result.error).startswith("event 2 (plot Ben 9 Pact; Cat 7 Cave, Ann 6 Market): The discard pile:")
+    assert str(result.error).startswith("event 2 (Plot 2: Ben leads 9 Pact; Cat 7 Cave, Ann 6 Market): The discard pile:")
 
 
 def test_card_names_in_every_notation(syndicate_db):
