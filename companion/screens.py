@@ -108,7 +108,7 @@ class StartScreen(Screen):
         if self.confirming == g.id:
             ask = label(f"Delete {title}: {who} ({progress})? It cannot be brought back.")
             keep = button("Keep", f"delete_no_{g.id}", self._cancel_delete)
-            gone = button("Delete", f"delete_yes_{g.id}", lambda: self._delete(g.id), flat=True)
+            gone = button("Delete", f"delete_yes_{g.id}", lambda: self._delete(g), flat=True)
             gone.color = rgba(app.colors["error"])
             return column(ask, row(keep, gone))
         text = f"[b]{title}: {who}[/b]\n{progress}\n{when}"
@@ -129,10 +129,12 @@ class StartScreen(Screen):
         self.confirming = ""
         self.refresh()
 
-    def _delete(self, game_id: str) -> None:
-        App.get_running_app().store.delete(game_id)
+    def _delete(self, g: SavedGame) -> None:
+        app = App.get_running_app()
+        app.store.delete(g.id)
+        title = app.dbs[g.game].short_title if g.game in app.dbs else g.game
         self.confirming = ""
-        self.ids.info.text = "Deleted."
+        self.ids.info.text = f"Deleted {title}: {' v '.join(g.players) or g.id}."
         self.refresh()
 
     def share(self, g: SavedGame, st: Standing) -> None:
@@ -240,24 +242,24 @@ class NewGameScreen(Screen):
     def _pick_form(self, pick: Any, choices: list[tuple[str, str]]) -> Any:
         chosen = self.picked.setdefault(pick.key, [])
         names = dict(choices)
-        parts = [label(pick.title)]
-        if chosen:
-            parts.append(label(" · ".join(f"{i}. {names[c]}" for i, c in enumerate(chosen, start=1)), bold=True))
+        parts: list[Any] = [label(pick.title)]
         grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(4))
         grid.bind(minimum_height=grid.setter("height"))
         for cid, name in choices:
             short = name[4:] if name.startswith("The ") else name
-            if cid in chosen:
+            if cid in chosen:  # in the row already: shown filled with its place; a tap changes nothing
                 b = button(f"{chosen.index(cid) + 1}. {short}", f"pick_{pick.key}_{cid}", lambda: None)
-                b.disabled = True
             else:
                 b = button(short, f"pick_{pick.key}_{cid}", lambda c=cid: self._pick(pick, c), flat=True)
             grid.add_widget(b)
         parts.append(grid)
-        if chosen:
-            parts.append(row(button("Take back the last", f"pick_{pick.key}_back", lambda: self._unpick(pick, 1)),
-                             button("Clear the row", f"pick_{pick.key}_clear",
-                                    lambda: self._unpick(pick, len(chosen)))))
+        # under the buttons, so that its growing never moves them under the next tap
+        parts.append(label(" · ".join(f"{i}. {names[c]}" for i, c in enumerate(chosen, start=1))
+                           or f"Row: none yet (0 of {pick.count})", bold=bool(chosen), muted=not chosen))
+        back = button("Take back the last", f"pick_{pick.key}_back", lambda: self._unpick(pick, 1))
+        clear = button("Clear the row", f"pick_{pick.key}_clear", lambda: self._unpick(pick, len(chosen)))
+        back.disabled = clear.disabled = not chosen
+        parts.append(row(back, clear))
         return column(*parts)
 
     def _pick(self, pick: Any, cid: str) -> None:
@@ -268,7 +270,8 @@ class NewGameScreen(Screen):
         self.setup_form()
 
     def _unpick(self, pick: Any, n: int) -> None:
-        del self.picked[pick.key][-n:]
+        if n > 0:
+            del self.picked[pick.key][-n:]
         self.setup_form()
 
     def _deal_by_seed(self, on: bool) -> None:
@@ -290,8 +293,8 @@ class NewGameScreen(Screen):
             Clock.schedule_once(lambda *_: self.ids.scroll.scroll_to(panel, padding=dp(8)), 0.05)
             return panel
         entered = secret.key in self.secret
-        status = (f"{who} entered {secret.what}: hidden." if entered
-                  else f"{who} may enter {secret.what} now, unseen, {secret.later}.")
+        status = (f"{who}'s {secret.noun} is entered and hidden." if entered
+                  else f"{who}: enter {secret.what} now, unseen by the others, {secret.later}.")
         action = f"{who}: change it" if entered else f"{who}: enter it secretly"
         return column(label(status, muted=True), button(action, f"secret_{secret.key}", lambda: self._open_secret(secret.key)))
 
@@ -431,9 +434,12 @@ class HistoryScreen(Screen):
                                lambda n=line.number: self._go_to(n), flat=line.number != applied)
                 b.halign = "left"
                 box.add_widget(b)
-        self.ids.scroll.scroll_y = 0  # the latest events first in view
-        self.ids.status.text = (f"{applied} events; {len(app.session.redo_stack)} undone (Redo brings them back)."
-                                if app.session.redo_stack else f"{applied} events.")
+        # the latest events in view; a short history stays at the top
+        Clock.schedule_once(lambda *_: setattr(self.ids.scroll, "scroll_y", 0 if box.height > self.ids.scroll.height
+                                               else 1), 0)
+        undone = len(app.session.redo_stack)
+        self.ids.status.text = f"{applied} event{'' if applied == 1 else 's'}" + (
+            f"; {undone} undone (Redo brings {'it' if undone == 1 else 'them'} back)." if undone else ".")
 
     def _go_to(self, n: int) -> None:
         App.get_running_app().session.go_to(n)

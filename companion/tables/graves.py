@@ -46,8 +46,8 @@ NEW_GAME = GravesNewGame(
     picks=[PickInOrder("locations", "locations", 5, "locations",
                        "Deal five locations from the deck, then tap them here left to right",
                        seeded="Deal from a seed")],
-    secrets=[SecretEntry("identity", "identities", 1, "the identity card you drew",
-                         "or later, at the table, before the unmasking")])
+    secrets=[SecretEntry("identity", "identities", 1, "identity card", "the identity card you drew",
+                         "or later at the table, before the unmasking")])
 
 
 class Table(GameTable):

@@ -33,6 +33,7 @@ class SecretEntry:
     key: str  # the setup key ("identity")
     component: str
     player: int  # who enters it: an index into the players
+    noun: str  # "identity card"
     what: str  # "the identity card you drew"
     later: str  # what happens if it is left out: "or at the table, before the unmasking"
 

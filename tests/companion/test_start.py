@@ -15,7 +15,7 @@ from companion.tables.graves import NEW_GAME
 from companion.tables.setup import missing
 from rules.cards import load_database
 from rules.games import GAMES
-from rules.log import GameLog, parse_log
+from rules.log import GameLog, parse_log, start
 from rules.problems import Problems
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
@@ -78,7 +78,9 @@ def test_history_groups_events_by_case_and_location_and_keeps_the_undone(graves_
     assert [g.title for g in groups] == ["The Station", "The Countryside"]
     assert [line.number for g in groups for line in g.lines] == list(range(1, 9))
     assert [line.undone for g in groups for line in g.lines] == [False] * 6 + [True] * 2
-    assert groups[0].lines[0].text.startswith("play Ann 7 Notebook")
+    first = referee("standard_two_cases.yaml", 1)
+    assert groups[0].lines[0].text == GAMES["graves"].describe(start(graves_db, first), first.events[0])
+    assert "7 Notebook" in groups[0].lines[0].text
 
 
 def test_a_finished_game_exports_its_summary_and_log(graves_db, tmp_path):
