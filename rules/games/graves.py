@@ -1,4 +1,21 @@
-"""Detective Graves against The Mastermind: facts the card database must satisfy."""
+"""Detective Graves against The Mastermind: facts the card database must satisfy, and the rules engine.
+
+summary(state, viewer=None) gives everything a table or game-over screen shows, people and things by name:
+  game, players, variants, events, phase (play, unmasking, identity, deal, over),
+  case: the case in play; once the game is over the last case stays here,
+  cases_done: the finished cases other than `case`,
+  cases: every case so far in order, the last one included (what a game-over screen lists),
+  cases_total, locations (the current row: name, time, trump and trump_name, piles, totals, winner,
+  to_reveal at The Bank Vault), active, turn, lead, to_act, passes_in_a_row, result.
+  A case: number, detective, mastermind, identity and identity_name ('Ezra Hollowmere, the Spinner'; None
+  while hidden from the viewer), guess and guess_name, correct, revealed_early, unmasking (how it went, in
+  words), evidence_won, evidence_points, unmask_points, points (each by player name), locations (ids),
+  results (each resolved location: location, winner or None for a tie, totals, trump), over,
+  evidence_noted (and possible_masterminds in the Detective's view of the case in play).
+  result: scores (the totals), over, correct_deductions, and once the game is over winner (None: a draw),
+  decided_by (score, tie-break, draw) and why (a sentence: 'Ben wins with the higher total, 15 to 11').
+describe(before, event, after=None) tells one event for the history, by name.
+"""
 
 from __future__ import annotations
 
@@ -1055,20 +1072,8 @@ def _case_dict(state: State, case: Case, viewer: int | None, helper: bool = True
 
 
 def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
-    """The state as plain data, people and things by name; with a viewer, only what that player may see.
-
-    Keys: game, players, variants, events, phase (play, unmasking, identity, deal, over), case (the case in
-    play; once the game is over, the last case stays here), cases_done (finished cases other than
-    `case`), cases (every case so far in order, the last one included: what a game-over screen lists),
-    cases_total, locations (the current row), active, turn, lead, to_act, passes_in_a_row, result.
-    A case: number, detective, mastermind, identity and identity_name ('Ezra Hollowmere, the Spinner';
-    None while hidden from the viewer), evidence_won, revealed_early, guess and guess_name, correct,
-    unmasking (how it went, in words), evidence_points, unmask_points, points (all by player name),
-    locations (ids), results (each resolved location: location, winner or None for a tie, totals,
-    trump), over, evidence_noted (and possible_masterminds for the Detective's view).
-    result: scores (the totals), over, correct_deductions, and once over winner (None: a draw),
-    decided_by (score, tie-break, draw) and why (in words).
-    """
+    """The state as plain data, people and things by name (keys: the module docstring); with a viewer, only
+    what that player may see."""
     locs = []
     for i, loc in enumerate(state.locations):
         t = loc.totals or totals(loc)

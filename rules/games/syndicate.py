@@ -3,7 +3,17 @@
 The table tracks the scores, whose turn it is and each plot; the engine also keeps count
 of every hand and of the draw pile, and knows the discard pile, because all of that
 follows from the cards played. That lets it refuse a card that is in the discard pile and
-a card that proves an enforcer did not follow when they could have.
+a card that proves an enforcer did not follow when they could have, and a card shuffled back into the
+draw pile that its player cannot have drawn.
+
+summary(state) gives everything a table or game-over screen shows, by name:
+  game, players, variants, events, phase (plot, over), turn, mastermind and enforcers (None once over),
+  scores, hands (counts), draw_pile, discard_pile, reshuffles, next_draw (cards, reshuffle),
+  plots: every plot in order (turn, mastermind, lead, face_down, enforcers {name: card}, counted
+  [{player, card, value}], ace_value, totals {mastermind, enforcers}, outcome (succeeds, foiled, tie),
+  points {name: n} for those who scored, drawn, reshuffled),
+  result: scores, over, and once over winner, decided_by ('score') and why (a sentence).
+describe(before, event, after=None) tells one plot for the history: 'Plot 4: Cy leads 8 Diplomat; ...'.
 """
 
 from __future__ import annotations

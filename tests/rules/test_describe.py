@@ -194,3 +194,15 @@ def test_no_id_and_no_doubled_phrase_in_any_history_line(graves_db, syndicate_db
         assert all(pieces.count(p) == 1 for p in pieces), f"event {number}: a doubled phrase in {line!r}"
         if number <= result.applied:
             game.apply(state, event)
+
+
+@pytest.mark.parametrize("module", [g, sy], ids=["graves", "syndicate"])
+def test_every_rule_a_refusal_names_is_an_entry_of_the_games_rules(graves_db, syndicate_db, module):
+    """A refusal's rule id leads to the rule or FAQ ruling in the game's rules.yaml (the app opens it)."""
+    db = graves_db if module is g else syndicate_db
+    source = Path(module.__file__).read_text()
+    ids = set(re.findall(r'Rule\("[^"]*", "([a-z0-9_]+)"\)', source))
+    if module is g:
+        ids |= {f"location_{c.id}" for c in db.components["locations"].cards}
+    entries = {r.id for r in db.rules} | {f.id for f in db.faq}
+    assert len(ids) > 5 and ids <= entries, sorted(ids - entries)
