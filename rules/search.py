@@ -23,7 +23,8 @@ Ranking is BM25F over normalised tokens:
 * a phrase bonus when consecutive query words stand next to each other in a title, keyword
   or text, and a bonus when the query is exactly an entry's title;
 * a question ("can I play two different suits") wants a rule: cards rank below rules then,
-  while a bare name ("2 of shoeprints") still finds the card first.
+  while a bare name ("2 of shoeprints") still finds the card first; variants, worked
+  examples and strategy tips (by their section or title) rank a little below the rules.
 
 Each hit carries `source_label`, the source as a player reads it ("Rule: The Park", "FAQ:
 <question>", "Card: 3 of Shoeprints"), with the game's short title in front when a search
@@ -103,6 +104,12 @@ COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
 
+# Rules in a section (or with a title) of these words vary or illustrate the game: variants,
+# worked examples, strategy tips. A player asking about the game wants its rules first; one
+# who names the variant still finds it, as its name matches.
+SECONDARY_WORDS = frozenset(["variant", "example", "strategy", "tip"])
+SECONDARY_WEIGHT = 0.8
+
 _STOPWORD_TEXT = """
 a an the of to in on at by for from with into onto upon and or but nor so as than then
 is are was were be been being am do does did done can could may might will would shall
@@ -114,6 +121,9 @@ ok okay allowed have has had having instead rather
 don doesn didn isn aren wasn weren wouldn shouldn couldn mustn haven hasn hadn ll ve re
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# Words that say little in a question ("can I play only trumps") but belong to the rules' texts
+# ("Only the mastermind draws"): left out of queries, kept in the index.
+QUERY_FILLERS = frozenset(["only"])
 
 # A query that opens with one of these (or carries a "?") is a question: the player wants the
 # rule, so a card that merely shares a word ranks below the rules (see QUESTION_KIND_WEIGHT).
@@ -163,6 +173,7 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("everyone", "everybody"), ("each",)),
     (0.4, ("go", "goes"), ("put", "place")),  # "where do the evidence cards go"
     (0.4, ("after",), ("next",)),  # "where do we go after this location"
+    (0.4, ("before",), ("early", "premature")),  # "reveal before the end"
     (0.6, ("more", "bigger", "greater"), ("higher",)),
     (0.6, ("over", "finished"), ("end", "finish")),
     (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
@@ -344,6 +355,7 @@ def _deletes(word: str, depth: int) -> set[str]:
 class _Doc:
     entry: Entry
     fields: dict[str, list[list[str]]]  # field -> segments of tokens (phrases never span segments)
+    weight: float = 1.0  # below 1 for entries that only illustrate or vary the rules
 
 
 def _segments(texts: Iterable[str]) -> list[list[str]]:
@@ -463,13 +475,14 @@ def _slug_words(slug: str) -> str:
 
 def _database_docs(db: Any) -> Iterator[_Doc]:
     for rule in db.rules:
+        secondary = bool(SECONDARY_WORDS & {*tokenize(rule.section), *tokenize(rule.title)})
         yield _Doc(Entry("rule", rule.id, db.id, rule.title, rule.text, f"rule {rule.id}"), {
             "title": _segments([rule.title]),
             "keywords": _segments(rule.keywords),
             "slug": _segments([_slug_words(rule.id)]),
             "section": _segments([rule.section]),
             "text": _segments([rule.text]),
-        })
+        }, SECONDARY_WEIGHT if secondary else 1.0)
     for ruling in db.faq:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
             "title": _segments([ruling.question]),
@@ -499,6 +512,7 @@ class _GameIndex:
     idf: dict[str, float]
     bigrams: dict[tuple[str, str], dict[int, float]]  # term pair -> doc -> phrase weight
     titles: dict[frozenset[str], list[int]]  # a title's token set -> docs
+    weights: list[float]  # each doc's standing (SECONDARY_WEIGHT for variants, examples, tips)
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
 
@@ -544,7 +558,7 @@ class _GameIndex:
                 continue
             for d in _deletes(term, 2 if len(term) >= 4 else 1):
                 deletes.setdefault(d, set()).add(term)
-        return cls([d.entry for d in docs], postings, idf, bigrams, titles, deletes)
+        return cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], deletes)
 
     def typos(self, token: str, limit: int) -> dict[str, int]:
         """Vocabulary terms within `limit` edits (Damerau-Levenshtein) of an unknown token."""
@@ -596,7 +610,7 @@ class _GameIndex:
         for at, word in enumerate(raw):
             if word == "a" and raw[at + 1:at + 2] == ["of"]:
                 word = "ace"  # a rank, as in "a of shoeprints"
-            if word in STOPWORDS or (len(word) == 1 and not word.isdigit()):
+            if word in STOPWORDS or word in QUERY_FILLERS or (len(word) == 1 and not word.isdigit()):
                 continue
             tok = stem(word)
             if tok not in self.postings and tok not in SYNONYMS and is_stopword_typo(word):
@@ -659,8 +673,8 @@ class _GameIndex:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
         n = len(plans)
         kind_weight = QUESTION_KIND_WEIGHT if is_question(query) else {}
-        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * kind_weight.get(self.docs[d].kind, 1.0), d)
-                for d, s in scores.items()]
+        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * kind_weight.get(self.docs[d].kind, 1.0)
+                 * self.weights[d], d) for d, s in scores.items()]
 
 
 class RulesIndex:
