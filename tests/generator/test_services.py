@@ -125,3 +125,7 @@ def test_a_broken_preset_names_its_file_and_line(tmp_path):
     assert "tgc" not in load_services(tmp_path, problems)
     text = problems.format()
     assert "services.yaml:7" in text and "poker" in text and "[825, 1125]" in text
+
+
+def test_exports_leave_the_sets_pdfs_as_the_default_build_makes_them(syndicate_services, syndicate_build):
+    assert (syndicate_services / "syndicate-a4.pdf").read_bytes() == (syndicate_build / "syndicate-a4.pdf").read_bytes()
