@@ -43,6 +43,8 @@ class BuildOptions:
     png: bool = False
     dpi: float = 300.0
     workers: int = 0  # 0: one per core
+    sides: str = "both"  # "faces" or "backs": one side only, for printers without duplex (exports/variants.py)
+    cut_lines: bool = False  # guillotine lines edge to edge along the trims, on face pages
 
 
 @dataclass
@@ -153,29 +155,37 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                 batch = faces[start:start + full.per_sheet]
                 plan = full.used(len(batch))
                 label = f"{composed.db.short_title} · {labels[start // full.per_sheet]}"
-                doc.begin_page(plan.paper_w, plan.paper_h)
-                if start == 0 or batch[0].component is not faces[start - 1].component:
-                    doc.bookmark(f"{batch[0].component.name}", f"{batch[0].component.id}-{paper}-{start}")
-                for i, face in enumerate(batch):
-                    slot = plan.slot(i)
-                    doc.draw(face.face, slot.x - face.face.bleed, slot.y - face.face.bleed, clip=plan.clip(slot))
-                _furniture(doc, plan, opts, f"{label} · faces", (0.0, 0.0))
-                doc.end_page()
-                doc.begin_page(plan.paper_w, plan.paper_h)
-                shift = plan.page_offset(opts.back_offset)
-                for i, face in enumerate(batch):
-                    slot = plan.back_slot(i, opts.back_offset)
-                    doc.draw(face.back, slot.x - face.back.bleed, slot.y - face.back.bleed,
-                             clip=_shift(plan.clip(plan.back_slot(i)), shift))
-                _furniture(doc, plan, opts, f"{label} · backs", shift)
-                doc.end_page()
-        for name, scene in composed.pages.get(paper, []):
+                if opts.sides != "backs":
+                    doc.begin_page(plan.paper_w, plan.paper_h)
+                    if start == 0 or batch[0].component is not faces[start - 1].component:
+                        doc.bookmark(f"{batch[0].component.name}", f"{batch[0].component.id}-{paper}-{start}")
+                    for i, face in enumerate(batch):
+                        slot = plan.slot(i)
+                        doc.draw(face.face, slot.x - face.face.bleed, slot.y - face.face.bleed, clip=plan.clip(slot))
+                    if opts.cut_lines:
+                        from generator.exports.variants import cut_lines
+
+                        doc.draw(cut_lines(plan))
+                    _furniture(doc, plan, opts, f"{label} · faces", (0.0, 0.0))
+                    doc.end_page()
+                if opts.sides != "faces":
+                    doc.begin_page(plan.paper_w, plan.paper_h)
+                    shift = plan.page_offset(opts.back_offset)
+                    for i, face in enumerate(batch):
+                        slot = plan.back_slot(i, opts.back_offset)
+                        doc.draw(face.back, slot.x - face.back.bleed, slot.y - face.back.bleed,
+                                 clip=_shift(plan.clip(plan.back_slot(i)), shift))
+                    _furniture(doc, plan, opts, f"{label} · backs", shift)
+                    doc.end_page()
+        for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
             doc.begin_page(p.width, p.height)
             doc.bookmark(name, f"sheet-{name}-{paper}")
             doc.draw(scene)
             doc.end_page()
         front, back = calibration_pages(p.width, p.height, opts.back_offset)
         for i, scene in enumerate((front, back)):
+            if (i == 0 and opts.sides == "backs") or (i == 1 and opts.sides == "faces"):
+                continue  # one side only: its half of the calibration
             doc.begin_page(p.width, p.height)
             if i == 0:
                 doc.bookmark("Duplex calibration", f"calibration-{paper}")
