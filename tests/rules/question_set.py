@@ -15,9 +15,15 @@ from rules.search import Hit, RulesIndex
 
 QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
 TUNING = QUESTIONS_DIR
-HELD_OUT = QUESTIONS_DIR / "heldout"  # measured once, then tuned on
-HELD_OUT_2 = QUESTIONS_DIR / "heldout2"  # written after that, never tuned on
-SETS = {"tuning": TUNING, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2}
+# each held-out set was written before the next round of tuning, measured once after it, and
+# tuned on from then on; the newest was never tuned on
+HELD_OUT = QUESTIONS_DIR / "heldout"
+HELD_OUT_2 = QUESTIONS_DIR / "heldout2"
+HELD_OUT_3 = QUESTIONS_DIR / "heldout3"
+HELD_OUT_4 = QUESTIONS_DIR / "heldout4"
+HELD_OUT_5 = QUESTIONS_DIR / "heldout5"
+SETS = {"tuning": TUNING, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2, "held-out 3": HELD_OUT_3,
+        "held-out 4": HELD_OUT_4, "held-out 5": HELD_OUT_5}
 
 
 @dataclass(frozen=True)
