@@ -236,8 +236,9 @@ class NewGameScreen(Screen):
         self.ids.seed_note.text = spec.seed_note if seeded else ""
         self.ids.seed.height, self.ids.seed.opacity, self.ids.seed.disabled = \
             (dp(48), 1, False) if seeded else (0, 0, True)
+        self.ids.secrets.clear_widgets()
         for secret in getattr(spec, "secrets", []):
-            box.add_widget(self._secret_form(secret, options(db, secret.component)))
+            self.ids.secrets.add_widget(self._secret_form(secret, options(db, secret.component)))
 
     def _pick_form(self, pick: Any, choices: list[tuple[str, str]]) -> Any:
         chosen = self.picked.setdefault(pick.key, [])
