@@ -82,6 +82,11 @@ def atomic_dir(path: Path) -> Iterator[Path]:
                 shutil.rmtree(leftover)
 
 
+def count(n: int, thing: str) -> str:
+    """'1 deck', '7 decks': a number and its noun, agreeing."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def same_drawing(a: Scene, b: Scene) -> bool:
     """Two scenes that print alike (their labels may differ)."""
     return a.width == b.width and a.height == b.height and a.bleed == b.bleed and a.items == b.items

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.backends.fonts import metrics
-from generator.exports import ExportOptions, atomic_file
+from generator.exports import ExportOptions, atomic_file, count
 from generator.scene import Rect, Scene, TextRun
 from generator.units import PT_PER_MM
 from rules.problems import Problems
@@ -50,7 +50,7 @@ def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRan
         per = plans[size_id].per_sheet
         sheets = -(-len(faces) // per)
         names = " + ".join(dict.fromkeys(f.component.name for f in faces))
-        out.append(PageRange(page, page + 2 * sheets - 1, f"{names}: {sheets} sheet(s), faces then backs",
+        out.append(PageRange(page, page + 2 * sheets - 1, f"{names}: {count(sheets, 'sheet')}, faces then backs",
                              "double-sided, flip on the long edge (or odd pages, then even pages fed again)"))
         page += 2 * sheets
     for name, _ in composed.pages.get(paper, []):
@@ -72,7 +72,7 @@ def contents(composed: Composed) -> list[tuple[str, str]]:
         designs = len({f.card.id for f in faces})
         detail = f"{len(faces)} × {shape}{comp.size} ({dims})"
         if designs != len(faces):
-            detail += f", {designs} designs"
+            detail += f", {count(designs, 'design')}"
         rows.append((f"{comp.name} [{comp.code}]", detail))
     for sheet in composed.db.sheets:
         rows.append((sheet.name, "1 sheet"))

@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from generator.exports import ExportOptions
+from generator.exports import ExportOptions, count
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -61,14 +61,14 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
 
         progress(f"{game}: per-card PDFs")
         files = write_card_pdfs(composed, out / "cards")
-        lines.append(f"wrote {out / 'cards'}/ ({len(files)} PDFs, one card side a page)")
+        lines.append(f"wrote {out / 'cards'}/ ({count(len(files), 'PDF')}, one card side a page)")
     for paper in opts.papers:
         if exports.split_sides:
             from generator.exports.variants import write_split_sides
 
             progress(f"{game}: faces-only and backs-only {paper}")
             for path, pages in write_split_sides(composed, paper, out, game, opts, problems):
-                lines.append(f"wrote {path} ({pages} pages)")
+                lines.append(f"wrote {path} ({count(pages, 'page')})")
         if exports.fold and not problems:
             from generator.exports.variants import write_fold_pdf
 
@@ -76,20 +76,20 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
             path = out / f"{game}-{paper}-fold.pdf"
             pages = write_fold_pdf(composed, paper, path, opts, problems)
             if not problems:
-                lines.append(f"wrote {path} ({pages} pages)")
+                lines.append(f"wrote {path} ({count(pages, 'page')})")
         if exports.cover and not problems:
             from generator.exports.cover import write_cover
 
             path = out / f"{game}-{paper}-cover.pdf"
-            lines.append(f"wrote {path} ({write_cover(composed, paper, path, opts, exports, game)} page(s))")
+            lines.append(f"wrote {path} ({count(write_cover(composed, paper, path, opts, exports, game), 'page')})")
         if problems:
             return lines
     if exports.services:
         from generator.exports.services import write_services
 
         progress(f"{game}: print-service files ({', '.join(exports.services)})")
-        for folder, count in write_services(composed, exports.services, out, opts, problems, exports.notes):
-            lines.append(f"wrote {folder}/ ({count} card sides)")
+        for folder, sides in write_services(composed, exports.services, out, opts, problems, exports.notes):
+            lines.append(f"wrote {folder}/ ({count(sides, 'card side')})")
         if problems:
             return lines
     if exports.tts:
@@ -97,13 +97,13 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
 
         progress(f"{game}: Tabletop Simulator sheets")
         saved = write_tts(composed, out / "tts", opts, exports.tts_url)
-        lines.append(f"wrote {out / 'tts' / (game + '.json')} ({len(saved['ObjectStates'])} decks; "
+        lines.append(f"wrote {out / 'tts' / (game + '.json')} ({count(len(saved['ObjectStates']), 'deck')}; "
                      "copy it into Tabletop Simulator's Saved Objects folder)")
     if exports.preview:
         from generator.exports.preview import write_previews
 
         progress(f"{game}: previews")
-        lines.append(f"wrote {out / 'preview'}/ ({len(write_previews(composed, out / 'preview', opts))} pictures)")
+        lines.append(f"wrote {out / 'preview'}/ ({count(len(write_previews(composed, out / 'preview', opts)), 'picture')})")
     lines += [f"note: {note}" for note in exports.notes]
     exports.notes.clear()
     return lines
