@@ -77,6 +77,46 @@ def and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
 
 
+class Unchanging:
+    """A value never changed once made (a card, a finished plot): copies of a state share it."""
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self
+
+
+_SCALARS = (int, str, float, type(None))  # and their subclasses (a string read with its place): never changed
+
+
+def copy_value(value: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy that takes the plain containers a state holds (lists, dicts, sets, tuples of scalars)
+    the quick way and leaves everything else to copy.deepcopy."""
+    if isinstance(value, _SCALARS):
+        return value
+    kind = type(value)
+    if kind is tuple and all(isinstance(v, _SCALARS) for v in value):
+        return value
+    if kind is list:
+        return [copy_value(v, memo) for v in value]
+    if kind is dict:
+        return {k: copy_value(v, memo) for k, v in value.items()}
+    if kind is set or kind is frozenset:
+        return kind(copy_value(v, memo) for v in value)
+    return copy.deepcopy(value, memo)
+
+
+class QuickCopy:
+    """A part of a game state whose deep copy takes its plain values the quick way (copy_value)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        clone = type(self).__new__(type(self))
+        for name, value in self.__dict__.items():
+            setattr(clone, name, copy_value(value, memo))
+        return clone
+
+
 class SharesDatabase:
     """A game state whose deep copy shares its card database (`self.db`), which never changes:
     copies for `check` and undo cost only what the table tracks."""
@@ -87,7 +127,7 @@ class SharesDatabase:
         memo[id(self.db)] = self.db
         clone = type(self).__new__(type(self))
         for name, value in self.__dict__.items():
-            setattr(clone, name, value if name == "db" else copy.deepcopy(value, memo))
+            setattr(clone, name, value if name == "db" else copy_value(value, memo))
         return clone
 
 

@@ -206,7 +206,7 @@ Card = tuple[Any, str]  # (rank: 2-9 or "A", suit id)
 
 
 @dataclass
-class Location:
+class Location(engine.QuickCopy):
     id: str
     name: str
     clocks: int
@@ -224,7 +224,7 @@ class Location:
 
 
 @dataclass(frozen=True)
-class LocationResult:
+class LocationResult(engine.Unchanging):
     """A resolved location, kept with its case: who won its evidence (None: a tie) and the totals."""
 
     name: str
@@ -234,7 +234,7 @@ class LocationResult:
 
 
 @dataclass
-class Case:
+class Case(engine.QuickCopy):
     number: int
     detective: int
     identity: str | None = None

@@ -23,16 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rules.engine import (
-    Event,
-    IllegalAction,
-    Rule,
-    SharesDatabase,
-    action_of,
-    and_list,
-    check_on_copy,
-    state_after,
-)
+from rules import engine
+from rules.engine import Event, IllegalAction, Rule, SharesDatabase, action_of, check_on_copy
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -63,7 +55,7 @@ R_END = Rule("End of the game", "end_twelve")
 # --- the deck --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class DCard:
+class DCard(engine.Unchanging):
     """A Decktet card as the rules see it."""
 
     id: str
@@ -193,9 +185,9 @@ def check_database(db: GameDatabase, problems: Problems) -> None:
 
 # --- state ---------------------------------------------------------------------------------
 
-@dataclass
-class Plot:
-    """One resolved turn."""
+@dataclass(frozen=True)
+class Plot(engine.Unchanging):
+    """One resolved turn (never changed once made)."""
 
     turn: int
     mastermind: int
@@ -461,7 +453,7 @@ def describe(state: State, event: Event, after: State | None = None) -> str:
     if not isinstance(event, dict):
         return str(event)
     if after is None:
-        after = state_after(apply, state, event)
+        after = engine.state_after(apply, state, event)
     who = str(event.get("by", "someone"))
     if event.get("action") != "plot":
         return f"{who}: {event.get('action')}"
@@ -479,7 +471,7 @@ def describe(state: State, event: Event, after: State | None = None) -> str:
     if plot.outcome == "succeeds":
         result_text = f"succeeds, {names[plot.mastermind]} scores {plot.points[plot.mastermind]}"
     elif plot.outcome == "foiled":
-        result_text = f"foiled, {and_list([names[p] for p, _ in plot.enforcers])} score 1"
+        result_text = f"foiled, {engine.and_list([names[p] for p, _ in plot.enforcers])} score 1"
     else:
         result_text = "a tie, nobody scores"
     text += f": {mine} to {theirs}{ace}, {result_text}"
