@@ -730,7 +730,7 @@ def _play(state: State, who: int, event: Event) -> None:
 def _pass(state: State, who: int, event: Event) -> None:
     _my_turn(state, who)
     if state.abilities_used:
-        raise IllegalAction("a player who used an ability this turn has played; end the turn with play", R_PASS)
+        raise IllegalAction("a player who used an ability this turn has played and cannot pass; the turn ends with a play, with cards or none", R_PASS)
     _end_action(state, who, passed=True)
 
 
@@ -854,7 +854,7 @@ def _slums(state: State, who: int, event: Event) -> None:
         raise IllegalAction("The Slums' change is made once", rule)
     here, nxt = event.get("here", 0), event.get("next", 0)
     if here not in (-1, 0, 1) or nxt not in (-1, 0, 1):
-        raise IllegalAction("add or take away 1 token: here and next are -1, 0 or 1", rule)
+        raise IllegalAction("The Slums adds or takes away at most 1 time token here and 1 at the next location", rule)
     following = state.locations[state.active + 1] if state.active + 1 < len(state.locations) else None
     if nxt and following is None:
         raise IllegalAction("The Slums is the last location: only its own tokens change", Rule(loc.name, "faq_slums_last"))
