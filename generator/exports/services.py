@@ -132,6 +132,10 @@ class Fit:
 # --- writing ----------------------------------------------------------------------------
 
 
+class _Abandoned(Exception):
+    """An export stopped on a problem (already reported); its folder is left as it was."""
+
+
 def _render_job(job: tuple[Scene, float, tuple[int, int], float, str]) -> int:
     from generator.backends import raster
 
@@ -141,7 +145,7 @@ def _render_job(job: tuple[Scene, float, tuple[int, int], float, str]) -> int:
     return padded
 
 
-def write_service(composed: Composed, service: Service, out: Path, opts: BuildOptions,
+def write_service(composed: Composed, service: Service, out: Path, opts: BuildOptions, problems: Problems,
                   notes: list[str]) -> int:
     """One service's upload files under `out`; returns how many card sides were written."""
     skipped = [cid for cid, comp in composed.db.components.items()
@@ -163,7 +167,9 @@ def write_service(composed: Composed, service: Service, out: Path, opts: BuildOp
                 continue
             size = composed.lib.sizes[comp.size]
             fit = Fit.of((size.width, size.height), product)
-            faces = _recomposed(composed, cid, fit.bleed, opts, composers)
+            faces = _recomposed(composed, cid, fit.bleed, opts, composers, problems)
+            if problems:  # a card that composed at our bleed did not at theirs: keep the previous files
+                raise _Abandoned
             if service.files == "pdf":
                 pdf_parts.append((cid, product, fit, faces))
                 written += 2 * len(faces)
@@ -210,13 +216,12 @@ def write_service(composed: Composed, service: Service, out: Path, opts: BuildOp
 
 
 def _recomposed(composed: Composed, cid: str, bleed: float, opts: BuildOptions,
-                composers: dict[float, Composer]) -> list[Face]:
+                composers: dict[float, Composer], problems: Problems) -> list[Face]:
     """The component's cards composed again with `bleed` mm of bleed (when ours is less)."""
     if composed.composer.bleed >= bleed:
         return composed.faces[cid]
     composer = composers.get(bleed)
     if composer is None:
-        problems = Problems()
         composer = Composer(composed.lib, composed.db, problems, bleed=bleed, ink_saver=opts.ink_saver)
         composers[bleed] = composer
     return composer.faces(composed.db.components[cid])
@@ -255,7 +260,14 @@ def write_services(composed: Composed, names: tuple[str, ...], out_dir: Path, op
                      "one of: " + ", ".join(services))
     if problems:
         return []
-    return [(out_dir / name, write_service(composed, services[name], out_dir / name, opts, notes)) for name in names]
+    written = []
+    for name in names:
+        try:
+            written.append((out_dir / name, write_service(composed, services[name], out_dir / name, opts, problems,
+                                                          notes)))
+        except _Abandoned:
+            break
+    return written
 
 
 def service_ids(layouts_dir: Path) -> list[str]:

@@ -129,3 +129,32 @@ def test_a_broken_preset_names_its_file_and_line(tmp_path):
 
 def test_exports_leave_the_sets_pdfs_as_the_default_build_makes_them(syndicate_services, syndicate_build):
     assert (syndicate_services / "syndicate-a4.pdf").read_bytes() == (syndicate_build / "syndicate-a4.pdf").read_bytes()
+
+
+def test_a_card_that_fails_at_the_services_bleed_leaves_the_previous_files(tmp_path, monkeypatch):
+    from generator.build import BuildOptions, compose_game
+    from generator.exports import services
+    from rules.problems import Place
+
+    opts = BuildOptions(papers=("a4",))
+    composed = compose_game("syndicate", opts, Problems())
+    assert composed is not None
+    folder = tmp_path / "syndicate" / "mpc"
+    folder.mkdir(parents=True)
+    (folder / "front-001.png").write_bytes(b"the previous upload")
+
+    class FailingComposer:
+        def __init__(self, lib, db, problems, **kwargs):
+            self.problems = problems
+
+        def faces(self, component):
+            self.problems.add(Place("layouts/syndicate/decktet-face.yaml", 3), "text does not fit at 3.3 mm bleed")
+            return []
+
+    monkeypatch.setattr(services, "Composer", FailingComposer)
+    problems = Problems()
+    assert services.write_services(composed, ("mpc",), tmp_path / "syndicate", opts, problems, []) == []
+    assert "does not fit" in problems.format()
+    assert [p.name for p in folder.iterdir()] == ["front-001.png"]
+    assert (folder / "front-001.png").read_bytes() == b"the previous upload"
+    assert sorted(p.name for p in folder.parent.iterdir()) == ["mpc"]  # no temporary folder left behind
