@@ -5,7 +5,8 @@ summary(state, viewer=None) gives everything a table or game-over screen shows, 
   case: the case in play; once the game is over the last case stays here,
   cases_done: the finished cases other than `case`,
   cases: every case so far in order, the last one included (what a game-over screen lists),
-  cases_total, locations (the current row: name, time, trump and trump_name, piles, totals, winner,
+  cases_total, locations (the current row: name, time, trump and trump_name, printed_trump and
+  printed_trump_name, piles, totals, winner,
   to_reveal at The Bank Vault), active, turn, lead, to_act, passes_in_a_row, result.
   A case: number, detective, mastermind, identity and identity_name ('Ezra Hollowmere, the Spinner'; None
   while hidden from the viewer), guess and guess_name, correct, revealed_early, unmasking (how it went, in
@@ -1081,6 +1082,7 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
             "id": loc.id, "name": loc.name, "clocks": loc.clocks, "time": loc.time,
             "trump": loc.trump, "printed_trump": loc.printed_trump,
             "trump_name": None if loc.trump is None else state.db.suits[loc.trump].name,
+            "printed_trump_name": None if loc.printed_trump is None else state.db.suits[loc.printed_trump].name,
             "active": i == state.active and state.phase == "play",
             "resolved": loc.resolved,
             "winner": None if loc.winner is None else state.players[loc.winner],
@@ -1135,20 +1137,15 @@ def report(s: dict[str, Any]) -> list[str]:
                  f"Mastermind {case['mastermind']}"]
     for i, loc in enumerate(s["locations"], start=1):
         mark = ">" if loc["active"] else " "
-        trump = loc["trump"] or "no trump"
+        trump = loc["trump_name"] or "no trump"
         if loc["trump"] != loc["printed_trump"]:
-            trump += f" (changed from {loc['printed_trump'] or 'none'})"
+            trump += f" (changed from {loc['printed_trump_name'] or 'none'})"
         tot = " - ".join(f"{p} {loc['totals'][p]}" for p in players)
         state = (f"won by {loc['winner']}" if loc["winner"] else "tie") if loc["resolved"] else f"{loc['time']} time left"
         lines.append(f" {mark}{i}. {loc['name']:<20} {trump:<28} {tot:<18} {state}")
     if s["to_act"]:
         lines.append(f"turn {s['turn']}, lead {s['lead']}, {s['to_act']} to act, passes in a row: {s['passes_in_a_row']}")
-    for past in [*s["cases_done"], case]:
+    for past in s["cases"]:
         pts = ", ".join(f"{p} {past['points'][p]}" for p in players)
-        extra = ""
-        if past["revealed_early"]:
-            extra = " (revealed early)"
-        elif past["guess"]:
-            extra = f" (guess {past['guess']}: {'right' if past['correct'] else 'wrong' if past['correct'] is False else '?'})"
-        lines.append(f"case {past['number']}: {pts}{extra}")
+        lines.append(f"case {past['number']}: {pts}" + (f" ({past['unmasking']})" if past["unmasking"] else ""))
     return lines
