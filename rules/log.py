@@ -47,7 +47,7 @@ def parse_log(text: str, name: str, problems: Problems) -> GameLog | None:
     if not text.strip():
         problems.add(Place(name), "the log is empty", f"a {FORMAT}: {VERSION} document (see docs/game-log.md)")
         return None
-    data = parse_yaml(text, name, problems)  # JSON is YAML too, with the same places
+    data = parse_yaml(text, name, problems, aliases=False)  # JSON is YAML too; logs never need aliases
     if data is None:
         if not problems:
             problems.add(Place(name), "the log is empty")

@@ -1,17 +1,24 @@
 """Read YAML safely and keep where every value came from; duplicate keys are errors.
 
-PyYAML silently keeps the last of two equal keys; we compose the node tree ourselves
-so that a duplicate, and every later problem, can name its file, line and column.
+PyYAML silently keeps the last of two equal keys; we build the values ourselves from the
+parser's events so that a duplicate, and every later problem, can name its file, line and
+column. Files are shared between phones and designers, so one may be built to hurt: the
+reader refuses, quickly and with its place, a file too large, a line too long, a NUL byte,
+text that is not UTF-8, nesting too deep, aliases that expand to too many values (an
+"alias bomb") and, where the caller says so (game logs), any anchor or alias at all.
 """
 
 from __future__ import annotations
 
+import codecs
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from rules.problems import Place, Problems
+from rules.problems import Place, Problem, Problems
 
 # libyaml's parser (bundled with PyYAML's wheels) keeps the same marks and is ~10x faster
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -50,99 +57,474 @@ class Text(str):
     style: str | None
 
 
-def _place(path: str, node: yaml.Node) -> Place:
-    mark = node.start_mark
-    return Place(path, mark.line + 1, mark.column + 1)
+# Limits for files that may be built to hurt; real card files and logs stay far below them.
+MAX_BYTES = 5_000_000  # our largest card file is 25 KB, a long game's log about 30 KB
+MAX_LINE = 100_000  # characters on one line
+MAX_DEPTH = 64  # levels of nested mappings and lists; our layouts use fewer than 10
+MAX_NODES = 50_000  # values in one file, each alias counted as the values it repeats; ours hold < 2,100
+MAX_SCALAR = 20_000  # characters in one value; our longest text has 1,714 (and longer ones stall the layout)
+MAX_PROBLEMS = 50  # problems the reader reports in one file before it stops
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_MERGE = "tag:yaml.org,2002:merge"
+_VALUE = "tag:yaml.org,2002:value"
+_IMPLICIT = yaml.SafeLoader.yaml_implicit_resolvers  # first character -> [(tag, pattern)]
+_SHOWN = 240  # characters of a line shown under its problem
 
 
-class _Builder:
-    def __init__(self, path: str, problems: Problems):
-        self.path = path
-        self.problems = problems
-        self.constructor = yaml.SafeLoader("")
+@dataclass(frozen=True)
+class _LinedProblem(Problem):
+    """A problem that shows its line from the text already read (clipped), not from the file again."""
 
-    def build(self, node: yaml.Node) -> Any:
-        if isinstance(node, yaml.MappingNode):
-            return self.mapping(node)
-        if isinstance(node, yaml.SequenceNode):
-            seq = Seq(self.build(item) for item in node.value)
-            seq.place = _place(self.path, node)
-            seq.item_places = [_place(self.path, item) for item in node.value]
-            return seq
-        value = self.constructor.construct_object(node, deep=True)
+    shown: str = ""
+
+    def format(self) -> str:
+        out = [f"{self.place}: {self.severity}: {self.message}"]
+        if self.shown:
+            out.append(f"  >> {self.shown}")
+        if self.expected:
+            out.append(f"     expected: {self.expected}")
+        return "\n".join(out)
+
+
+class _Refused(Exception):
+    """Raised inside the reader to stop at a hostile construct; becomes one problem."""
+
+    def __init__(self, mark: Any, message: str, expected: str):
+        super().__init__(message)
+        if isinstance(mark, Place):
+            self.line, self.col = mark.line, mark.col
+        else:  # a parser mark, 0-based
+            self.line, self.col = mark.line + 1, mark.column + 1
+        self.message, self.expected = message, expected
+
+
+def _visible(line: str) -> str:
+    """A line safe to print: clipped, control characters (a NUL) written as escapes."""
+    clipped = line[:_SHOWN].rstrip()
+    shown = "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in clipped)
+    return shown + (f" ... ({len(line)} characters)" if len(line) > _SHOWN else "")
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    """1-based line and column of character `pos`."""
+    return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+
+
+class _Source:
+    """A text being read, its name and the problems found in it, each shown with its line."""
+
+    def __init__(self, spath: str, text: str, problems: Problems):
+        self.spath, self.text, self.problems = spath, text, problems
+        self.starts: list[int] = []  # where each line begins, found on the first problem
+
+    def line_text(self, line: int, pos: int | None = None) -> str:
+        """Line `line` (1-based); `pos`, a character on it, saves indexing a huge text."""
+        text = self.text
+        if pos is None:
+            if not self.starts:
+                self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
+            if not 1 <= line <= len(self.starts):
+                return ""
+            pos = self.starts[line - 1]
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        return text[start:end if end >= 0 else len(text)]
+
+    def add(self, line: int, col: int, message: str, expected: str, pos: int | None = None) -> None:
+        shown = _visible(self.line_text(line, pos))
+        self.problems.items.append(_LinedProblem(Place(self.spath, line, col), message, expected, shown=shown))
+
+    def add_at(self, pos: int, message: str, expected: str) -> None:
+        """A problem at character `pos`."""
+        line, col = _line_col(self.text, pos)
+        self.add(line, col, message, expected, pos)
+
+
+def _check_text(source: _Source) -> bool:
+    """Refuse text too large, with a NUL byte or a line too long; True if it may be parsed."""
+    text = source.text
+    if len(text) > MAX_BYTES:
+        source.add_at(MAX_BYTES, f"the file is too large ({len(text) / 1e6:.1f} million characters; it passes "
+                      f"the limit of {MAX_BYTES / 1e6:.0f} MB here)",
+                      f"a card file or game log under {MAX_BYTES / 1e6:.0f} MB (real ones are a few KB)")
+        return False
+    nul = text.find("\x00")
+    if nul >= 0:
+        source.add_at(nul, "a NUL byte: this is a binary file or not UTF-8 text", "YAML text saved as UTF-8")
+        return False
+    if len(text) > MAX_LINE:
+        lengths = list(map(len, text.split("\n")))
+        longest = max(lengths)
+        if longest > MAX_LINE:
+            line = lengths.index(longest) + 1
+            source.add(line, MAX_LINE + 1, f"line {line} is {longest} characters long",
+                       f"lines under {MAX_LINE} characters")
+            return False
+    return True
+
+
+def _copy(value: Any) -> Any:
+    """A fresh copy of a built value (for an alias), keeping every place; depth is bounded."""
+    if isinstance(value, Node):
+        out = Node((k, _copy(v)) for k, v in value.items())
+        out.place, out.key_places, out.value_places = value.place, dict(value.key_places), dict(value.value_places)
+        return out
+    if isinstance(value, Seq):
+        seq = Seq(_copy(v) for v in value)
+        seq.place, seq.item_places = value.place, list(value.item_places)
+        return seq
+    return value  # Text and other scalars are immutable
+
+
+class _MergeKey:
+    """The key `<<` of a YAML merge (`<<: *defaults`)."""
+
+
+_MERGE_KEY = _MergeKey()
+_NO_KEY = object()  # a mapping frame that waits for its next key
+_BAD_KEY = object()  # a key that was refused; its value is read and dropped
+_OPEN = object()  # an anchor whose collection is still being read (an alias to it would recurse)
+
+
+class _Frame:
+    """A mapping or list being read: its value, its size so far (values inside) and height."""
+
+    __slots__ = ("value", "place", "anchor", "size", "height", "key", "key_place", "merges")
+
+    def __init__(self, value: Node | Seq, place: Place, anchor: str | None):
+        self.value, self.place, self.anchor = value, place, anchor
+        self.size, self.height = 1, 1
+        self.key: Any = _NO_KEY
+        self.key_place = place
+        self.merges: list[Node] = []
+
+
+class _Reader:
+    """Builds located values from the parser's events, counting depth and values as it goes."""
+
+    def __init__(self, source: _Source, allow_aliases: bool):
+        self.source = source
+        self.path = source.spath
+        self.problems_before = len(source.problems.items)
+        self.allow_aliases = allow_aliases
+        self.loader = yaml.SafeLoader("")  # the resolver and constructor for scalars
+        self.constructors = self.loader.yaml_constructors
+        self.tags: dict[str, str] = {}  # plain scalar text -> its resolved tag
+        self.scalars: dict[tuple[str, str], Any] = {}  # (tag, text) -> the constructed number, bool or null
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, Any] = {}
+        self.anchor_marks: dict[str, Any] = {}
+        self.nodes = 0  # values read so far, aliases counted as the values they repeat
+        self.repeated = 0  # of which repeated by aliases
+        self.root: Any = None
+
+    def place(self, mark: Any) -> Place:
+        return Place(self.path, mark.line + 1, mark.column + 1)
+
+    def read(self, text: str) -> Any:
+        parser = _LOADER(text)
+        try:
+            get_event = parser.get_event
+            first_document: Any = None
+            while True:
+                event = get_event()
+                kind = type(event)
+                if kind is yaml.ScalarEvent:
+                    self.scalar(event)
+                elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                    self.start(event, Node() if kind is yaml.MappingStartEvent else Seq())
+                elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                    self.end()
+                elif kind is yaml.AliasEvent:
+                    self.alias(event)
+                elif kind is yaml.DocumentStartEvent:
+                    if first_document is not None:
+                        raise yaml.composer.ComposerError("expected a single document in the stream", first_document,
+                                                          "but found another document", event.start_mark)
+                    first_document = event.start_mark
+                elif event is None or kind is yaml.StreamEndEvent:
+                    return self.root
+        finally:
+            parser.dispose()
+
+    def count(self, mark: Any, added: int = 1) -> None:
+        self.nodes += added
+        if added > 1:
+            self.repeated += added
+        if self.nodes > MAX_NODES:
+            if self.repeated:
+                what = (f"aliases repeat values until the file would hold more than {MAX_NODES} "
+                        f"({self.repeated} of them repeated; an alias bomb?)")
+            else:
+                what = f"the file holds more than {MAX_NODES} values"
+            raise _Refused(mark, what, f"at most {MAX_NODES} values, counting each alias as the values it "
+                           "repeats (real card files and logs hold a few thousand)")
+
+    def problem(self, place: Place, message: str, expected: str) -> None:
+        """Add a problem; a file with too many (20,000 duplicate keys) is refused instead."""
+        if len(self.source.problems.items) - self.problems_before >= MAX_PROBLEMS:
+            raise _Refused(place, f"more than {MAX_PROBLEMS} problems in this file; reading stops here",
+                           "fix the problems above and read the file again")
+        self.source.add(place.line, place.col, message, expected)
+
+    def check_anchor(self, event: Any) -> None:
+        anchor = event.anchor
+        if not self.allow_aliases:
+            raise _Refused(event.start_mark, f"an anchor (&{anchor}) in a game log",
+                           "every value written out in full; logs never use anchors or aliases")
+        if anchor in self.anchor_marks:
+            raise yaml.composer.ComposerError(f"found duplicate anchor {anchor!r}; first occurrence",
+                                              self.anchor_marks[anchor], "second occurrence", event.start_mark)
+        self.anchor_marks[anchor] = event.start_mark
+
+    def scalar(self, event: Any) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            self.count(event.start_mark, 0)
+        if len(event.value) > MAX_SCALAR:
+            raise _Refused(event.start_mark, f"a value of {len(event.value)} characters",
+                           f"at most {MAX_SCALAR} characters in one value (our longest text has under 2,000)")
+        mark = event.start_mark
+        place = Place(self.path, mark.line + 1, mark.column + 1)
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(event.value) if event.implicit[0] else _STR
+        value: Any
+        if tag in (_STR, _VALUE) or (tag == _MERGE and not self.wants_key()):
+            value = Text(event.value)
+            value.place = place
+            value.style = event.style
+        elif tag == _MERGE:
+            value = _MERGE_KEY
+        else:
+            value = self.construct(tag, event, place)
+        if event.anchor is not None:
+            self.check_anchor(event)
+            self.anchors[event.anchor] = (value, place, 1, 0)
+        self.add(value, place, 1, 0)
+
+    def resolve(self, plain_text: str) -> str:
+        """The tag of a plain scalar (7 is an int, true a bool); remembered, as values repeat."""
+        tag = self.tags.get(plain_text)
+        if tag is None:
+            tag = _STR  # what SafeLoader.resolve does for a plain scalar, without its per-call set-up
+            for candidate, pattern in _IMPLICIT.get(plain_text[:1], ()):
+                if pattern.match(plain_text):
+                    tag = candidate
+                    break
+            self.tags[plain_text] = tag
+        return tag
+
+    def construct(self, tag: str, event: Any, place: Place) -> Any:
+        text = event.value
+        if tag == _INT and len(text) < 19 and text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1):
+            return int(text)  # the common case, without YAML 1.1's octal, sexagesimal and underscores
+        known = self.scalars.get((tag, text), self)
+        if known is not self:
+            return known
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
+        constructor = self.constructors.get(tag)
+        if constructor is None:
+            return self.loader.construct_object(node, deep=True)  # raises: no constructor for this tag
+        try:
+            value = constructor(self.loader, node)
+        except yaml.YAMLError:
+            raise
+        except Exception:  # !!int abc, or 5000 digits: int(), float() or a regex fail
+            kind = tag.rsplit(":", 1)[-1]
+            shown = text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
+            raise yaml.constructor.ConstructorError(None, None, f"cannot read '{shown}' as {kind}",
+                                                    event.start_mark) from None
         if isinstance(value, str):
-            text = Text(value)
-            text.place = _place(self.path, node)
-            text.style = node.style if isinstance(node, yaml.ScalarNode) else None
-            return text
+            located = Text(value)
+            located.place, located.style = place, event.style
+            return located
+        self.scalars[(tag, text)] = value  # numbers, booleans, null, dates: immutable, safe to share
         return value
 
-    def mapping(self, node: yaml.MappingNode) -> Node:
-        self.constructor.flatten_mapping(node)  # resolves `<<: *anchor` merges
+    def wants_key(self) -> bool:
+        return bool(self.stack) and isinstance(self.stack[-1].value, Node) and self.stack[-1].key is _NO_KEY
+
+    def start(self, event: Any, value: Node | Seq) -> None:
+        if len(self.stack) >= MAX_DEPTH:
+            raise _Refused(event.start_mark, f"nested more than {MAX_DEPTH} levels deep",
+                           f"at most {MAX_DEPTH} levels of mappings and lists (real files use fewer than 10)")
+        self.count(event.start_mark)
+        place = self.place(event.start_mark)
+        value.place = place
+        if isinstance(value, Node):
+            value.key_places, value.value_places = {}, {}
+        else:
+            value.item_places = []
+        if event.anchor is not None:
+            self.check_anchor(event)
+            self.anchors[event.anchor] = _OPEN
+        self.stack.append(_Frame(value, place, event.anchor))
+
+    def end(self) -> None:
+        frame = self.stack.pop()
+        value = frame.value
+        if frame.merges and isinstance(value, Node):
+            value = self.merged(value, frame.merges)
+        if frame.anchor is not None:
+            self.anchors[frame.anchor] = (value, frame.place, frame.size, frame.height)
+        self.add(value, frame.place, frame.size, frame.height)
+
+    def alias(self, event: Any) -> None:
+        if not self.allow_aliases:
+            raise _Refused(event.start_mark, f"an alias (*{event.anchor}) in a game log",
+                           "every value written out in full; logs never use anchors or aliases")
+        anchored = self.anchors.get(event.anchor)
+        if anchored is None:
+            raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}",
+                                              event.start_mark)
+        if anchored is _OPEN:
+            raise _Refused(event.start_mark, f"the alias *{event.anchor} stands inside the value it names "
+                           "(it would repeat itself without end)", "an alias after the anchored value ends")
+        value, place, size, height = anchored
+        if len(self.stack) + height > MAX_DEPTH:
+            raise _Refused(event.start_mark, f"with the alias *{event.anchor} the values nest more than "
+                           f"{MAX_DEPTH} levels deep", f"at most {MAX_DEPTH} levels of mappings and lists")
+        self.count(event.start_mark, size)
+        self.add(_copy(value), place, size, height)
+
+    def add(self, value: Any, place: Place, size: int, height: int) -> None:
+        """Put a finished value into the mapping or list being read (or make it the document)."""
+        if not self.stack:
+            self.root = value
+            return
+        frame = self.stack[-1]
+        frame.size += size
+        if height >= frame.height:
+            frame.height = height + 1
+        target = frame.value
+        if isinstance(target, Seq):
+            target.append(value)
+            target.item_places.append(place)
+            return
+        if frame.key is _NO_KEY:
+            if value is _MERGE_KEY:
+                frame.key = _MERGE_KEY
+            elif isinstance(value, str | int | float | bool):
+                frame.key, frame.key_place = str(value), place
+            else:
+                self.problem(place, "a key must be a plain word", "key: value")
+                frame.key = _BAD_KEY
+            return
+        key, frame.key = frame.key, _NO_KEY
+        if key is _MERGE_KEY:
+            self.merge_from(frame, value, place)
+        elif key is _BAD_KEY:
+            return
+        elif key in target:
+            first = target.key_places[key]
+            self.problem(frame.key_place, f"duplicate key '{key}' (first given at line {first.line})",
+                              "each key once per mapping; PyYAML would silently keep the last")
+        else:
+            target[key] = value
+            target.key_places[key] = frame.key_place
+            target.value_places[key] = place
+
+    def merge_from(self, frame: _Frame, value: Any, place: Place) -> None:
+        """`<<: *a` or `<<: [*a, *b]`: remember the mappings whose keys this mapping takes."""
+        sources = value if isinstance(value, Seq) else [value]
+        if not all(isinstance(source, Node) for source in sources):
+            self.problem(place, "'<<' merges a mapping or a list of mappings", "<<: *defaults")
+            return
+        frame.merges.extend(sources)
+
+    @staticmethod
+    def merged(own: Node, sources: list[Node]) -> Node:
+        """The mapping with the merged keys first: its own keys win, then the earlier source."""
         out = Node()
-        out.place = _place(self.path, node)
-        out.key_places = {}
-        out.value_places = {}
-        for key_node, value_node in node.value:
-            key = self.build(key_node)
-            if not isinstance(key, str | int | float | bool) or key is None:
-                self.problems.add(_place(self.path, key_node), "a key must be a plain word", "key: value")
-                continue
-            skey = str(key)
-            if skey in out:
-                first = out.key_places[skey]
-                self.problems.add(
-                    _place(self.path, key_node),
-                    f"duplicate key '{skey}' (first given at line {first.line})",
-                    "each key once per mapping; PyYAML would silently keep the last",
-                )
-                continue
-            out[skey] = self.build(value_node)
-            out.key_places[skey] = _place(self.path, key_node)
-            out.value_places[skey] = _place(self.path, value_node)
+        out.place, out.key_places, out.value_places = own.place, {}, {}
+        for source in sources:
+            for key, value in source.items():
+                if key not in out:
+                    out[key] = value
+                    out.key_places[key], out.value_places[key] = source.key_place(key), source.value_place(key)
+        for key, value in own.items():
+            out[key] = value
+            out.key_places[key], out.value_places[key] = own.key_places[key], own.value_places[key]
         return out
 
 
-def load_yaml(path: Path, problems: Problems) -> Any:
-    """Load one YAML document with places; on a syntax error, add it and return None."""
+def read_source(path: Path, problems: Problems) -> str | None:
+    """The text of a file, refused (with its line) if too large, not UTF-8 or holding a NUL byte."""
     spath = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)  # never more: a 40 MB file is refused without reading it all
     except FileNotFoundError:
         problems.add(Place(spath), "file not found")
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.add(Place(spath), f"cannot read file: {exc}", "a UTF-8 text file")
+    except OSError as exc:
+        problems.add(Place(spath), f"cannot read file: {exc.strerror or exc}", "a readable UTF-8 text file")
         return None
-    return parse_yaml(text, spath, problems)
-
-
-def parse_yaml(text: str, spath: str, problems: Problems) -> Any:
-    """Parse YAML text named `spath` (for messages) with places, adding problems instead of raising."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        _Source(spath, "", problems).add(1, 1, "the file is UTF-16 text (it starts with a UTF-16 byte-order mark)",
+                                         "the file saved as UTF-8")
+        return None
     try:
-        node = yaml.compose(text, Loader=_LOADER)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if len(data) > MAX_BYTES - 4 and exc.start >= len(data) - 4:  # the limit cut a character in two
+            text = data[:exc.start].decode("utf-8")
+        else:
+            before = data[:exc.start].decode("utf-8", errors="replace")
+            source = _Source(spath, before + data[exc.start:].decode("utf-8", errors="replace"), problems)
+            source.add_at(len(before), f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be read "
+                          "(a Latin-1 or Windows-1252 file?)", "the file saved as UTF-8")
+            return None
+    if len(data) > MAX_BYTES:
+        size = path.stat().st_size
+        _Source(spath, text, problems).add_at(
+            len(text) - 1, f"the file is too large ({size / 1e6:.1f} MB; it passes the limit of "
+            f"{MAX_BYTES / 1e6:.0f} MB here)", f"a card file or game log under {MAX_BYTES / 1e6:.0f} MB "
+            "(real ones are a few KB)")
+        return None
+    return text
+
+
+def load_yaml(path: Path, problems: Problems) -> Any:
+    """Load one YAML document with places; on a syntax error or a hostile file, add it and return None."""
+    text = read_source(path, problems)
+    return None if text is None else parse_yaml(text, str(path), problems)
+
+
+def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True) -> Any:
+    """Parse YAML text named `spath` (for messages) with places, adding problems instead of raising.
+
+    `aliases=False` (game logs) refuses any anchor or alias.
+    """
+    source = _Source(spath, text, problems)
+    if not _check_text(source):
+        return None
+    try:
+        return _Reader(source, aliases).read(text)
+    except _Refused as exc:
+        source.add(exc.line, exc.col, exc.message, exc.expected)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        place = Place(spath, mark.line + 1, mark.column + 1) if mark else Place(spath)
         what = exc.problem or str(exc)
         if exc.context:
             what = f"{exc.context}, {what}"
             if exc.context_mark and mark and exc.context_mark.line != mark.line:
                 what += f" (it began at line {exc.context_mark.line + 1})"
-        problems.add(place, f"YAML syntax: {what}", "valid YAML (check indentation, colons and quotes)")
-        return None
+        expected = "valid YAML (check indentation, colons and quotes)"
+        if mark:
+            source.add(mark.line + 1, mark.column + 1, f"YAML syntax: {what}", expected)
+        else:
+            problems.add(Place(spath), f"YAML syntax: {what}", expected)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow; its position counts UTF-8 bytes
+        before = text.encode("utf-8")[:exc.position].decode("utf-8", errors="replace")
+        source.add_at(len(before), f"the character U+{exc.character:04X} is not allowed in YAML ({exc.reason})",
+                      "printable text; write control characters as escapes in double quotes (\"\\x01\")")
     except yaml.YAMLError as exc:
         problems.add(Place(spath), f"YAML: {exc}")
-        return None
-    if node is None:
-        return None
-    try:
-        return _Builder(spath, problems).build(node)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = Place(spath, mark.line + 1, mark.column + 1) if mark else Place(spath)
-        problems.add(place, f"YAML: {getattr(exc, 'problem', None) or exc}")
-        return None
+    return None
 
 
 def plain(value: Any) -> Any:
