@@ -10,12 +10,15 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.backends.fonts import metrics
+from generator.cache import SceneStore
 from generator.calibration import calibration_pages
 from generator.compose import Composer, Face
 from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
@@ -24,6 +27,9 @@ from generator.sheets import MARK_HALO, MARK_WIDTH, Band, SheetPlan, best_plan
 from generator.units import PT_PER_MM
 from rules.cards import CARDS_DIR, GameDatabase, Mark, Suit, read_database
 from rules.problems import Place, Problems
+
+if TYPE_CHECKING:
+    from generator.backends.pdf import PdfDocument
 
 PAPERS = ("a4", "letter")
 Progress = Callable[[str], None]
@@ -54,17 +60,22 @@ class Composed:
     db: GameDatabase
     lib: LayoutLibrary
     composer: Composer
-    faces: dict[str, list[Face]]
+    faces: dict[str, list[Face]]  # their scenes are fetched from the composer's store as they are drawn
     pages: dict[str, list[tuple[str, Scene]]] = field(default_factory=dict)  # paper -> sheets
+    repeated: set[str] = field(default_factory=set)  # scene keys printed more than once (a deck's backs)
 
 
-def compose_game(game_id: str, opts: BuildOptions, problems: Problems) -> Composed | None:
-    """Read and compose everything of one game; None (with problems) if anything is wrong."""
+def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: SceneStore | None = None) -> Composed | None:
+    """Read and compose everything of one game; None (with problems) if anything is wrong.
+
+    Card scenes go into `store` (in memory if None); a store kept beside the output
+    lets a rebuild compose only the cards whose scenes changed.
+    """
     lib = load_library(opts.layouts_dir, problems)
     db = read_database(game_id, opts.cards_dir, problems)
     if db is None or problems:
         return None
-    composer = Composer(lib, db, problems, bleed=opts.bleed, ink_saver=opts.ink_saver)
+    composer = Composer(lib, db, problems, bleed=opts.bleed, ink_saver=opts.ink_saver, store=store)
     faces = {cid: composer.faces(comp) for cid, comp in db.components.items()}
     for comp in db.components.values():
         if comp.size not in lib.sizes:
@@ -82,7 +93,8 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems) -> Compos
         if marker.symbol not in lib.symbols:
             problems.add(marker.place, f"{kind} '{marker.id}': unknown symbol '{marker.symbol}'",
                          "one of: " + ", ".join(sorted(lib.symbols)))
-    composed = Composed(db, lib, composer, faces)
+    uses = Counter(key for group in faces.values() for f in group for key in (f.face_key, f.back_key))
+    composed = Composed(db, lib, composer, faces, repeated={key for key, n in uses.items() if n > 1})
     for paper in opts.papers:
         size = lib.papers.get(paper)
         if size is None:
@@ -161,7 +173,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                         doc.bookmark(f"{batch[0].component.name}", f"{batch[0].component.id}-{paper}-{start}")
                     for i, face in enumerate(batch):
                         slot = plan.slot(i)
-                        doc.draw(face.face, slot.x - face.face.bleed, slot.y - face.face.bleed, clip=plan.clip(slot))
+                        _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
                     if opts.cut_lines:
                         from generator.exports.variants import cut_lines
 
@@ -173,8 +185,8 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                     shift = plan.page_offset(opts.back_offset)
                     for i, face in enumerate(batch):
                         slot = plan.back_slot(i, opts.back_offset)
-                        doc.draw(face.back, slot.x - face.back.bleed, slot.y - face.back.bleed,
-                                 clip=_shift(plan.clip(plan.back_slot(i)), shift))
+                        _draw_card(doc, composed, face.back_key, slot.x, slot.y,
+                                   _shift(plan.clip(plan.back_slot(i)), shift))
                     _furniture(doc, plan, opts, f"{label} · backs", shift)
                     doc.end_page()
         for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
@@ -199,6 +211,16 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         if tmp.exists():
             tmp.unlink()
     return pages
+
+
+def _draw_card(doc: PdfDocument, composed: Composed, key: str, x: float, y: float,
+               clip: tuple[float, float, float, float]) -> None:
+    """A card's scene with its trim's top-left at (x, y); drawn once and placed by reference if it recurs."""
+    scene = composed.composer.store.get(key)
+    if key in composed.repeated:
+        doc.draw_reused(key, scene, x - scene.bleed, y - scene.bleed, clip=clip)
+    else:
+        doc.draw(scene, x - scene.bleed, y - scene.bleed, clip=clip)
 
 
 def _shift(box: tuple[float, float, float, float], off: tuple[float, float]) -> tuple[float, float, float, float]:

@@ -137,6 +137,29 @@ class PdfDocument:
             c.setLineWidth(mm_to_pt(width))
             c.setDash([mm_to_pt(d) for d in dash] if dash else [])
 
+    def draw_reused(self, key: str, scene: Scene, ox: float = 0.0, oy: float = 0.0,
+                    clip: tuple[float, float, float, float] | None = None) -> None:
+        """Draw a scene that recurs (a deck's backs): written once as a form XObject, placed by reference."""
+        c = self.canvas
+        forms: dict[str, str] = self.__dict__.setdefault("_forms", {})
+        name = forms.get(key)
+        if name is None:
+            name = forms[key] = f"Scene{len(forms) + 1}"  # numbered in order of use: the same bytes every build
+            page_h, self.page_h = self.page_h, scene.height
+            c.beginForm(name, 0, 0, mm_to_pt(scene.width), mm_to_pt(scene.height))
+            self.draw(scene)
+            c.endForm()
+            self.page_h = page_h
+        c.saveState()
+        if clip is not None:
+            path = c.beginPath()
+            x, y, w, h = clip
+            path.rect(mm_to_pt(x), mm_to_pt(self.page_h - y - h), mm_to_pt(w), mm_to_pt(h))
+            c.clipPath(path, stroke=0, fill=0)
+        c.translate(mm_to_pt(ox), mm_to_pt(self.page_h - oy - scene.height))
+        c.doForm(name)
+        c.restoreState()
+
     def save(self) -> None:
         self.canvas.save()
 

@@ -1,0 +1,45 @@
+"""A large benchmark deck, generated at run time: the tiny test game (Moth and Lamp) with N cards.
+
+Nothing here is committed output: `make_deck(folder, n)` copies tests/data/tinygame into
+`folder` and rewrites its deck to n cards, so a benchmark can build and edit it freely.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "tests" / "data" / "tinygame"
+GAME = "moth"
+WORDS = ("Dusty", "Luna", "Death", "Tallow", "Oil", "Gas", "Silver", "Ember", "Ash", "Velvet", "Paper", "Brass")
+
+
+def card_line(i: int, name_suffix: str = "") -> str:
+    """The YAML line of card i (0-based): a unique id and name, suits and values in turn."""
+    suit = ("wing", "flame")[i % 2]
+    name = f"{WORDS[i % len(WORDS)]} {WORDS[(i // len(WORDS)) % len(WORDS)]} {i + 1}{name_suffix}"
+    return f"  - {{id: card_{i + 1:05d}, name: {name}, suit: {suit}, value: {i % 3 + 1}}}\n"
+
+
+def make_deck(folder: Path, n: int = 500) -> tuple[Path, Path]:
+    """Copy the tiny game into folder with an n-card deck; returns (cards dir, layouts dir)."""
+    shutil.copytree(TINY, folder, dirs_exist_ok=True)
+    cards, layouts = folder / "cards", folder / "layouts"
+    (cards / GAME / "deck.yaml").write_text("cards:\n" + "".join(card_line(i) for i in range(n)), encoding="utf-8")
+    rules = cards / GAME / "rules.yaml"  # its one ruling names a card of the six
+    rules.write_text(rules.read_text(encoding="utf-8").replace("gas_mantle", "card_00006"), encoding="utf-8")
+    game = cards / GAME / "game.yaml"
+    game.write_text(re.sub(r"count: \d+", f"count: {n}", game.read_text(encoding="utf-8")), encoding="utf-8")
+    aid = layouts / GAME / "aid.yaml"  # its table lists the deck: the first six are enough on one page
+    aid.write_text(aid.read_text(encoding="utf-8").replace("cards.deck %}", "cards.deck[:6] %}"), encoding="utf-8")
+    return cards, layouts
+
+
+def edit_card(cards: Path, index: int, suffix: str) -> None:
+    """Rename one card (0-based index) in place, as a designer's edit would."""
+    deck = cards / GAME / "deck.yaml"
+    lines = deck.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[index + 1] = card_line(index, suffix)
+    deck.write_text("".join(lines), encoding="utf-8")

@@ -1,0 +1,160 @@
+"""Composed scenes by content key, kept beside the output so that a rebuild composes only what changed.
+
+A key is a digest of everything a scene depends on (the layout, the template values it
+reads, fonts, symbols, sizes, build options and the generator's own code), so a stale
+entry can never be found: an edit gives new keys, and entries nobody asked for are
+dropped when the cache is written again. The cache folder (output/<game>/.cache/) is
+safe to delete at any time; a build without it composes everything.
+
+In memory only the index and the most recently used scenes are held; every scene of
+a build is written to a file as it is composed, so memory stays flat however large the deck.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import struct
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from generator.backends.fonts import FONT_FILES, font_path
+from generator.scene import Scene
+
+if TYPE_CHECKING:
+    from generator.layouts import LayoutLibrary
+
+CACHE_VERSION = 1
+FILE_NAME = f"scenes-v{CACHE_VERSION}.bin"
+_TRAILER = struct.Struct("<Q8s")
+_MAGIC = b"casebook"
+_CODE = ("cache.py", "compose.py", "layouts.py", "scene.py", "symbols.py", "text.py", "units.py", "backends/fonts.py")
+_code_digest: str | None = None
+
+
+def code_fingerprint() -> str:
+    """A digest of the generator modules a scene depends on: new code, new keys."""
+    global _code_digest
+    if _code_digest is None:
+        here = Path(__file__).resolve().parent
+        sha = hashlib.sha1(f"v{CACHE_VERSION}".encode())
+        for name in _CODE:
+            sha.update((here / name).read_bytes())
+        _code_digest = sha.hexdigest()
+    return _code_digest
+
+
+def library_fingerprint(lib: LayoutLibrary) -> str:
+    """A digest of what every scene of a library shares: code, fonts, symbols, sizes and print settings."""
+    fonts = [(style, os.path.getsize(font_path(style))) for style in FONT_FILES]
+    content = json.dumps([code_fingerprint(), fonts, lib.symbols, lib.sizes, lib.settings], sort_keys=True, default=repr)
+    return hashlib.sha1(content.encode()).hexdigest()
+
+
+class SceneStore:
+    """Scenes by content key: in memory, or (with a folder) in a file read back on demand.
+
+    With a folder, the scenes of the previous build are found in its file; `commit()`
+    makes this build's scenes (only those it asked for) the ones the next build finds.
+    The file is one piece (scenes, then their index, then the index's offset), replaced
+    atomically, so an interrupted build leaves the previous cache whole.
+    """
+
+    def __init__(self, folder: Path | None = None, keep: int = 64):
+        self.folder = folder
+        self.keep = keep
+        self.reused = 0  # scenes found from the previous build
+        self._recent: OrderedDict[str, Scene] = OrderedDict()
+        self._held: dict[str, Scene] = {}  # in memory only: no folder, or composed with problems
+        self._index: dict[str, tuple[int, int]] = {}  # this build's scenes in the new file: offset, length
+        self._old_index: dict[str, tuple[int, int]] = {}
+        self._old: BinaryIO | None = None
+        self._new: BinaryIO | None = None
+        if folder is not None:
+            self._open_previous(folder / FILE_NAME)
+
+    def _open_previous(self, path: Path) -> None:
+        try:
+            f = open(path, "rb")  # noqa: SIM115 - held for the build, closed by close()
+        except OSError:
+            return
+        try:
+            f.seek(-len(_TRAILER.pack(0, b"")), os.SEEK_END)
+            offset, magic = _TRAILER.unpack(f.read())
+            f.seek(offset)
+            saved = pickle.load(f)
+            if magic != _MAGIC or saved.get("code") != code_fingerprint():
+                raise ValueError("another version")
+            self._old_index, self._old = saved["index"], f
+        except (OSError, EOFError, pickle.UnpicklingError, struct.error, AttributeError, KeyError, TypeError, ValueError):
+            f.close()  # unreadable or another version: compose everything
+
+    def __contains__(self, key: str) -> bool:
+        if key in self._recent or key in self._held or key in self._index:
+            return True
+        if key in self._old_index:  # found from the previous build: carried into this one unread
+            assert self._old is not None
+            offset, length = self._old_index[key]
+            self._write(key, os.pread(self._old.fileno(), length, offset))
+            self.reused += 1
+            return True
+        return False
+
+    def put(self, key: str, scene: Scene, keep: bool = True) -> None:
+        """Add a scene; keep=False holds it for this build only (it is not written to the folder)."""
+        if self.folder is None or not keep:
+            self._held[key] = scene
+            return
+        if key not in self._index:
+            self._write(key, pickle.dumps(scene, protocol=pickle.HIGHEST_PROTOCOL))
+        self._remember(key, scene)
+
+    def _write(self, key: str, blob: bytes) -> None:
+        if self._new is None:
+            assert self.folder is not None
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._new = open(self.folder / f".{FILE_NAME}.tmp", "w+b")  # noqa: SIM115 - closed by commit/close
+        self._index[key] = (self._new.tell(), len(blob))
+        self._new.write(blob)
+
+    def get(self, key: str) -> Scene:
+        """The scene of a key that was put or found (`in`) in this build."""
+        scene = self._held.get(key)
+        if scene is not None:
+            return scene
+        scene = self._recent.get(key)
+        if scene is None:
+            assert self._new is not None, f"no scene {key}"
+            self._new.flush()
+            offset, length = self._index[key]
+            scene = pickle.loads(os.pread(self._new.fileno(), length, offset))
+        self._remember(key, scene)
+        return scene
+
+    def _remember(self, key: str, scene: Scene) -> None:
+        self._recent[key] = scene
+        self._recent.move_to_end(key)
+        while len(self._recent) > self.keep:
+            self._recent.popitem(last=False)
+
+    def commit(self) -> None:
+        """Make this build's scenes the cache the next build finds, atomically; then close."""
+        if self.folder is not None and self._new is not None:
+            offset = self._new.tell()
+            pickle.dump({"code": code_fingerprint(), "index": self._index}, self._new, protocol=pickle.HIGHEST_PROTOCOL)
+            self._new.write(_TRAILER.pack(offset, _MAGIC))
+            self._new.flush()
+            os.replace(self._new.name, self.folder / FILE_NAME)
+        self.close()
+
+    def close(self) -> None:
+        """Let go of the files; an uncommitted build's scenes are dropped."""
+        if self._new is not None:
+            self._new.close()
+            Path(self._new.name).unlink(missing_ok=True)
+        if self._old is not None:
+            self._old.close()
+        self._old = self._new = None
