@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -73,6 +74,16 @@ def _turned_text(draw: ImageDraw.ImageDraw, item: TextRun, font: ImageFont.FreeT
     draw.bitmap((round(item.x * k - ax), round(item.y * k - ay)), mask.transpose(transpose), fill=_rgb(item.colour))
 
 
+def _rounded(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], radius: float, **paint: Any) -> None:
+    """A rounded rectangle; a box only a few pixels across (a symbol's detail at low dpi) is drawn square,
+    as Pillow cannot round it."""
+    px = (round(box[0]), round(box[1]), round(box[2]), round(box[3]))
+    if min(px[2] - px[0], px[3] - px[1]) < 2 * radius + 4:
+        draw.rectangle(px, **paint)
+    else:
+        draw.rounded_rectangle(px, radius, **paint)
+
+
 def _w(width: float, k: float) -> int:
     return max(1, round(width * k))
 
@@ -89,7 +100,7 @@ def _draw_item(draw: ImageDraw.ImageDraw, item: object, k: float) -> None:
         r = item.radius * k
         if item.fill:
             if r > 0:
-                draw.rounded_rectangle((x0, y0, x1, y1), r, fill=_rgb(item.fill))
+                _rounded(draw, (x0, y0, x1, y1), r, fill=_rgb(item.fill))
             else:
                 draw.rectangle((x0, y0, x1, y1), fill=_rgb(item.fill))
         if item.stroke:
@@ -99,8 +110,8 @@ def _draw_item(draw: ImageDraw.ImageDraw, item: object, k: float) -> None:
                            (item.x, item.y + item.h), (item.x, item.y)]
                 _stroke_line(draw, [(p[0] * k, p[1] * k) for p in corners], item.stroke, item.width, k, item.dash)
             elif r > 0:
-                draw.rounded_rectangle((x0 - half, y0 - half, x1 + half, y1 + half), r + half,
-                                       outline=_rgb(item.stroke), width=_w(item.width, k))
+                _rounded(draw, (x0 - half, y0 - half, x1 + half, y1 + half), r + half,
+                         outline=_rgb(item.stroke), width=_w(item.width, k))
             else:
                 draw.rectangle((x0 - half, y0 - half, x1 + half, y1 + half), outline=_rgb(item.stroke), width=_w(item.width, k))
     elif isinstance(item, Ellipse):
