@@ -278,3 +278,13 @@ def test_validate_reports_small_game_text(tmp_path, capsys):
     assert main(["validate", "graves", "--layouts", str(root)]) == 1
     out = capsys.readouterr().out
     assert "game text 'name' is set at 5.5 pt" in out and "card 'ezra" in out.lower()
+
+
+def test_the_build_says_what_it_changed_by_itself(tmp_path, capsys):
+    assert main(["build", "graves", "--paper", "a4", "--gutter", "6", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "note: a4, poker cards: sheets turned to landscape: 8 cards a sheet instead of 6" in err
+    assert main(["build", "graves", "--paper", "letter", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "note: letter, poker cards: crop marks at the top and bottom lie over the outer bleed" in err
+    assert "narrowed" not in err  # the bleed is kept whole

@@ -172,3 +172,30 @@ def test_calibration_back_cross_moves_with_the_offset():
     _, shifted = calibration_pages(*A4, (1.5, -1.0))
     assert cross_centre(plain) == pytest.approx((105.0, 148.5))
     assert cross_centre(shifted) == pytest.approx((106.5, 147.5))
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_calibration_has_corner_scales_and_their_crosses_land_on_them(paper):
+    from generator.calibration import calibration_pages, scale_centres
+    from generator.scene import Polyline, TextRun
+
+    front, back = calibration_pages(*paper, (0.0, 0.0))
+    centres = scale_centres(*paper)
+    assert len(centres) == 5
+    w, h = paper
+    for cx, cy in centres:
+        # every scale: a horizontal and a vertical axis through its centre, with ticks
+        axes = [i for i in front.items if isinstance(i, Polyline) and (cx, cy) in (
+            ((i.points[0][0] + i.points[1][0]) / 2, (i.points[0][1] + i.points[1][1]) / 2),)]
+        assert len(axes) >= 2, (cx, cy)
+        # near the corners, and clear of the 5 mm edge
+        assert 20 <= cx <= w - 20 and 20 <= cy <= h - 20
+    assert {round(x) for x, _ in centres[1:]} == {round(centres[1][0]), round(w - centres[1][0])}
+    # the back's crosses, mirrored for the long-edge flip, each centred behind a scale
+    bold = [i for i in back.items if isinstance(i, Polyline) and i.width >= 0.5]
+    crosses = {(round((i.points[0][0] + i.points[1][0]) / 2, 3), round((i.points[0][1] + i.points[1][1]) / 2, 3))
+               for i in bold}
+    assert crosses == {(round(w - cx, 3), round(cy, 3)) for cx, cy in centres}
+    text = " ".join(i.text for i in front.items if isinstance(i, TextRun))
+    assert "corners disagree" in text and "skew" in text and "scaled" in text
+    assert "between -5 and 5" in text
