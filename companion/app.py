@@ -57,6 +57,17 @@ class TableScreen(Screen):
     def on_leave(self, *args: Any) -> None:
         SecretView.close_all()
 
+    @property
+    def landscape(self) -> bool:
+        """Side by side (state left, input right): the same test as table.kv's."""
+        return bool(self.width > self.height * 1.1)
+
+    def on_size(self, *args: Any) -> None:
+        if getattr(self, "_was_landscape", None) != self.landscape:  # turned: a game may place parts anew
+            self._was_landscape = self.landscape
+            if self.manager is not None and self.manager.current == self.name:
+                self.refresh()
+
     def say(self, text: str, kind: str = "info") -> None:
         self.message_kind = kind
         self.ids.message.text = text

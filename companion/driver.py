@@ -2,7 +2,8 @@
 
 Steps, one at a time, each only once the layout has settled (no widget moved or changed size for
 SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": testid} and
-{"release": testid} (a held button), {"key": 27} (Escape / Back), {"text": ["screen.id", "value"]},
+{"release": testid} (a held button), {"key": 27} (Escape / Back), {"window": "on_minimize"},
+{"app": "on_pause"}, {"text": ["screen.id", "value"]},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
 smaller than 48 dp, words split across lines, the action bar's place), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true}.
@@ -72,7 +73,8 @@ class Driver:
     def shape(self) -> tuple[Any, ...]:
         """Where everything on show is and how big: the layout has settled when this stops changing."""
         return (tuple(Window.size), self.app.root.current,
-                tuple((type(w).__name__, *map(round, w.pos), *map(round, w.size)) for w in shown(self.app)))
+                tuple((type(w).__name__, *map(round, w.pos), *map(round, w.size), round(w.opacity, 2))
+                      for w in shown(self.app)))
 
     def settled(self) -> bool:
         now = self.shape()
@@ -118,6 +120,10 @@ class Driver:
                 w.dispatch("on_release")
         elif "key" in step:
             Window.dispatch("on_keyboard", int(step["key"]), 0, None, [])
+        elif "window" in step:  # a window event: on_minimize, on_hide
+            Window.dispatch(step["window"])
+        elif "app" in step:  # an app event: on_pause (the phone switched to another app), on_resume
+            self.app.dispatch(step["app"])
         elif "text" in step:
             where, value = step["text"]
             screen, wid = where.split(".")

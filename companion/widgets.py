@@ -172,11 +172,11 @@ def confirm(question: str, yes: str, on_yes: Callable[[], Any], testid: str = "c
     row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(6))
 
     def agree() -> None:
-        view.dismiss()
+        view.dismiss(animation=False)
         on_yes()
 
     row.add_widget(button(yes, f"{testid}_yes", agree))
-    row.add_widget(button("Cancel", f"{testid}_no", view.dismiss, flat=True))
+    row.add_widget(button("Cancel", f"{testid}_no", lambda: view.dismiss(animation=False), flat=True))
     box.add_widget(row)
     box.bind(height=lambda _w, h: setattr(view, "height", h))
     view.add_widget(box)
@@ -198,10 +198,10 @@ class SecretView(ModalView):
         _panel(box)
         box.add_widget(label(f"[b]{player} only[/b]", color=rgba(app.colors["accent"])))
         box.add_widget(label(text))
-        box.add_widget(button("Close", "secret_close", self.dismiss, flat=True))
+        box.add_widget(button("Close", "secret_close", lambda: self.dismiss(animation=False), flat=True))
         box.bind(height=lambda _w, h: setattr(self, "height", h))
         self.add_widget(box)
-        self._timer = Clock.schedule_once(lambda _dt: self.dismiss(), SECRET_SECONDS)
+        self._timer = Clock.schedule_once(lambda _dt: self.dismiss(animation=False), SECRET_SECONDS)
 
     def on_open(self) -> None:
         SecretView.showing.append(self)

@@ -91,10 +91,10 @@ class Table(GameTable):
             out = [button("Play", "play", lambda: self.screen.do(pad.play())),
                    button("Pass", "pass", lambda: self.screen.do(pad.pass_turn())),
                    button("Clear", "clear", lambda: self.screen.then(pad.clear), flat=True)]
-            if any(c[0] == "2" for c in pad.cards):
-                out.append(button(("[x] " if pad.change_trump else "[  ] ") + "New trump", "deuce",
-                                  lambda: self.screen.then(setattr, pad, "change_trump", not pad.change_trump),
-                                  flat=not pad.change_trump))
+            # always in the bar (greyed until a deuce is picked), so that the bar never shifts
+            out.append(button(("[x] " if pad.change_trump else "") + "New trump", "deuce",
+                              lambda: self.screen.then(setattr, pad, "change_trump", not pad.change_trump),
+                              flat=not pad.change_trump, disabled=not any(c[0] == "2" for c in pad.cards)))
             out.append(button("Ability...", "ability", self._abilities, flat=True))
             return out
         if s["phase"] == "unmasking" and self._may_reveal(s):
@@ -191,7 +191,7 @@ class Table(GameTable):
                 status = f"{loc['time']}/{loc['clocks']} time"
             short = loc["name"].replace("The ", "").replace("Bank ", "")
             star = "*" if loc["trump"] != loc["printed_trump"] else ""
-            b = Tile(text=short, testid=f"loc_{i}", flat=not loc["active"],
+            b = Tile(text=short, testid=f"loc_{i}", flat=not loc["active"], height=dp(84),
                      font_size=app.fs * sp(12), bold=bool(loc["active"]))
             b.bind(on_release=lambda *_, name=loc["name"]: app.open_rules(name.replace("The ", "")))
             if loc["trump"]:
@@ -345,7 +345,7 @@ class Table(GameTable):
                                  f"Mastermind\nEvidence won: {ev}\n{unmask}\nPoints: {pts}"))
         scores = res["scores"]
         box.add_widget(label("[b]Totals[/b]: " + ", ".join(f"{p} {n}" for p, n in scores.items())))
-        box.add_widget(label(f"[b]{self._verdict(res)}[/b]"))
+        box.add_widget(label(f"[b]{res.get('why') or self._verdict(res)}[/b]"))
         return box
 
     @staticmethod

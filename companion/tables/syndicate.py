@@ -37,13 +37,16 @@ class Table(GameTable):
             out.append(self._turn(s))
         if s["plots"]:
             out.append(self._last(s["plots"][-1]))
+        if s["phase"] != "over" and self.screen.landscape:  # a short pad column: the slots go left
+            out.insert(1, self._slots())
         self.message = self.pad.message
         return out
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         if s["phase"] == "over":
             return []
-        return [self._slots(), *self._pad(), self._preview()]
+        slots = [] if self.screen.landscape else [self._slots()]
+        return [*slots, *self._pad(), self._preview()]
 
     def actions(self, s: dict[str, Any]) -> list[Any]:
         if s["phase"] == "over":

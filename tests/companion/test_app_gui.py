@@ -45,6 +45,11 @@ def run(tmp: Path, steps: list, name: str = "script", timeout: float = 90,
     return proc
 
 
+def read_dumps(paths: dict[str, str]) -> dict[str, dict]:
+    """The driver's dumps by name."""
+    return {name: json.loads(Path(path).read_text()) for name, path in paths.items()}
+
+
 def new_game_steps() -> list:
     return [{"tap": "new_game"}, {"text": ["new.p1", "Ann"]}, {"text": ["new.p2", "Ben"]}, {"tap": "deal_seed"},
             {"text": ["new.seed", SEED]}, {"tap": "new_start"}]

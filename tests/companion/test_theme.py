@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.theme import PLAYER_COLOURS, TEXT_PAIRS, THEMES, contrast
+from companion.theme import PLAYER_COLOURS, TEXT_PAIRS, THEMES, contrast, readable
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
@@ -22,3 +22,22 @@ def test_contrast_formula_on_known_values():
 def test_player_colours_are_okabe_ito():
     okabe_ito = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442"}
     assert set(PLAYER_COLOURS.values()) <= okabe_ito
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("game", ["graves", "syndicate"])
+def test_suit_symbols_stand_out_three_to_one(theme, game):
+    """Every suit symbol, as the pad draws it, reaches 3:1 on the buttons and tiles it sits on
+    (the Knots' grey was 2.1:1 on the dark panel)."""
+    from rules.cards import load_database
+
+    colours = THEMES[theme]
+    for suit in load_database(game).suits.values():
+        for back in ("panel", "button", "active"):
+            shown = readable(suit.colour, colours[back])
+            assert contrast(shown, colours[back]) >= 3.0, (suit.name, back, shown)
+
+
+def test_readable_keeps_a_colour_that_already_stands_out():
+    assert readable("#0072B2", "#FFFFFF") == "#0072B2"
+    assert readable("#555555", THEMES["dark"]["panel"]) != "#555555"

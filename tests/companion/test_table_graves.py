@@ -1,0 +1,75 @@
+"""The Graves table in the real app: the early reveal asks first; the game-over screen tells every
+case (evidence, unmasking, points), the totals and the winner with the reason, by name, never by id."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.session import Session
+from companion.store import Store
+from rules.cards import load_database
+from rules.log import GameLog
+from tests.companion.test_app_gui import SCREENS, location_steps, new_game_steps, read_dumps, run
+
+pytest.importorskip("kivy")
+
+
+def saved_finished_game(data: Path) -> Session:
+    """A two-case game played to its end and saved where the app looks: every location passed out
+    (The Bank Vault's decks said empty), Ann guesses wrong in case 1, Ben right in case 2."""
+    db = load_database("graves")
+    log = GameLog("graves", db.rules_version, ["Ann", "Ben"], [], 2026,
+                  {"detective": "Ann", "colours": ["blue", "vermillion"]})
+    session = Session.new(db, log, Store(data / "games"))
+    guesses = iter(["ezra_hollowmere", "josiah_tumbrel"])
+    while not session.is_over:
+        st, p = session.state, session.state.players
+        if st.phase == "play" and st.location.kind == "reveal_top_card" and not all(st.location.revealed):
+            event = {"action": "reveal_top", "by": p[st.location.revealed.index(False)], "empty": True}
+        elif st.phase == "play":
+            event = {"action": "pass", "by": p[st.to_act]}
+        elif st.case.identity is None:
+            event = {"action": "identity", "by": p[st.case.mastermind], "identity": "josiah_tumbrel"}
+        else:
+            event = {"action": "guess", "by": p[st.case.detective], "identity": next(guesses)}
+        out = session.do(event)
+        assert out.ok, out.message
+    return session
+
+
+def test_game_over_tells_every_case_by_name(tmp_path):
+    SCREENS.mkdir(exist_ok=True)
+    session = saved_finished_game(tmp_path / "data")
+    dump = tmp_path / "over.json"
+    run(tmp_path, [{"tap_prefix": "resume_"}, {"dump": str(dump)}, {"shot": str(SCREENS / "game-over.png")},
+                   {"quit": True}])
+    d = json.loads(dump.read_text())
+    text = "\n".join(d["texts"])
+    assert d["summary"]["phase"] == "over" and d["summary"] == session.summary(None)
+    for case in ("Case 1", "Case 2"):
+        assert case in text
+    assert "Ann named Ezra Hollowmere, the Spinner: wrong (it was Josiah Tumbrel, the Turnkey)" in text
+    assert "Ben named Josiah Tumbrel, the Turnkey: right" in text
+    assert "Evidence won: Ann 0, Ben 0" in text
+    points = d["summary"]["result"]["scores"]
+    assert f"Totals: Ann {points['Ann']}, Ben {points['Ben']}" in text
+    assert "Ben wins" in text
+    ids = [c.id for c in load_database("graves").components["identities"].cards]
+    assert not [i for i in ids if i in text], "an identity shown by its id"
+
+
+def test_the_early_reveal_asks_first(tmp_path):
+    d = {n: str(tmp_path / f"{n}.json") for n in ("asked", "cancelled", "revealed")}
+    steps = new_game_steps() + [{"tap": "set_identity"}, {"tap": "identity_odile_varnier"}] + location_steps()
+    steps += [{"tap": "reveal"}, {"dump": d["asked"]}, {"shot": str(SCREENS / "reveal-confirm.png")},
+              {"tap": "reveal_no"}, {"dump": d["cancelled"]}, {"tap": "reveal"}, {"tap": "reveal_yes"},
+              {"dump": d["revealed"]}, {"quit": True}]
+    run(tmp_path, steps)
+    data = read_dumps(d)
+    assert "reveal_yes" in data["asked"]["controls"] and data["asked"]["summary"]["phase"] == "unmasking"
+    assert data["cancelled"]["summary"] == data["asked"]["summary"]  # Cancel changed nothing
+    done = data["revealed"]["summary"]["cases_done"][0]
+    assert done["revealed_early"] is True and data["revealed"]["summary"]["case"]["number"] == 2

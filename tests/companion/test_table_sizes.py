@@ -1,0 +1,58 @@
+"""Both tables at two phone sizes, a landscape phone and a tablet: every action in the fixed bar
+and every pad key on the window without scrolling, the pad not moving as piles grow, no control
+under 48 dp, no word split across lines. Screenshots: tests/_screens/size-<w>x<h>-<game>.png."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.companion.test_app_gui import SCREENS, SIZES, new_game_steps, run
+
+pytest.importorskip("kivy")
+
+GRAVES_KEYS = ["play", "pass", "clear", "ability", "undo", "history", "table_rules", "table_home",
+               *(f"rank_{r}" for r in "23456789A"),
+               *(f"suit_{s}" for s in ("magnifying_glass", "shoeprints", "question_mark", "notebook", "briefcase"))]
+SYNDICATE_KEYS = ["confirm", "clear", "slot_lead", "slot_first", "slot_second", "slot_face_down",
+                  *(f"rank_{r}" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "crown")),
+                  *(f"suit_{s}" for s in ("moons", "suns", "waves", "leaves", "wyrms", "knots"))]
+
+
+def check(dump: dict, keys: list[str], where: str) -> None:
+    assert dump["small_controls"] == [], f"{where}: controls under 48 dp: {dump['small_controls']}"
+    assert dump["split_words"] == [], f"{where}: words split across lines: {dump['split_words']}"
+    out = [k for k in keys if not dump["controls"].get(k, {}).get("in_window")]
+    assert out == [], f"{where}: not on the window without scrolling: {out}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_graves_actions_in_reach_at_every_size(tmp_path, size):
+    SCREENS.mkdir(exist_ok=True)
+    first, later = tmp_path / "first.json", tmp_path / "later.json"
+    steps = new_game_steps() + [{"dump": str(first)}]
+    # two plays each at the first location, then a deuce picked: piles and the selection grow
+    for rank, suit in (("9", "notebook"), ("5", "notebook"), ("A", "notebook"), ("8", "notebook")):
+        steps += [{"tap": f"rank_{rank}"}, {"tap": f"suit_{suit}"}, {"tap": "play"}]
+    steps += [{"tap": "rank_2"}, {"tap": "suit_notebook"}, {"tap": "rank_3"}, {"tap": "suit_notebook"},
+              {"dump": str(later)}, {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-graves.png")}, {"quit": True}]
+    run(tmp_path, steps, size=size)
+    a, b = json.loads(first.read_text()), json.loads(later.read_text())
+    assert b["window"] == list(size) and b["summary"]["events"] == 4
+    check(a, GRAVES_KEYS, "start of the case")
+    check(b, GRAVES_KEYS + ["deuce"], "after four plays")
+    for key in GRAVES_KEYS:  # nothing in the pad or the bar moved while the piles grew
+        assert a["controls"][key]["rect"] == b["controls"][key]["rect"], key
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_syndicate_actions_in_reach_at_every_size(tmp_path, size):
+    dump = tmp_path / "plot.json"
+    steps = [{"tap": "new_game"}, {"tap": "game_syndicate"}, {"text": ["new.p1", "Ann"]},
+             {"text": ["new.p2", "Ben"]}, {"text": ["new.p3", "Cat"]}, {"tap": "new_start"}]
+    for rank, suit in (("8", "moons"), ("9", "knots"), ("7", "suns")):
+        steps += [{"tap": f"rank_{rank}"}, {"tap": f"suit_{suit}"}]
+    steps += [{"dump": str(dump)}, {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-syndicate.png")}, {"quit": True}]
+    run(tmp_path, steps, size=size)
+    check(json.loads(dump.read_text()), SYNDICATE_KEYS, "a plot picked")
