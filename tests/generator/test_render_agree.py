@@ -55,11 +55,14 @@ def _pick(composed):
         "location": faces["locations"][1].face,
         "evidence": faces["evidence"][0].face,
         "identity-back": faces["identities"][0].back,
+        "detective-back": faces["detective"][0].back,  # a lattice running off the card
+        "mastermind-back": faces["mastermind"][0].back,
         "trump-token": faces["trump_tokens"][0].face,
     }
 
 
-@pytest.mark.parametrize("name", ["detective-ability", "mastermind-ace", "location", "evidence", "identity-back", "trump-token"])
+@pytest.mark.parametrize("name", ["detective-ability", "mastermind-ace", "location", "evidence", "identity-back",
+                                  "detective-back", "mastermind-back", "trump-token"])
 def test_pdf_and_png_agree(composed, name, tmp_path):
     from_pdf, from_png = render_both(_pick(composed)[name], tmp_path)
     w, h = min(from_pdf.width, from_png.width), min(from_pdf.height, from_png.height)
