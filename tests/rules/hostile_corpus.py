@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rules.yamlsource import MAX_NODES
+
 ROOT = Path(__file__).resolve().parents[2]
 CARD_HOST = Path("cards/graves/locations.yaml")  # relative to a cards/ + layouts/ copy's parent, or ROOT
 LOG_HOST = ROOT / "tests/data/logs/single_case.yaml"
@@ -120,7 +122,7 @@ CASES: list[Hostile] = [
     Hostile("long_scalar", _long_block_scalar, card=r"a value of \d+ characters",
             log=r"a value of \d+ characters", line=1),
     Hostile("many_keys", lambda: "many:\n" + "".join(f"  k{i}: {i}\n" for i in range(200_000)),
-            card=r"the file holds more than 50000 values", log=r"the file holds more than 50000 values"),
+            card=rf"the file holds more than {MAX_NODES} values", log=rf"the file holds more than {MAX_NODES} values"),
     Hostile("many_duplicate_keys", lambda: "dup: 1\n" * 20_000, card=r"more than 50 problems in this file",
             log=r"more than 50 problems in this file"),
     Hostile("nul_byte", lambda: "note: before\x00after\n", card=r"a NUL byte", log=r"a NUL byte", line=1),
