@@ -16,6 +16,10 @@ from typing import Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
+from companion import quiet  # noqa: E402
+
+quiet.install()  # before Kivy opens its window: no alarming lines for absent providers
+
 from kivy.app import App  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
@@ -25,7 +29,6 @@ from kivy.uix.gridlayout import GridLayout  # noqa: E402
 from kivy.uix.modalview import ModalView  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
 
-import companion.quiet  # noqa: E402,F401  (before any Kivy window or provider)
 from companion.screens import HistoryScreen, NewGameScreen, RulesScreen, SettingsScreen, StartScreen  # noqa: E402,E501
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402

@@ -25,5 +25,7 @@ class HarmlessProviders(logging.Filter):
         return Logger.isEnabledFor(logging.DEBUG)
 
 
-if not any(isinstance(f, HarmlessProviders) for f in Logger.filters):
-    Logger.addFilter(HarmlessProviders())
+def install() -> None:
+    """Add the filter to Kivy's logger (once)."""
+    if not any(isinstance(f, HarmlessProviders) for f in Logger.filters):
+        Logger.addFilter(HarmlessProviders())

@@ -198,12 +198,12 @@ class Table(GameTable):
                 suit = self.session.db.suits[loc["trump"]]
                 back = app.colors["active" if loc["active"] else "panel"]
                 img = Image(source=str(SYMBOLS / f"{suit.symbol}.png"), color=rgba(readable(suit.colour, back)),
-                            fit_mode="contain", size_hint=(None, None), size=(dp(24), dp(24)))
-                b.bind(pos=lambda w, *_a, im=img: setattr(im, "center", (w.center_x, w.y + dp(38))))
+                            fit_mode="contain", size_hint=(None, None), size=(dp(22), dp(22)))
+                b.bind(pos=lambda w, *_a, im=img: setattr(im, "center", (w.center_x, w.y + dp(34))))
                 b.add_widget(img)
             foot = Label(text=f"{status}{star}", font_size=app.fs * sp(12), color=rgba(app.colors["text"]),
                          size_hint=(None, None), size=(dp(64), dp(20)), bold=bool(loc["active"]))
-            b.bind(pos=lambda w, *_a, lb=foot: setattr(lb, "center", (w.center_x, w.y + dp(14))))
+            b.bind(pos=lambda w, *_a, lb=foot: setattr(lb, "center", (w.center_x, w.y + dp(12))))
             b.add_widget(foot)
             grid.add_widget(b)
         return grid

@@ -150,3 +150,19 @@ def test_killed_at_any_point_the_game_comes_back(tmp_path, taps):
     run(tmp_path, [{"tap_prefix": "resume_"}, {"dump": str(tmp_path / "after.json")}, {"quit": True}], name="restart")
     after = json.loads((tmp_path / "after.json").read_text())["summary"]
     assert after == before
+
+
+def test_start_up_prints_no_alarming_lines(tmp_path):
+    """A desktop without libmtdev, xclip or xsel is normal: Kivy's ERROR/CRITICAL lines about them
+    are kept out of the console (they frightened users)."""
+    script = tmp_path / "quit.json"
+    script.write_text(json.dumps([{"quit": True}]))
+    env = env_for(tmp_path, script)
+    del env["KIVY_NO_CONSOLELOG"]
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "companion" / "run_app.py")], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=90)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    console = proc.stdout + proc.stderr
+    assert "[Kivy        ] v" in console  # the console log was on
+    alarming = [line for line in console.splitlines() if "ERROR" in line or "CRITICAL" in line or "Traceback" in line]
+    assert alarming == []

@@ -73,3 +73,16 @@ def test_the_early_reveal_asks_first(tmp_path):
     assert data["cancelled"]["summary"] == data["asked"]["summary"]  # Cancel changed nothing
     done = data["revealed"]["summary"]["cases_done"][0]
     assert done["revealed_early"] is True and data["revealed"]["summary"]["case"]["number"] == 2
+
+
+def test_a_message_stays_with_its_game(tmp_path):
+    """A refusal in one game is not shown when another game starts; Undo's note is not an error."""
+    d = {n: str(tmp_path / f"{n}.json") for n in ("refused", "next_game", "undone")}
+    steps = new_game_steps() + [{"tap": "play"}, {"dump": d["refused"]}, {"tap": "table_home"}]
+    steps += new_game_steps() + [{"dump": d["next_game"]}, {"tap": "pass"}, {"tap": "undo"}, {"dump": d["undone"]},
+                                 {"quit": True}]
+    run(tmp_path, steps)
+    data = read_dumps(d)
+    assert data["refused"]["message"] and data["refused"]["message_kind"] == "error"
+    assert data["next_game"]["message"] == ""
+    assert (data["undone"]["message"], data["undone"]["message_kind"]) == ("Undone.", "info")
