@@ -241,7 +241,7 @@ class Table(GameTable):
             text = f"[b]{s['to_act']} to act[/b] (turn {s['turn']}, lead {s['lead']}{passed}) · " + \
                 pad.selection_text() + (f" (pile would total {total})" if pad.cards else "")
         out: list[Any] = [ranks, suits, self._line(text)]
-        if pad.slums_pending():  # before the first play here: the Detective's change of time tokens
+        if self.session.state.location.kind == "slums_time":  # there for the whole Slums: nothing jumps
             out.append(self._slums_row(s))
         if self.session.state.location.kind == "park_discard":  # there for the whole Park: nothing jumps
             row = GridLayout(cols=3, size_hint_y=None, height=dp(52), spacing=dp(3))
@@ -259,16 +259,18 @@ class Table(GameTable):
         pad = self.pad
         det = s["case"]["detective"]
         row = GridLayout(cols=3, size_hint_y=None, height=dp(52), spacing=dp(3))
+        shut = not pad.slums_pending()  # once set, or once play here has begun
 
         def cycle(name: str) -> None:
             setattr(pad, name, {0: 1, 1: -1, -1: 0}[getattr(pad, name)])
 
         row.add_widget(button(f"Here {pad.slums_here:+d}", "slums_here", lambda: self.screen.then(cycle, "slums_here"),
-                              flat=True))
+                              flat=True, disabled=shut))
         row.add_widget(button(f"Next {pad.slums_next:+d}", "slums_next", lambda: self.screen.then(cycle, "slums_next"),
-                              flat=True))
+                              flat=True, disabled=shut))
         row.add_widget(button(f"{det}: set Slums time", "slums_set",
-                              lambda: self.screen.do(pad.slums(pad.slums_here, pad.slums_next)), flat=True))
+                              lambda: self.screen.do(pad.slums(pad.slums_here, pad.slums_next)), flat=True,
+                              disabled=shut))
         return row
 
     def _line(self, text: str) -> FitLabel:

@@ -86,3 +86,25 @@ def test_a_message_stays_with_its_game(tmp_path):
     assert data["refused"]["message"] and data["refused"]["message_kind"] == "error"
     assert data["next_game"]["message"] == ""
     assert (data["undone"]["message"], data["undone"]["message_kind"]) == ("Undone.", "info")
+
+
+def test_slums_time_and_bank_vault_reveal_by_taps(tmp_path):
+    """Locations dealt at the table (The Slums first, The Bank Vault next): the Detective moves a time token
+    at The Slums before play; at The Bank Vault Ann reveals a 4 of Shoeprints and Ben's deck is empty."""
+    d = {n: str(tmp_path / f"{n}.json") for n in ("slums", "vault_pad", "vault")}
+    steps = [{"tap": "new_game"}] + [{"tap": f"pick_locations_{loc}"}
+                                     for loc in ("slums", "bank_vault", "park", "alley", "river")]
+    steps += [{"tap": "new_start"}, {"tap": "slums_here"}, {"tap": "slums_next"}, {"tap": "slums_next"},
+              {"tap": "slums_set"}, {"dump": d["slums"]},
+              {"tap": "rank_9"}, {"tap": "suit_notebook"}, {"tap": "play"}, {"tap": "pass"}, {"tap": "pass"},
+              {"tap": "rank_4"}, {"tap": "suit_shoeprints"}, {"dump": d["vault_pad"]}, {"tap": "reveal_top"},
+              {"tap": "deck_empty"}, {"dump": d["vault"]}, {"quit": True}]
+    run(tmp_path, steps)
+    data = read_dumps(d)
+    slums, vault = data["slums"]["summary"]["locations"][:2]
+    assert (slums["time"], vault["time"]) == (slums["clocks"] + 1, vault["clocks"] - 1)
+    assert data["slums"]["controls"]["slums_set"]["disabled"]  # once only; the row stays put
+    assert "reveal_top" in data["vault_pad"]["controls"] and "play" not in data["vault_pad"]["controls"]
+    after = data["vault"]["summary"]["locations"][1]
+    assert after["piles"] == {"Ann": ["4 Shoeprints"], "Ben": []} and after["totals"]["Ann"] == 4
+    assert "play" in data["vault"]["controls"]  # both revealed: play begins
