@@ -19,7 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.core.image import Image as CoreImage
 from kivy.core.window import Window
+from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+from kivy.graphics.texture import Texture
 from kivy.metrics import dp
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -129,9 +132,7 @@ class Driver:
             screen, wid = where.split(".")
             self.app.root.get_screen(screen).ids[wid].text = value
         elif "shot" in step:
-            made = Window.screenshot(name=str(step["shot"]))  # Kivy numbers the file: give it its name
-            if made:
-                os.replace(made, step["shot"])
+            self.screenshot(str(step["shot"]))
         elif "dump" in step:
             Path(step["dump"]).write_text(json.dumps(self.dump(), indent=1, default=str))
         elif "wait" in step:
@@ -143,6 +144,15 @@ class Driver:
             return
         self.i += 1
         Clock.schedule_once(self.step, delay)
+
+    @staticmethod
+    def screenshot(path: str) -> None:
+        """The window as a PNG, read as RGBA (Kivy's own RGB screenshot skews windows of odd widths, 411 px)."""
+        width, height = Window.size
+        data = glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE)
+        texture = Texture.create(size=(width, height), colorfmt="rgba")
+        texture.blit_buffer(data, colorfmt="rgba", bufferfmt="ubyte")
+        CoreImage(texture).save(path, flipped=True)  # GL rows run bottom to top
 
     def dump(self) -> dict[str, Any]:
         screen = self.app.root.current_screen
