@@ -200,6 +200,10 @@ def build(args: argparse.Namespace) -> int:
                 failed += 1
                 break
             print(f"wrote {path} ({pages} pages, {path.stat().st_size / 1024:.0f} KiB)")
+        if not problems:  # boards (sheets with a size of their own) also whole, on A3 and A2
+            from generator.board import write_boards
+
+            print("\n".join(write_boards(composed.composer, composed.lib, composed.db, opts.out_dir / game, problems)))
         if opts.png and not problems:
             progress(f"{game}: rendering PNGs at {opts.dpi} dpi")
             out = opts.out_dir / game / "png"

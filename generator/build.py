@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.backends.fonts import metrics
+from generator.board import board_pages
 from generator.cache import SceneStore
 from generator.calibration import calibration_pages
 from generator.compose import Composer, Face
@@ -103,6 +104,10 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
             continue
         sheets = []
         for sheet in db.sheets:
+            board = board_pages(composer, lib, sheet, size, problems)  # a sheet with a size of its own: tiled
+            if board is not None:
+                sheets.extend(board)
+                continue
             scene = composer.page(sheet.layout, size.width, size.height, sheet.place, {"sheet": {"id": sheet.id, "name": sheet.name}})
             if scene is not None:
                 sheets.append((sheet.name, scene))
@@ -190,7 +195,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                     _furniture(doc, plan, opts, f"{label} · backs", shift)
                     doc.end_page()
         for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
-            doc.begin_page(p.width, p.height)
+            doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
             doc.bookmark(name, f"sheet-{name}-{paper}")
             doc.draw(scene)
             doc.end_page()
