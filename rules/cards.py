@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.problems import DataError, Place, Problems
-from rules.yamlsource import Node, Seq, load_yaml, place_of
+from rules.yamlsource import Node, Seq, load_yaml, place_of, plain
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CARDS_DIR = REPO_ROOT / "cards"
@@ -21,7 +21,7 @@ CARDS_DIR = REPO_ROOT / "cards"
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
 SPEC_KEYS = {"type", "required", "nullable", "values", "min", "max", "to", "item", "length", "fields"}
-CARD_KEYS = {"id", "copies", "designed"}
+CARD_KEYS = {"id", "copies", "designed", "sets"}
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,7 @@ class Card:
     copies: int
     designed: bool
     place: Place
+    sets: tuple[str, ...] = ()  # the card sets it belongs to (its component's when empty; none: every set)
 
     def __getitem__(self, key: str) -> Any:
         return self.data[key]
@@ -87,6 +88,7 @@ class Component:
     place: Place
     places: dict[str, Place] = field(default_factory=dict)  # of each key's value
     loaded: bool = True  # False when its card file could not be read: later checks skip it
+    sets: tuple[str, ...] = ()  # the card sets it belongs to; empty: every set
 
     @property
     def printed(self) -> int:
@@ -94,6 +96,22 @@ class Component:
 
     def field_place(self, key: str) -> Place:
         return self.places.get(key, self.place)
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """A set of cards players may choose to print and play (base, advanced, ...)."""
+
+    id: str
+    name: str
+    default: bool
+    count: int  # physical cards of the set across its components, if declared (0: not checked)
+    place: Place
+
+
+def in_sets(sets: tuple[str, ...], chosen: list[str] | tuple[str, ...] | set[str]) -> bool:
+    """Whether a card or component of `sets` is printed for the chosen sets (no sets: always)."""
+    return not sets or bool(set(sets) & set(chosen))
 
 
 @dataclass(frozen=True)
@@ -142,6 +160,28 @@ class GameDatabase:
     place: Place
     extra: dict[str, Any] = field(default_factory=dict)
     marks: dict[str, Mark] = field(default_factory=dict)
+    records: dict[str, Component] = field(default_factory=dict)  # data the cards refer to, not printed
+    sets: dict[str, CardSet] = field(default_factory=dict)  # the card sets, if the game has any
+
+    @property
+    def default_sets(self) -> tuple[str, ...]:
+        """The sets printed and played when none are chosen: those marked default (all if none is)."""
+        return tuple(s.id for s in self.sets.values() if s.default) or tuple(self.sets)
+
+    def set_cards(self, set_id: str) -> list[Card]:
+        """The cards that belong to a set (directly or through their component)."""
+        return [c for comp in self.components.values() for c in comp.cards
+                if set_id in (c.sets or comp.sets)]
+
+    def all_records(self) -> Iterator[Card]:
+        for record_set in self.records.values():
+            yield from record_set.cards
+
+    def record(self, record_id: str) -> Card:
+        for record in self.all_records():
+            if record.id == record_id:
+                return record
+        raise KeyError(record_id)
 
     def all_cards(self) -> Iterator[Card]:
         for component in self.components.values():
@@ -155,6 +195,7 @@ class GameDatabase:
 
     def has_id(self, some_id: str) -> bool:
         return any(some_id == c.id for c in self.all_cards()) or some_id in self.components \
+            or any(some_id == c.id for c in self.all_records()) or some_id in self.records \
             or any(some_id == r.id for r in self.rules) or any(some_id == f.id for f in self.faq)
 
 
@@ -222,6 +263,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         place=raw.place,
         extra={k: v for k, v in raw.items() if k not in KNOWN_GAME_KEYS},
         marks=_read_marks(raw, problems),
+        sets=_read_sets(raw, problems),
     )
     for key in raw:
         if key not in KNOWN_GAME_KEYS:
@@ -238,6 +280,19 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
     for sheet in _seq(raw, "sheets", problems):
         sr = _Reader(sheet, problems)
         db.sheets.append(Sheet(sr.slug("id"), sr.text("name", required=True), sr.text("layout", required=True), sheet.place))
+    for node in _seq(raw, "records", problems):
+        record_set = _read_component(node, db, problems, printed=False)
+        if record_set is None:
+            continue
+        if record_set.id in db.components or record_set.id in db.records:
+            problems.add(node.value_place("id"), f"duplicate component or record id '{record_set.id}'")
+            continue
+        db.records[record_set.id] = record_set
+    if "board" in raw:
+        db.extra["board"] = _read_board(raw, db, problems)
+    if db.records:  # layouts see records as game.records.<id> (a list) and game.record[<id>]
+        db.extra["records"] = {rid: [_plain_card(c) for c in rs.cards] for rid, rs in db.records.items()}
+        db.extra["record"] = {c.id: _plain_card(c) for c in db.all_records()}
     if "rules" in raw:
         _read_rules(folder / str(raw["rules"]), db, problems)
     _cross_check(db, problems)
@@ -250,7 +305,60 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
 
 
 KNOWN_GAME_KEYS = {"id", "title", "short_title", "players", "rules_version", "rulebook", "credit",
-                   "suits", "marks", "components", "sheets", "rules"}
+                   "suits", "marks", "components", "records", "board", "sheets", "rules", "sets"}
+BOARD_KEYS = {"width", "height", "columns", "rows", "districts"}
+LENGTH = re.compile(r"^\d+(\.\d+)?(mm|cm|in|pt)$")
+
+
+def _plain_card(card: Card) -> dict[str, Any]:
+    """A card or record as plain data (its id and fields)."""
+    return {"id": card.id, "set": card.component, **{k: plain(v) for k, v in card.data.items() if k not in CARD_KEYS}}
+
+
+def _read_board(raw: Node, db: GameDatabase, problems: Problems) -> dict[str, Any]:
+    """A board of `columns` x `rows` grid cells (optionally `width` x `height`); `districts` names the record
+    set whose records each hold `cell: [column, row]` (or `cells: [[column, row], ...]`), every cell on the
+    grid and in one record only."""
+    node = raw["board"]
+    if not isinstance(node, Node):
+        problems.add(raw.value_place("board"), "'board' must be a mapping",
+                     "board: {columns: 5, rows: 3, districts: <record set id>}")
+        return {}
+    for key in node:
+        if key not in BOARD_KEYS:
+            problems.add(node.key_place(key), f"unknown key '{key}' in board", "one of: " + ", ".join(sorted(BOARD_KEYS)))
+    r = _Reader(node, problems)
+    for key in ("width", "height"):
+        value = r.text(key)
+        if value and not LENGTH.match(value):
+            problems.add(node.value_place(key), f"board {key} '{value}' is not a length", f"{key}: 384mm")
+    columns, rows = r.int("columns", required=True), r.int("rows", required=True)
+    set_id = r.text("districts", required=True)
+    record_set = db.records.get(set_id)
+    if set_id and record_set is None:
+        problems.add(node.value_place("districts"), f"board districts: no record set '{set_id}'",
+                     "one of: " + (", ".join(db.records) or "declare 'records:' first"))
+    elif record_set is not None:
+        owner: dict[tuple[int, int], str] = {}
+        for card in record_set.cards:
+            key = "cell" if "cell" in card.data else "cells"
+            cells = [card.get("cell")] if key == "cell" else card.get("cells")
+            if not isinstance(cells, list) or not cells:
+                problems.add(card.place, f"'{card.id}' has no place on the board", "cell: [column, row]")
+                continue
+            for cell in cells:
+                if not (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)):
+                    continue  # the field check reports it
+                col, row = cell
+                if not (0 <= col < columns and 0 <= row < rows):
+                    problems.add(card.field_place(key), f"'{card.id}': cell [{col}, {row}] is off the board",
+                                 f"columns 0-{columns - 1}, rows 0-{rows - 1}")
+                elif (col, row) in owner:
+                    problems.add(card.field_place(key), f"'{card.id}': cell [{col}, {row}] is already "
+                                 f"taken by '{owner[(col, row)]}'", "one district to a cell")
+                else:
+                    owner[(col, row)] = card.id
+    return {k: plain(v) for k, v in node.items() if k in BOARD_KEYS}
 
 
 class _Reader:
@@ -343,6 +451,41 @@ def _read_suits(raw: Node, problems: Problems) -> dict[str, Suit]:
     return suits
 
 
+def _read_sets(raw: Node, problems: Problems) -> dict[str, CardSet]:
+    """The game's card sets: `sets: [{id, name, default: true, count: N}, ...]`."""
+    sets: dict[str, CardSet] = {}
+    for node in _seq(raw, "sets", problems):
+        for key in node:
+            if key not in ("id", "name", "default", "count"):
+                problems.add(node.key_place(key), f"unknown key '{key}' in a card set", "one of: count, default, id, name")
+        r = _Reader(node, problems)
+        sid = r.slug("id")
+        default = node.get("default", False)
+        if not isinstance(default, bool):
+            problems.add(node.value_place("default"), f"'default' must be true or false, not {_kind(default)}")
+            default = False
+        if sid in sets:
+            problems.add(node.value_place("id"), f"duplicate card set id '{sid}'")
+        sets[sid] = CardSet(sid, r.text("name", required=True), default, r.int("count"), node.place)
+    return sets
+
+
+def _set_list(node: Node, db: GameDatabase, problems: Problems, who: str) -> tuple[str, ...]:
+    """The `sets:` of a card or component: ids of sets declared in game.yaml."""
+    if "sets" not in node:
+        return ()
+    value = node["sets"]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        problems.add(node.value_place("sets"), f"{who}: 'sets' must be a list of card set ids, not {_kind(value)}",
+                     "sets: [" + ", ".join(db.sets or {"base": None}) + "]")
+        return ()
+    for i, set_id in enumerate(value):
+        if set_id not in db.sets:
+            problems.add(place_of(value, i, node.value_place("sets")), f"{who}: unknown card set '{set_id}'",
+                         "one of: " + ", ".join(db.sets) if db.sets else "declare 'sets:' in game.yaml")
+    return tuple(value)
+
+
 def _read_marks(raw: Node, problems: Problems) -> dict[str, Mark]:
     marks: dict[str, Mark] = {}
     for node in _seq(raw, "marks", problems):
@@ -355,12 +498,15 @@ def _read_marks(raw: Node, problems: Problems) -> dict[str, Mark]:
     return marks
 
 
-def _read_component(node: Node, db: GameDatabase, problems: Problems) -> Component | None:
+def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: bool = True) -> Component | None:
+    """A component (printed cards) or, with printed=False, a record set (data the cards refer to)."""
     r = _Reader(node, problems)
-    known = {"id", "name", "code", "file", "cards", "count", "size", "face", "back", "fields"}
+    known = {"id", "name", "code", "file", "cards", "count", "size", "face", "back", "fields", "sets"}
+    if not printed:
+        known = {"id", "name", "file", "cards", "fields"}
     for key in node:
         if key not in known:
-            problems.add(node.key_place(key), f"unknown key '{key}' in a component",
+            problems.add(node.key_place(key), f"unknown key '{key}' in a {'component' if printed else 'record set'}",
                          "one of: " + ", ".join(sorted(known)))
     cid = r.slug("id")
     fields = node.get("fields")
@@ -374,9 +520,10 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems) -> Compone
     _check_specs(fields, problems)
     component = Component(
         id=cid, name=r.text("name", required=True), code=r.text("code") or cid.upper(),
-        count=r.int("count", required=True), size=r.text("size", required=True),
-        face=r.text("face", required=True), back=r.text("back", required=True),
+        count=r.int("count", required=printed), size=r.text("size", required=printed),
+        face=r.text("face", required=printed), back=r.text("back", required=printed),
         fields=fields, cards=[], place=node.place, places={k: node.value_place(k) for k in node},
+        sets=_set_list(node, db, problems, f"component '{cid}'"),
     )
     if "file" in node and "cards" in node:
         problems.add(node.key_place("cards"), "give the cards either in 'file' or inline in 'cards', not both")
@@ -434,8 +581,10 @@ def _check_spec(spec: Any, place: Place, name: str, problems: Problems) -> None:
             del spec[key]
     if ftype == "enum" and not isinstance(spec.get("values"), list):
         problems.add(spec.place, f"enum field '{name}' needs 'values'", "values: [a, b, c]")
-    if ftype == "ref" and not isinstance(spec.get("to"), str):
-        problems.add(spec.place, f"ref field '{name}' needs 'to' (a component id)", "to: <component id>")
+    to = spec.get("to")
+    if ftype == "ref" and not (isinstance(to, str) or isinstance(to, list) and to and all(isinstance(t, str) for t in to)):
+        problems.add(spec.place, f"ref field '{name}' needs 'to' (a component or record set id, or a list of them)",
+                     "to: <component id>, or to: [<id>, <id>]")
     if ftype == "list":
         if "item" not in spec:
             problems.add(spec.place, f"list field '{name}' needs 'item'", "item: {type: ...}")
@@ -467,7 +616,8 @@ def _read_card(node: Node, component: Component, db: GameDatabase, problems: Pro
             problems.add(node.key_place(key), f"unknown field '{key}' on card '{cid}' of {component.id}",
                          "one of: " + ", ".join(sorted(set(fields) | CARD_KEYS)))
     _check_fields(node, fields, db, problems, f"card '{cid}'")
-    return Card(cid, component.id, node, max(copies, 1), designed, node.place)
+    return Card(cid, component.id, node, max(copies, 1), designed, node.place,
+                _set_list(node, db, problems, f"card '{cid}'"))
 
 
 def _check_fields(node: Node, fields: dict[str, Any], db: GameDatabase, problems: Problems, who: str) -> None:
@@ -553,16 +703,22 @@ def _describe(spec: dict[str, Any], db: GameDatabase, name: str) -> str:
     if ftype == "enum":
         return f"{name}: one of " + ", ".join(str(v) for v in spec.get("values") or [])
     if ftype == "ref":
-        return f"{name}: the id of a card in '{spec.get('to')}'"
+        return f"{name}: the id of a card in " + " or ".join(f"'{t}'" for t in _targets(spec))
     if ftype == "list":
         return f"{name}: a list" + (f" of {spec['length']}" if "length" in spec else "")
     return f"{name}: {_type_name(spec)}"
 
 
-def _iter_refs(value: Any, spec: dict[str, Any], place: Place) -> Iterator[tuple[str, str, Place]]:
+def _targets(spec: dict[str, Any]) -> list[str]:
+    """The component or record set ids a ref field may point into."""
+    to = spec.get("to")
+    return [str(t) for t in to] if isinstance(to, list) else [str(to)]
+
+
+def _iter_refs(value: Any, spec: dict[str, Any], place: Place) -> Iterator[tuple[str, list[str], Place]]:
     ftype = spec.get("type")
     if ftype == "ref" and isinstance(value, str):
-        yield value, str(spec.get("to")), place
+        yield value, _targets(spec), place
     elif ftype == "list" and isinstance(value, list):
         for i, entry in enumerate(value):
             yield from _iter_refs(entry, spec.get("item") or {}, place_of(value, i, place))
@@ -575,16 +731,16 @@ def _iter_refs(value: Any, spec: dict[str, Any], place: Place) -> Iterator[tuple
 def _cross_check(db: GameDatabase, problems: Problems) -> None:
     """Ids unique across the game, references resolve, counts match the component list."""
     seen: dict[str, Place] = {}
-    for card in db.all_cards():
+    for card in [*db.all_cards(), *db.all_records()]:
         if card.id in seen:
             problems.add(card.data.value_place("id") if isinstance(card.data, Node) else card.place,
                          f"duplicate card id '{card.id}' (first at {seen[card.id]})", "ids unique in the game")
         else:
             seen[card.id] = card.place
-    for component in db.components.values():
+    for component in [*db.components.values(), *db.records.values()]:
         if not component.loaded:
             continue
-        if component.count and component.printed != component.count:
+        if component.id in db.components and component.count and component.printed != component.count:
             problems.add(component.place,
                          f"component '{component.id}' prints {component.printed} cards but the count is {component.count}",
                          f"{component.count} cards (counting copies), or correct 'count'")
@@ -592,16 +748,23 @@ def _cross_check(db: GameDatabase, problems: Problems) -> None:
             for name, spec in component.fields.items():
                 if not isinstance(spec, dict) or name not in card.data:
                     continue
-                for ref, target, place in _iter_refs(card.data[name], spec, card.field_place(name)):
-                    comp = db.components.get(target)
-                    if comp is not None and not comp.loaded:
+                for ref, targets, place in _iter_refs(card.data[name], spec, card.field_place(name)):
+                    comps = [db.components.get(t) or db.records.get(t) for t in targets]
+                    if any(comp is not None and not comp.loaded for comp in comps):
                         continue
-                    if comp is None:
-                        problems.add(place, f"'{name}' refers to unknown component '{target}'",
-                                     "one of: " + ", ".join(db.components))
-                    elif not any(c.id == ref for c in comp.cards):
-                        problems.add(place, f"unknown card id '{ref}' in '{name}' (no such card in {target})",
-                                     "one of: " + ", ".join(c.id for c in comp.cards))
+                    unknown = [t for t, comp in zip(targets, comps, strict=True) if comp is None]
+                    if unknown:
+                        problems.add(place, f"'{name}' refers to unknown component '{unknown[0]}'",
+                                     "one of: " + ", ".join([*db.components, *db.records]))
+                    elif not any(c.id == ref for comp in comps if comp for c in comp.cards):
+                        where = " or ".join(targets)
+                        problems.add(place, f"unknown card id '{ref}' in '{name}' (no such card in {where})",
+                                     "one of: " + ", ".join(c.id for comp in comps if comp for c in comp.cards))
+    for card_set in db.sets.values():
+        printed = sum(c.copies for c in db.set_cards(card_set.id))
+        if card_set.count and printed != card_set.count:
+            problems.add(card_set.place, f"card set '{card_set.id}' prints {printed} cards but the count is "
+                         f"{card_set.count}", f"count: {printed}, or correct the copies")
     for entry in db.faq:
         for ref in entry.refs:
             if not db.has_id(ref):

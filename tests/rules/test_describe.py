@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from rules.games import GAMES
 from rules.games import graves as g
 from rules.games import syndicate as sy
 from rules.log import parse_log, replay, start
 from rules.problems import Problems
+from tests.rules.test_pi_support import pi_database
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 ROW = ["station", "library", "palace_grounds", "record_office", "park"]
@@ -183,8 +185,8 @@ def test_no_id_and_no_doubled_phrase_in_any_history_line(graves_db, syndicate_db
     problems = Problems()
     log = parse_log((LOGS / name).read_text(), name, problems)
     assert log is not None
-    db = graves_db if log.game == "graves" else syndicate_db
-    game = g if log.game == "graves" else sy
+    db = {"graves": graves_db, "syndicate": syndicate_db}.get(log.game) or pi_database()
+    game = GAMES[log.game]
     result = replay(db, log)
     state = start(db, log)
     for number, event in enumerate(log.events[:result.applied + (result.error is not None)], start=1):
