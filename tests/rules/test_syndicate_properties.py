@@ -63,7 +63,7 @@ def simulate(db, seed: int, max_turns: int = 120):
         if face_down:
             event["face_down"] = name(face_down)
         yield event, {"hands": [len(h) for h in hands], "pile": len(pile), "discard": set(discard),
-                      "reshuffles": reshuffles}
+                      "reshuffles": reshuffles, "held": [set(h) for h in hands]}
         mastermind = (mastermind + 1) % 3
 
 
@@ -121,3 +121,21 @@ def test_check_never_changes_the_state(syndicate_db):
         s.apply(state, event)
         if s.is_over(state):
             break
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_what_the_engine_rules_out_is_never_in_a_real_hand(syndicate_db, seed):
+    """unplayable() infers from the plays alone (discards, reshuffles since a player drew, failures to
+    follow); for each coming enforcer, none of it may be a card the real table has in their hand."""
+    state = s.new_state(syndicate_db, {"players": PLAYERS})
+    ruled_out = 0
+    for event, table in simulate(syndicate_db, seed):
+        s.apply(state, event)
+        if s.is_over(state):
+            break
+        for p in range(3):
+            if p != state.mastermind:  # an enforcer's hand does not change before they play
+                gone = set(s.unplayable(state, p))
+                assert not gone & table["held"][p], (state.turn, PLAYERS[p], gone & table["held"][p])
+                ruled_out += len(gone)
+    assert ruled_out > 0
