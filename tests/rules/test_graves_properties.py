@@ -145,3 +145,23 @@ def test_the_detective_never_sees_the_hidden_identity(graves_db, seed):
         # evidence noted by one player is not shown to the other
         other = g.view(state, case.detective)["case"]["evidence_noted"]
         assert set(other) == {state.players[case.detective]}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_history_lines_name_things_and_keep_the_identity_hidden_until_shown(graves_db, seed):
+    """Every event of a random game is told by name (no id), and the Mastermind's name appears in no line
+    before the unmasking shows it (a guess, an early reveal, or the identity card shown after a guess)."""
+    import re
+
+    log, _, snapshots = random_game(graves_db, 200 + seed)
+    names = {c.id: c["name"] for c in graves_db.components["identities"].cards}
+    for i, event in enumerate(log.events):
+        before, after = snapshots[i], snapshots[i + 1]
+        line = g.describe(before, event, after)
+        assert line == g.describe(before, event), "the state after is worked out the same way when left out"
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", line), line
+        shown = event["action"] in ("guess", "reveal") or (event["action"] == "identity"
+                                                           and before.phase == "identity")
+        secret = before.case.identity or (event.get("identity") if event["action"] == "identity" else None)
+        if secret and not shown:
+            assert names[secret] not in line, line
