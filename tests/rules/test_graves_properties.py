@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 
 import pytest
 
@@ -151,8 +152,6 @@ def test_the_detective_never_sees_the_hidden_identity(graves_db, seed):
 def test_history_lines_name_things_and_keep_the_identity_hidden_until_shown(graves_db, seed):
     """Every event of a random game is told by name (no id), and the Mastermind's name appears in no line
     before the unmasking shows it (a guess, an early reveal, or the identity card shown after a guess)."""
-    import re
-
     log, _, snapshots = random_game(graves_db, 200 + seed)
     names = {c.id: c["name"] for c in graves_db.components["identities"].cards}
     for i, event in enumerate(log.events):
