@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from pathlib import Path
 
@@ -212,10 +213,6 @@ def test_every_rule_a_refusal_names_is_an_entry_of_the_games_rules(graves_db, sy
 
 def test_every_game_takes_the_state_before_and_after():
     """The engine contract (rules/engine.py): describe(before, event, after=None), as the companion calls it."""
-    import inspect
-
-    from rules.games import GAMES
-
     for game_id, module in GAMES.items():
         params = list(inspect.signature(module.describe).parameters.values())
         assert len(params) == 3 and params[2].default is None, f"{game_id}: describe{inspect.signature(module.describe)}"
