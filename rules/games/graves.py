@@ -1089,7 +1089,8 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
             "piles": {state.players[p]: [card_name(state.db, c) for c in loc.piles[p]] for p in (0, 1)},
             "totals": dict(zip(state.players, t, strict=True)),
             "to_reveal": [state.players[p] for p in (0, 1) if not loc.revealed[p]]
-            if loc.kind == "reveal_top_card" and not loc.started else [],
+            if loc.kind == "reveal_top_card" and i == state.active and state.phase == "play" and not loc.started
+            else [],
         })
     cases = [*state.done] + ([] if any(c is state.case for c in state.done) else [state.case])
     return {

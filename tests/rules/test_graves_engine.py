@@ -176,13 +176,16 @@ def test_bank_vault_reveals_top_cards_into_the_piles(graves_db):
 
 def test_bank_vault_refuses_any_play_before_both_top_cards_are_revealed(graves_db):
     s = new(graves_db, locations=[*ROW[:1], "bank_vault", *ROW[1:4]])
+    assert g.summary(s)["locations"][1]["to_reveal"] == []  # not active yet
     do(s, pas("Ann"), pas("Ben"))  # the Station resolves: a tie, Ann leads again at the Bank Vault
     for early in (play("Ann", "5 notebook"), pas("Ann"),
                   {"action": "ability", "by": "Ann", "card": "3 briefcase"}):
         err = refused(s, early, "The Bank Vault", "reveals the top card", "Ann and Ben")
         assert err.rule is not None and err.rule.id == "faq_bank_vault_first"
+    assert g.summary(s)["locations"][1]["to_reveal"] == ["Ann", "Ben"]
     do(s, {"action": "reveal_top", "by": "Ben", "card": "7 notebook"})
     refused(s, play("Ann", "5 notebook"), "still to reveal: Ann")
+    assert g.summary(s)["locations"][1]["to_reveal"] == ["Ann"]
     do(s, {"action": "reveal_top", "by": "Ann", "card": "9 magnifying_glass"}, play("Ann", "5 notebook"))
     assert g.totals(s.locations[1]) == (18 + 5, 7)
     refused(s, {"action": "reveal_top", "by": "Ben", "card": "8 notebook"}, "before anyone plays")
