@@ -654,8 +654,9 @@ def _investigate(state: State, who: int, event: Event) -> None:
     if given is not None:
         want = {"discs": answer["discs"], "cubes": answer["cubes"]}
         if not isinstance(given, dict) or {k: given.get(k, 0) for k in want} != want or set(given) - set(want):
+            said = _markers_text({k: given.get(k, 0) for k in want}) if isinstance(given, dict) else repr(given)
             raise IllegalAction(f"{state.players[state.holder(who)]} must answer {_markers_text(want)}, "
-                                f"not {given!r}", R_ANSWER)
+                                f"not {said}", R_ANSWER)
     state.investigators_left[who] -= 1
     state.investigators[who].append(district)
     state.markers[who].extend(answer["markers"])
