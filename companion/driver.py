@@ -32,7 +32,7 @@ from kivy.uix.textinput import TextInput
 from companion.widgets import MARKUP, widest_word
 
 SETTLE_FRAMES = 4  # frames in a row with no widget moved or resized before a step runs
-SETTLE_LIMIT = 10.0  # seconds: a layout still moving after this is a failure of its own
+SETTLE_LIMIT = 30.0  # seconds: a layout still moving after this is a failure of its own (a busy machine is slow)
 
 
 def walk(widget: Any) -> Any:

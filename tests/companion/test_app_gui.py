@@ -32,7 +32,7 @@ def env_for(tmp: Path, script: Path, size: tuple[int, int] = PHONE) -> dict[str,
     return env
 
 
-def run(tmp: Path, steps: list, name: str = "script", timeout: float = 90,
+def run(tmp: Path, steps: list, name: str = "script", timeout: float = 300,
         size: tuple[int, int] = PHONE) -> subprocess.CompletedProcess:
     """Run the app through `steps` (companion/driver.py); fails with the driver's own error message."""
     script = tmp / f"{name}.json"
