@@ -262,3 +262,26 @@ def test_describe_tells_the_answer(db):
     assert text == "Blue investigates Hilltop: 3 discs"
     assert pi.describe(state, {"action": "investigate", "by": "Red", "district": "hilltop"}) == \
         "Red investigates Hilltop"
+
+
+def test_every_rule_the_engine_names_is_in_the_rules(db):
+    ids = {r.id for r in db.rules} | {f.id for f in db.faq}
+    named = {v.id for v in vars(pi).values() if isinstance(v, pi.Rule)}
+    assert named and named <= ids, named - ids
+
+
+def test_a_city_where_the_worked_example_fails_is_told(db):
+    import dataclasses
+
+    c = pi.city(db)
+    adjacent = dict(c.adjacent)
+    adjacent["little_italy"] = c.adjacent["little_italy"] | {"main_street"}
+    adjacent["main_street"] = c.adjacent["main_street"] | {"little_italy"}
+    broken = dataclasses.replace(c, adjacent=adjacent)
+    found = pi.example_problems(broken)
+    assert any("neither Main Street nor Downtown" in f for f in found), found
+    adjacent = dict(c.adjacent)
+    adjacent["waterfront"] = c.adjacent["waterfront"] | {"theatre_row"}
+    adjacent["theatre_row"] = c.adjacent["theatre_row"] | {"waterfront"}
+    found = pi.example_problems(dataclasses.replace(c, adjacent=adjacent))
+    assert any("only district adjacent to both Waterfront and Main Street" in f for f in found), found
