@@ -285,3 +285,28 @@ def test_a_city_where_the_worked_example_fails_is_told(db):
     adjacent["theatre_row"] = c.adjacent["theatre_row"] | {"waterfront"}
     found = pi.example_problems(dataclasses.replace(c, adjacent=adjacent))
     assert any("only district adjacent to both Waterfront and Main Street" in f for f in found), found
+
+
+def test_a_fifth_solver_shares_the_fourth_box(db):
+    """faq_fifth_solver: with five players the fifth can only solve in as many turns as the fourth."""
+    players = ("A", "B", "C", "D", "E")
+    held = {"E": ["bubbles", "murder", "downtown"], "A": ["velvet_vance", "arson", "hilltop"],
+            "B": ["lucky_pell", "smuggling", "northgate"], "C": ["rosie_kane", "jewel_theft", "waterfront"],
+            "D": ["doc_farrow", "bank_robbery", "main_street"]}
+    state = dealt(db, players=players, cases=held)
+    solution = {p: held[players[(i - 1) % 5]] for i, p in enumerate(players)}
+
+    def solve(p):
+        act(state, p, "solve", **dict(zip(pi.KINDS, solution[p], strict=True)))
+
+    def look(*ps):
+        for p in ps:
+            act(state, p, "investigate", district="gasworks")
+
+    solve("A"), look("B", "C", "D", "E")          # round 1: A 7
+    solve("B"), look("C", "D", "E")               # round 2: B 5
+    solve("C"), look("D", "E")                    # round 3: C 3
+    solve("D")                                    # round 4: D 1; E has had 3 turns: one more
+    assert state.mini == 1 and state.current == 4
+    solve("E")                                    # round 4 too: shares the 1
+    assert [p[0] for p in state.points] == [7, 5, 3, 1, 1] and state.mini == 2
