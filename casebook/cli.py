@@ -63,6 +63,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--ink-saver", action="store_true", help="light backgrounds, for greyscale or low ink")
     b.add_argument("--png", action="store_true", help="also one PNG per card face and back (with bleed)")
     b.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    b.add_argument("--watch", action="store_true",
+                   help="keep going: rebuild when a card or layout file changes (Ctrl-C stops)")
     from generator.exports.run import add_arguments as add_export_arguments
 
     add_export_arguments(b)  # --per-card, --service, --tts, --split-sides, --fold, --cut-lines, --cover, --preview
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         return validate(args)
     except KeyboardInterrupt:
         print("casebook: interrupted; no output was changed", file=sys.stderr)
-        return 130
+        return 0 if getattr(args, "watch", False) else 130  # Ctrl-C is how a watch ends
 
 
 def _options(args: argparse.Namespace) -> BuildOptions:
@@ -179,13 +181,18 @@ def build(args: argparse.Namespace) -> int:
     def progress(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
+    from generator.cache import SceneStore
+    from generator.watch import build_rounds
+
     failed = 0
-    for game in games:
+    for game in build_rounds(games, opts.cards_dir, opts.layouts_dir, args.watch, progress):
         started = time.perf_counter()
         progress(f"{game}: composing cards")
         problems = Problems()
-        composed = compose_game(game, opts, problems)
+        store = SceneStore(opts.out_dir / game / ".cache")  # what the last build composed: only changes are redone
+        composed = compose_game(game, opts, problems, store)
         if composed is None or problems:
+            store.close()
             print(problems.format(), file=sys.stderr)
             print(f"{game}: not built, {len(problems.errors)} problem(s); existing output left as it was",
                   file=sys.stderr)
@@ -203,7 +210,8 @@ def build(args: argparse.Namespace) -> int:
         if not problems:  # boards (sheets with a size of their own) also whole, on A3 and A2
             from generator.board import write_boards
 
-            print("\n".join(write_boards(composed.composer, composed.lib, composed.db, opts.out_dir / game, problems)))
+            for line in write_boards(composed.composer, composed.lib, composed.db, opts.out_dir / game, problems):
+                print(line)
         if opts.png and not problems:
             progress(f"{game}: rendering PNGs at {opts.dpi} dpi")
             out = opts.out_dir / game / "png"
@@ -214,8 +222,13 @@ def build(args: argparse.Namespace) -> int:
             if problems:
                 print(problems.format(), file=sys.stderr)
                 failed += 1
-        progress(f"{game}: done in {time.perf_counter() - started:.1f} s")
-    return 1 if failed else 0
+        if problems:
+            store.close()  # this build's scenes are not kept: the next one sees its problems again
+        else:
+            store.commit()
+        progress(f"{game}: done in {time.perf_counter() - started:.1f} s "
+                 f"({composed.composer.composed} scenes composed, {store.reused} unchanged since the last build)")
+    return 0 if args.watch else 1 if failed else 0  # a watch ends with Ctrl-C, after good and bad edits alike
 
 
 def replay(args: argparse.Namespace) -> int:

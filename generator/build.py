@@ -7,11 +7,12 @@ previous output intact.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -303,7 +304,7 @@ def export_pngs(composed: Composed, out: Path, opts: BuildOptions, progress: Pro
     say how many copies to print: `007-deuce_shoeprints-x2-face.png` (a print service's
     quantity per image); a design printed once has no `-x1`.
     """
-    jobs: list[tuple[Scene, str, float]] = []
+    files: list[tuple[str, str]] = []  # (scene key, path below out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
@@ -317,19 +318,10 @@ def export_pngs(composed: Composed, out: Path, opts: BuildOptions, progress: Pro
                 stem = f"{len(seen):03d}-{face.card.id}"
                 if face.card.copies > 1:
                     stem += f"-x{face.card.copies}"
-                jobs.append((face.face, str(tmp / cid / f"{stem}-face.png"), opts.dpi))
-                jobs.append((face.back, str(tmp / cid / f"{stem}-back.png"), opts.dpi))
-        workers = opts.workers or os.cpu_count() or 1
-        done = 0
-        if workers > 1 and len(jobs) > 4:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                for _ in pool.map(_render_png, jobs, chunksize=4):
-                    done += 1
-                    if done % 50 == 0:
-                        progress(f"  png {done}/{len(jobs)}")
-        else:
-            for job in jobs:
-                _render_png(job)
+                files.append((face.face_key, f"{cid}/{stem}-face.png"))
+                files.append((face.back_key, f"{cid}/{stem}-back.png"))
+        drawn = _render_files(composed, files, out, tmp, opts, progress)
+        progress(f"  {drawn} of {len(files)} PNGs drawn; the others are unchanged or show the same image")
         old = out.with_name(f".{out.name}.old")
         if out.exists():
             if old.exists():
@@ -341,4 +333,67 @@ def export_pngs(composed: Composed, out: Path, opts: BuildOptions, progress: Pro
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)
+    return len(files)
+
+
+PNG_MANIFEST = ".scenes.json"  # which scene, at which dpi, each PNG shows: what the next export may keep
+
+
+def _render_files(composed: Composed, files: list[tuple[str, str]], out: Path, tmp: Path, opts: BuildOptions,
+                  progress: Progress) -> int:
+    """Write every PNG into tmp, drawing each scene once; returns how many were drawn.
+
+    A scene shown by several files (a deck's backs) is drawn once and linked; one the
+    previous export in `out` drew at the same dpi is linked from there, not drawn again.
+    """
+    try:
+        previous = json.loads((out / PNG_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        previous = {}
+    earlier: dict[str, str] = {}
+    for name, tag in previous.items() if isinstance(previous, dict) else ():
+        earlier.setdefault(str(tag), str(name))
+    first: dict[str, str] = {}  # scene key -> the file that shows it first
+    jobs: list[tuple[str, str]] = []
+    copies: list[tuple[str, str]] = []
+    for key, name in files:
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        if key in first:
+            copies.append((first[key], name))
+            continue
+        first[key] = name
+        kept = earlier.get(f"{key}@{opts.dpi:g}")
+        if kept is not None and (out / kept).is_file():
+            _link(out / kept, tmp / name)
+        else:
+            jobs.append((key, name))
+    workers = min(opts.workers or os.cpu_count() or 1, len(jobs))
+    store = composed.composer.store
+
+    def batches() -> Iterator[list[tuple[Scene, str, float]]]:
+        for start in range(0, len(jobs), 64):  # a batch of scenes at a time: memory stays flat
+            yield [(store.get(key), str(tmp / name), opts.dpi) for key, name in jobs[start:start + 64]]
+
+    done = 0
+    if workers > 1 and len(jobs) > 4:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for batch in batches():
+                done += sum(1 for _ in pool.map(_render_png, batch, chunksize=4))
+                progress(f"  png {done}/{len(jobs)} drawn")
+    else:
+        for batch in batches():
+            for job in batch:
+                _render_png(job)
+    for source, name in copies:
+        _link(tmp / source, tmp / name)
+    (tmp / PNG_MANIFEST).write_text(json.dumps({name: f"{key}@{opts.dpi:g}" for key, name in files}, indent=0),
+                                    encoding="utf-8")
     return len(jobs)
+
+
+def _link(source: Path, target: Path) -> None:
+    """The same image under another name: a hard link where the file system has them, else a copy."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)

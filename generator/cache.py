@@ -73,6 +73,7 @@ class SceneStore:
         self._old_index: dict[str, tuple[int, int]] = {}
         self._old: BinaryIO | None = None
         self._new: BinaryIO | None = None
+        self._made: list[Path] = []
         if folder is not None:
             self._open_previous(folder / FILE_NAME)
 
@@ -115,6 +116,8 @@ class SceneStore:
     def _write(self, key: str, blob: bytes) -> None:
         if self._new is None:
             assert self.folder is not None
+            # folders made here go again if the build fails: a failed build leaves nothing behind
+            self._made = [p for p in (self.folder, *self.folder.parents) if not p.exists()]
             self.folder.mkdir(parents=True, exist_ok=True)
             self._new = open(self.folder / f".{FILE_NAME}.tmp", "w+b")  # noqa: SIM115 - closed by commit/close
         self._index[key] = (self._new.tell(), len(blob))
@@ -154,7 +157,11 @@ class SceneStore:
         """Let go of the files; an uncommitted build's scenes are dropped."""
         if self._new is not None:
             self._new.close()
-            Path(self._new.name).unlink(missing_ok=True)
+            if Path(self._new.name).exists():  # not committed
+                Path(self._new.name).unlink()
+                for folder in self._made:
+                    if folder.exists() and not any(folder.iterdir()):
+                        folder.rmdir()
         if self._old is not None:
             self._old.close()
         self._old = self._new = None

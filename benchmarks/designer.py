@@ -1,0 +1,265 @@
+"""The designer's loop on a 500-card deck, measured in one run: `python benchmarks/designer.py`.
+
+Prints, each the best of a few runs (the machine is shared, so ratios within one run are
+what to compare):
+- the A4 PDF of the deck (500 faces + 500 backs, crop marks, aid, calibration) against a
+  bare ReportLab script that draws the same 500 faces with canvas calls;
+- the 1000 PNGs (faces and backs) against a bare Pillow script that draws the 500 faces
+  in 2 processes;
+- a rebuild after one card is edited (the PDF, and the PDF with --png) against a cold
+  build, both through the command in this process (a cold build has no cache);
+- peak memory of a PDF build of 8000 cards against 500 (each in a fresh process).
+
+The deck is the test game (tests/data/tinygame) grown to N cards in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
+
+from deck import GAME, edit_card, make_deck  # noqa: E402
+
+CARD_W, CARD_H, BLEED = 63.0, 88.0, 3.0
+
+
+def best(runs: int, fn: Callable[[], object]) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+# --- the bare baselines: the same faces, drawn by hand ---------------------------------------
+
+
+def _deck_rows(cards: Path) -> list[dict]:
+    import yaml
+
+    return yaml.safe_load((cards / GAME / "deck.yaml").read_text(encoding="utf-8"))["cards"]
+
+
+def _symbols(layouts: Path) -> dict[str, list]:
+    """Each suit's emblem as scene items at its place on the card (geometry a bare script would hard-code)."""
+    from generator.layouts import load_library
+    from generator.symbols import draw_symbol
+
+    lib = load_library(layouts)
+    return {suit: draw_symbol(lib.symbols[name], 16.5 + BLEED, 18 + BLEED, 30, 30, colour, "#FBF7EE")
+            for suit, name, colour in (("wing", "moth", "#7A5C99"), ("flame", "lamp", "#E69F00"))}
+
+
+SUITS = {"wing": ("Wing", "#7A5C99", "#4F3A66"), "flame": ("Flame", "#E69F00", "#8C6100")}
+
+
+def bare_pdf(cards: Path, layouts: Path, path: Path) -> None:
+    """The 500 faces with plain canvas calls, 3 x 3 a page (what a hand-written ReportLab script does)."""
+    from reportlab.lib.colors import HexColor
+    from reportlab.lib.units import mm
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
+    from generator.scene import Ellipse, Polyline, Rect
+
+    register_pdf_fonts()
+    rows = _deck_rows(cards)
+    symbols = _symbols(layouts)
+    c = Canvas(str(path), pagesize=(210 * mm, 297 * mm), invariant=1, pageCompression=1)
+    w, h = CARD_W + 2 * BLEED, CARD_H + 2 * BLEED
+    for n, row in enumerate(rows):
+        slot = n % 9
+        if n and not slot:
+            c.showPage()
+        c.saveState()
+        c.translate((10.5 + (slot % 3) * CARD_W - BLEED) * mm, (297 - 16.5 - (slot // 3 + 1) * CARD_H - BLEED) * mm)
+        name, colour, ink = SUITS[row["suit"]]
+        c.setFillColor(HexColor("#FBF7EE"))
+        c.rect(0, 0, w * mm, h * mm, stroke=0, fill=1)
+        c.setStrokeColor(HexColor(colour))
+        c.setLineWidth(0.6 * mm)
+        c.roundRect(6 * mm, 6 * mm, (CARD_W - 6) * mm, (CARD_H - 6) * mm, 2 * mm, stroke=1, fill=0)
+        c.setFillColor(HexColor(ink))
+        c.setFont(PDF_NAMES["bold"], 20)
+        c.drawString(8 * mm, (h - 8 - 6.5) * mm, str(row["value"]))
+        for item in symbols[row["suit"]]:
+            if isinstance(item, Ellipse):
+                c.setFillColor(HexColor(item.fill or colour))
+                c.ellipse((item.cx - item.rx) * mm, (h - item.cy - item.ry) * mm, (item.cx + item.rx) * mm,
+                          (h - item.cy + item.ry) * mm, stroke=0, fill=1)
+            elif isinstance(item, Rect):
+                c.setFillColor(HexColor(item.fill or colour))
+                c.roundRect(item.x * mm, (h - item.y - item.h) * mm, item.w * mm, item.h * mm, item.radius * mm,
+                            stroke=0, fill=1)
+            elif isinstance(item, Polyline):
+                p = c.beginPath()
+                p.moveTo(item.points[0][0] * mm, (h - item.points[0][1]) * mm)
+                for x, y in item.points[1:]:
+                    p.lineTo(x * mm, (h - y) * mm)
+                if item.closed:
+                    p.close()
+                    c.setFillColor(HexColor(item.fill or colour))
+                    c.drawPath(p, stroke=0, fill=1)
+                else:
+                    c.setStrokeColor(HexColor(item.stroke or colour))
+                    c.setLineWidth(item.width * mm)
+                    c.drawPath(p, stroke=1, fill=0)
+        c.setFillColor(HexColor("#555555"))
+        c.setFont(PDF_NAMES["bold"], 13)
+        c.drawCentredString(w / 2 * mm, (h - 58) * mm, row["name"])
+        c.setFillColor(HexColor(ink))
+        c.setFont(PDF_NAMES["italic"], 8)
+        c.drawCentredString(w / 2 * mm, (h - 67) * mm, name)
+        c.setFillColor(HexColor("#555555"))
+        c.setFont(PDF_NAMES["regular"], 5)
+        c.drawRightString(61 * mm, (h - 86) * mm, f"NGT {n + 1}/{len(rows)}")
+        c.restoreState()
+    c.showPage()
+    c.save()
+
+
+def _bare_png_batch(job: tuple[list[tuple[int, dict]], int, str, str]) -> int:
+    from PIL import Image, ImageDraw
+
+    from generator.backends.fonts import font_path
+
+    rows, total, out, layouts = job
+    from PIL import ImageFont
+
+    symbols = _symbols(Path(layouts))
+    k = 300 / 25.4 * 2  # 2x supersampled, as the PNG backend does
+    fonts = {s: ImageFont.truetype(str(font_path(st)), round(size / 72 * 25.4 * k))
+             for s, st, size in (("value", "bold", 20), ("name", "bold", 13), ("suit", "italic", 8), ("foot", "regular", 5))}
+    from generator.scene import Ellipse, Polyline, Rect
+
+    size = (round((CARD_W + 2 * BLEED) * 300 / 25.4) * 2, round((CARD_H + 2 * BLEED) * 300 / 25.4) * 2)
+    for n, row in rows:
+        name, colour, ink = SUITS[row["suit"]]
+        img = Image.new("RGB", size, "#FBF7EE")
+        d = ImageDraw.Draw(img)
+        d.rounded_rectangle((6 * k, 6 * k, (CARD_W) * k, (CARD_H) * k), 2 * k, outline=colour, width=round(0.6 * k))
+        d.text((8 * k, 14.5 * k), str(row["value"]), font=fonts["value"], fill=ink, anchor="ls")
+        for item in symbols[row["suit"]]:
+            if isinstance(item, Ellipse):
+                d.ellipse(((item.cx - item.rx) * k, (item.cy - item.ry) * k, (item.cx + item.rx) * k,
+                           (item.cy + item.ry) * k), fill=item.fill or colour)
+            elif isinstance(item, Rect):
+                d.rounded_rectangle((item.x * k, item.y * k, (item.x + item.w) * k, (item.y + item.h) * k),
+                                    item.radius * k, fill=item.fill or colour)
+            elif isinstance(item, Polyline):
+                pts = [(x * k, y * k) for x, y in item.points]
+                if item.closed:
+                    d.polygon(pts, fill=item.fill or colour)
+                else:
+                    d.line(pts, fill=item.stroke or colour, width=round(item.width * k))
+        d.text((34.5 * k, 58 * k), row["name"], font=fonts["name"], fill="#555555", anchor="ms")
+        d.text((34.5 * k, 67 * k), name, font=fonts["suit"], fill=ink, anchor="ms")
+        d.text((61 * k, 86 * k), f"NGT {n + 1}/{total}", font=fonts["foot"], fill="#555555", anchor="rs")
+        img.reduce(2).save(Path(out) / f"{n:04d}.png", format="PNG", dpi=(300, 300), compress_level=3)
+    return len(rows)
+
+
+def bare_png(cards: Path, layouts: Path, out: Path) -> None:
+    """The 500 faces drawn with plain Pillow calls in 2 processes."""
+    rows = list(enumerate(_deck_rows(cards)))
+    out.mkdir(parents=True, exist_ok=True)
+    halves = [(rows[i::2], len(rows), str(out), str(layouts)) for i in range(2)]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        list(pool.map(_bare_png_batch, halves))
+
+
+# --- Casebook ------------------------------------------------------------------------------
+
+
+def casebook(*args: str) -> None:
+    """The command, in this process, its output swallowed."""
+    from casebook.cli import main
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["build", *args]) == 0
+
+
+def cold(out: Path) -> None:
+    """No cache, no earlier output: everything is composed and drawn."""
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def memory(n: int) -> str:
+    """Peak RSS of a PDF build of n cards in a fresh process: after imports, and at the end (MiB)."""
+    code = (
+        "import resource, sys, tempfile\n"
+        "from pathlib import Path\n"
+        "sys.path[:0] = [sys.argv[1], sys.argv[1] + '/benchmarks']\n"
+        "from deck import make_deck\n"
+        "from casebook.cli import main\n"
+        "import generator.backends.pdf, generator.build, generator.compose\n"
+        "d = Path(tempfile.mkdtemp())\n"
+        "cards, layouts = make_deck(d, int(sys.argv[2]))\n"
+        "start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "assert main(['build', 'moth', '--cards', str(cards), '--layouts', str(layouts), '--paper', 'a4',"
+        " '--out', str(d / 'out')]) == 0\n"
+        "print(start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code, str(ROOT), str(n)], capture_output=True, text=True, check=True)
+    return res.stdout.split()[-2:]  # type: ignore[return-value]
+
+
+def main() -> int:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    n = 500
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        cards, layouts = make_deck(tmp / "deck", n)
+        out = tmp / "out"
+        common = [GAME, "--cards", str(cards), "--layouts", str(layouts), "--paper", "a4", "--out", str(out)]
+        casebook(*common)  # imports, fonts: what every later run shares
+
+        bare = best(runs, lambda: bare_pdf(cards, layouts, tmp / "bare.pdf"))
+        ours = best(runs, lambda: (cold(out), casebook(*common)))
+        print(f"A4 PDF, {n} faces + {n} backs:        {ours:6.2f} s   bare ReportLab, {n} faces: {bare:5.2f} s"
+              f"   ratio {ours / bare:4.2f} (bar 1.6)")
+
+        edits = iter(range(10_000))
+        edit = lambda: edit_card(cards, n // 2, f" {next(edits)}")  # noqa: E731 - a new name each time
+        rebuild = best(runs, lambda: (edit(), casebook(*common))[1])
+        print(f"one card edited, PDF rebuilt:         {rebuild:6.2f} s   cold build: {ours:5.2f} s"
+              f"   ratio {rebuild / ours:4.2f} (bar 0.33)")
+
+        bare_png_s = best(runs, lambda: (shutil.rmtree(tmp / "barepng", ignore_errors=True),
+                                         bare_png(cards, layouts, tmp / "barepng")))
+        png_cold = best(max(1, runs - 1), lambda: (cold(out), casebook(*common, "--png")))
+        print(f"{2 * n} PNGs (faces and backs), cold:    {png_cold:6.2f} s   bare Pillow, {n} faces, 2 processes: "
+              f"{bare_png_s:5.2f} s   ratio {png_cold / bare_png_s:4.2f}")
+        png_edit = best(runs, lambda: (edit(), casebook(*common, "--png"))[1])
+        print(f"one card edited, PDF + PNGs rebuilt:  {png_edit:6.2f} s   (bar 1 s)")
+
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "casebook", "build", *common], cwd=ROOT, check=True,
+                       capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        print(f"(for reference: the command in a fresh process, cached: {time.perf_counter() - start:.2f} s)")
+
+    small, large = memory(500), memory(8000)
+    unit = 1024 if sys.platform != "darwin" else 1024 * 1024
+    peak_small, peak_large = int(small[1]) / unit, int(large[1]) / unit
+    print(f"peak memory, PDF build: 500 cards {peak_small:6.1f} MiB, 8000 cards {peak_large:6.1f} MiB"
+          f"   ratio {peak_large / peak_small:4.2f} (bar 1.5); after imports {int(small[0]) / unit:.1f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    sys.exit(main())
