@@ -51,8 +51,8 @@ def main(argv: list[str]) -> int:
         return run(py, "-m", "pytest", *rest)
     if step == "check":
         return run(py, "-m", "ruff", "check", ".") or run(py, "-m", "mypy")
-    return run(py, "benchmarks/build.py", *rest) or run(py, "benchmarks/replay.py") or run(py, "benchmarks/search.py") \
-        or run(py, "benchmarks/app.py")
+    return run(py, "benchmarks/build.py", *rest) or run(py, "benchmarks/designer.py") or run(py, "benchmarks/replay.py") \
+        or run(py, "benchmarks/search.py") or run(py, "benchmarks/app.py")
 
 
 if __name__ == "__main__":
