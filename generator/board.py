@@ -31,7 +31,7 @@ BAND = 8.0  # mm at the top of a tiled page for its label
 TICK_STEP = 40.0  # mm between alignment ticks along a seam
 TICK = 5.0  # mm a tick reaches from the seam
 LARGE_PAPERS = {"a3": (420.0, 297.0), "a2": (594.0, 420.0)}  # landscape: the copy shop's one-page boards
-INK = "#000000"
+INK = "#1A1A1A"  # not pure black: crop marks alone are pure black
 GLUE = "#9A9A9A"
 
 
@@ -155,8 +155,12 @@ def tile_page(board: Scene, t: Tiling, page: TilePage, name: str) -> Scene:
         for k in range(int(p.h // 4)):
             y0 = p.oy + k * 4
             items.append(Polyline(((sx, y0 + 4), (sx + t.overlap, y0 + 4 - t.overlap * 0.4)), stroke=GLUE, width=0.2))
-        items.append(_text(sx + t.overlap / 2 + 1.2, p.oy + p.h / 2, f"GLUE HERE · OVERLAP · lay {right} here", 7,
-                           p.h - 20, "bold", INK, angle=90, centre=False))
+        run = _text(sx + t.overlap / 2 - 1.2, p.oy + p.h / 2, f"GLUE HERE · OVERLAP · lay {right} here", 7, p.h - 20,
+                    "bold", INK, angle=90)
+        length = metrics().width(run.text, "bold", run.size) / PT_PER_MM
+        run = replace(run, y=run.y - length / 2)  # centred along the strip
+        items.append(Rect(sx + 1.5, run.y - 1.5, t.overlap - 3, length + 3, fill="#FFFFFF"))
+        items.append(run)
         items.extend(_line((sx, p.oy), (sx, p.oy + p.h), 0.3))
     if not last_row:
         sy = p.oy + p.h - t.overlap
@@ -164,8 +168,11 @@ def tile_page(board: Scene, t: Tiling, page: TilePage, name: str) -> Scene:
         for k in range(int(p.w // 4)):
             x0 = p.ox + k * 4
             items.append(Polyline(((x0, sy + t.overlap), (x0 + t.overlap * 0.4, sy)), stroke=GLUE, width=0.2))
-        items.append(_text(p.ox + p.w / 2, sy + t.overlap / 2 + 1.2, f"GLUE HERE · OVERLAP · lay {below} here", 7,
-                           p.w - 20, "bold", INK, centre=True))
+        run = _text(p.ox + p.w / 2, sy + t.overlap / 2 + 1.2, f"GLUE HERE · OVERLAP · lay {below} here", 7, p.w - 20,
+                    "bold", INK, centre=True)
+        length = metrics().width(run.text, "bold", run.size) / PT_PER_MM
+        items.append(Rect(run.x - 1.5, sy + 1.5, length + 3, t.overlap - 3, fill="#FFFFFF"))
+        items.append(run)
         items.extend(_line((p.ox, sy), (p.ox + p.w, sy), 0.3))
     if p.col > 0:  # this page's left edge is cut and laid on the left neighbour's strip
         items.extend(_line((p.ox, p.oy), (p.ox, p.oy + p.h), 0.3, dash=(2.0, 1.5)))
@@ -186,7 +193,7 @@ def tile_page(board: Scene, t: Tiling, page: TilePage, name: str) -> Scene:
     left = f"left edge on {row_name(p.row)}{p.col}" if p.col else ""
     top = f"top edge on {row_name(p.row - 1)}{p.col + 1}" if p.row else ""
     how = "; ".join(s for s in (left, top) if s)
-    detail = (f"{name} · page {p.label} (row {row_name(p.row)} of {row_name(t.rows - 1)}, column {p.col + 1} of {t.cols})"
+    detail = (f"{name} · page {p.label}: row {row_name(p.row)} (rows A-{row_name(t.rows - 1)}), column {p.col + 1} of {t.cols}"
               + (f" · cut the dashed edges, lay the {how}" if how else " · the top-left page: the others are laid on it"))
     items.append(_text(p.ox + 16, band_y, detail, 7.5, p.w - 16))
     return Scene(t.page_w, t.page_h, items=items, label=f"{name} {p.label}")
@@ -306,7 +313,7 @@ def large_scene(board: Scene, lp: LargePage, name: str) -> Scene:
 def write_boards(composer: Composer, lib: LayoutLibrary, db: GameDatabase, folder: Path,
                  problems: Problems) -> list[str]:
     """Every board of the game whole on one A3 and one A2 page: `<game>-<board>-a3.pdf`, `-a2.pdf`; lines to print."""
-    said = []
+    said: list[str] = []
     for sheet in db.sheets:
         size = board_size(lib, composer, sheet)
         if size is None:
