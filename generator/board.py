@@ -16,6 +16,7 @@ import os
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from generator.backends.fonts import metrics
 from generator.compose import Composer
@@ -254,8 +255,16 @@ def board_size(lib: LayoutLibrary, composer: Composer, sheet: Sheet) -> Size | N
     return lib.sizes.get(layout.size)
 
 
+_BOARDS: WeakKeyDictionary[Composer, dict[str, Scene | None]] = WeakKeyDictionary()
+
+
 def compose_board(composer: Composer, sheet: Sheet, size: Size) -> Scene | None:
-    return composer.page(sheet.layout, size.width, size.height, sheet.place, {"sheet": {"id": sheet.id, "name": sheet.name}})
+    """The board at its own size, composed once per composer (every paper and the large pages share it)."""
+    done = _BOARDS.setdefault(composer, {})
+    if sheet.id not in done:
+        done[sheet.id] = composer.page(sheet.layout, size.width, size.height, sheet.place,
+                                       {"sheet": {"id": sheet.id, "name": sheet.name}})
+    return done[sheet.id]
 
 
 def board_pages(composer: Composer, lib: LayoutLibrary, sheet: Sheet, paper: Size,
