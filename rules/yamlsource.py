@@ -11,7 +11,6 @@ text that is not UTF-8, nesting too deep, aliases that expand to too many values
 from __future__ import annotations
 
 import codecs
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,10 +92,11 @@ class _Refused(Exception):
 
     def __init__(self, mark: Any, message: str, expected: str):
         super().__init__(message)
+        self.pos: int | None = None
         if isinstance(mark, Place):
             self.line, self.col = mark.line, mark.col
-        else:  # a parser mark, 0-based
-            self.line, self.col = mark.line + 1, mark.column + 1
+        else:  # a parser mark, 0-based, with the character's index
+            self.line, self.col, self.pos = mark.line + 1, mark.column + 1, mark.index
         self.message, self.expected = message, expected
 
 
@@ -117,17 +117,19 @@ class _Source:
 
     def __init__(self, spath: str, text: str, problems: Problems):
         self.spath, self.text, self.problems = spath, text, problems
-        self.starts: list[int] = []  # where each line begins, found on the first problem
+        self.starts = [0]  # where each line begins, as far as a problem needed
 
     def line_text(self, line: int, pos: int | None = None) -> str:
-        """Line `line` (1-based); `pos`, a character on it, saves indexing a huge text."""
+        """Line `line` (1-based); `pos`, a character on it, saves finding the line in a huge text."""
         text = self.text
         if pos is None:
-            if not self.starts:
-                self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
-            if not 1 <= line <= len(self.starts):
-                return ""
-            pos = self.starts[line - 1]
+            starts = self.starts
+            while len(starts) < line:  # only as far as this line: a refusal may come early in 5 MB
+                newline = text.find("\n", starts[-1])
+                if newline < 0:
+                    return ""
+                starts.append(newline + 1)
+            pos = starts[line - 1]
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
         return text[start:end if end >= 0 else len(text)]
@@ -505,7 +507,7 @@ def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True) 
     try:
         return _Reader(source, aliases).read(text)
     except _Refused as exc:
-        source.add(exc.line, exc.col, exc.message, exc.expected)
+        source.add(exc.line, exc.col, exc.message, exc.expected, exc.pos)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or str(exc)
@@ -515,7 +517,7 @@ def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True) 
                 what += f" (it began at line {exc.context_mark.line + 1})"
         expected = "valid YAML (check indentation, colons and quotes)"
         if mark:
-            source.add(mark.line + 1, mark.column + 1, f"YAML syntax: {what}", expected)
+            source.add(mark.line + 1, mark.column + 1, f"YAML syntax: {what}", expected, mark.index)
         else:
             problems.add(Place(spath), f"YAML syntax: {what}", expected)
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow; its position counts UTF-8 bytes
