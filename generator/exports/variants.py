@@ -164,7 +164,7 @@ def write_fold_pdf(composed: Composed, paper: str, path: Path, opts: BuildOption
                            " · cut out each pair, fold on the dashed line, glue", (0.0, 0.0))
                 doc.end_page()
         for name, scene in composed.pages.get(paper, []):
-            doc.begin_page(p.width, p.height)
+            doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
             doc.bookmark(name, f"sheet-{name}-{paper}")
             doc.draw(scene)
             doc.end_page()

@@ -89,7 +89,8 @@ def board_build(tmp_path_factory):
     (layouts / "t" / "board.yaml").write_text(BOARD_LAYOUT, encoding="utf-8")
     (layouts / "t" / "notes.yaml").write_text(NOTES, encoding="utf-8")
     out = root / "out"
-    assert main(["build", "boardtest", "--cards", str(cards), "--layouts", str(layouts), "--out", str(out)]) == 0
+    assert main(["build", "boardtest", "--cards", str(cards), "--layouts", str(layouts), "--out", str(out),
+                 "--fold", "--split-sides"]) == 0
     return out / "boardtest"
 
 
@@ -207,4 +208,22 @@ def test_no_ink_within_5_mm_of_the_edge(board_build, paper):
     assert len(board_pages) == len(tiles.pages) + 1  # the assembly page and the tiles
     for i in board_pages:
         assert ink_near_edge(pdf[i]) == 0, i
+    pdf.close()
+
+
+@pytest.mark.parametrize("variant", ["fold", "faces"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_other_exports_print_the_tiles_on_their_own_page_size(board_build, variant, paper):
+    """The fold-and-glue and faces-only PDFs carry the same tiled pages, turned as the tiling turned them."""
+    sizes = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+    t = tiling(*BOARD, *sizes[paper], margin=5.0)
+    assert t is not None
+    path = board_build / f"boardtest-{paper}-{variant}.pdf"
+    texts = page_texts(path)
+    pdf = pdfium.PdfDocument(str(path))
+    tiles = [i for i, text in enumerate(texts) if "The test board · page" in text]
+    assert len(tiles) == len(t.pages)
+    for i in tiles:
+        w, h = pdf[i].get_size()
+        assert abs(w / PT - t.page_w) < 0.1 and abs(h / PT - t.page_h) < 0.1, (variant, i)
     pdf.close()
