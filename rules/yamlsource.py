@@ -57,11 +57,11 @@ class Text(str):
 
 
 # Limits for files that may be built to hurt; real card files and logs stay far below them.
-MAX_BYTES = 5_000_000  # our largest card file is 25 KB, a long game's log about 30 KB
+MAX_BYTES = 5_000_000  # our largest YAML file is 32 KB, a long game's log 13 KB
 MAX_LINE = 100_000  # characters on one line
 MAX_DEPTH = 64  # levels of nested mappings and lists; our layouts use fewer than 10
-MAX_NODES = 30_000  # values in one file, each alias counted as the values it repeats; ours hold < 2,100
-MAX_SCALAR = 20_000  # characters in one value; our longest text has 1,714 (and longer ones stall the layout)
+MAX_NODES = 30_000  # values in one file, each alias counted as the values it repeats; ours hold < 2,400
+MAX_SCALAR = 20_000  # characters in one value; our longest text has 1,945 (and far longer ones stall the layout)
 MAX_PROBLEMS = 50  # problems the reader reports in one file before it stops
 
 _STR = "tag:yaml.org,2002:str"
