@@ -34,6 +34,7 @@ TICK = 5.0  # mm a tick reaches from the seam
 LARGE_PAPERS = {"a3": (420.0, 297.0), "a2": (594.0, 420.0)}  # landscape: the copy shop's one-page boards
 INK = "#1A1A1A"  # not pure black: crop marks alone are pure black
 GLUE = "#9A9A9A"
+EDGE = 0.2  # mm: the thin grey line on a board's outer edge, to cut on
 
 
 @dataclass(frozen=True)
@@ -175,10 +176,17 @@ def tile_page(board: Scene, t: Tiling, page: TilePage, name: str) -> Scene:
         items.append(Rect(run.x - 1.5, sy + 1.5, length + 3, t.overlap - 3, fill="#FFFFFF"))
         items.append(run)
         items.extend(_line((p.ox, sy), (p.ox + p.w, sy), 0.3))
-    if p.col > 0:  # this page's left edge is cut and laid on the left neighbour's strip
-        items.extend(_line((p.ox, p.oy), (p.ox, p.oy + p.h), 0.3, dash=(2.0, 1.5)))
-    if p.row > 0:
-        items.extend(_line((p.ox, p.oy), (p.ox + p.w, p.oy), 0.3, dash=(2.0, 1.5)))
+    # the left and top edges: dashed where they are cut and laid on a neighbour's strip, else the
+    # board's own edge (a thin solid line to cut on); the right and bottom: the board's edge if last
+    top_left, top_right = (p.ox, p.oy), (p.ox + p.w, p.oy)
+    bottom_left, bottom_right = (p.ox, p.oy + p.h), (p.ox + p.w, p.oy + p.h)
+    cut = (0.3, INK, (2.0, 1.5))
+    items.extend(_line(top_left, bottom_left, *cut) if p.col else _line(top_left, bottom_left, EDGE, GLUE))
+    items.extend(_line(top_left, top_right, *cut) if p.row else _line(top_left, top_right, EDGE, GLUE))
+    if last_col:
+        items.extend(_line(top_right, bottom_right, EDGE, GLUE))
+    if last_row:
+        items.extend(_line(bottom_left, bottom_right, EDGE, GLUE))
     for seam_x in seams(t.cols, p.col, p.x, p.w, t.overlap):  # ticks across vertical seams, at board heights
         for by in ticks(p.y, p.h):
             x, y = page.to_page(seam_x, by)
@@ -313,6 +321,7 @@ def large_page(board_w: float, board_h: float, paper: str, margin: float) -> Lar
 def large_scene(board: Scene, lp: LargePage, name: str) -> Scene:
     small = scale_scene(board, lp.scale) if lp.scale != 1.0 else board
     items = shift_scene_items(small.items, lp.ox, lp.oy)
+    items.append(Rect(lp.ox, lp.oy, small.width, small.height, stroke=GLUE, width=EDGE))  # the edge to trim on
     note = f"{name} · {lp.paper.upper()} · " + ("scale 1:1" if lp.scale == 1.0 else
                                                  f"scale {lp.scale * 100:.0f} % (the tiles are 25 mm: for 1:1 print the A2 file)")
     items.append(_text(lp.ox, lp.oy - 1.8, note, 7, board.width * lp.scale))  # above the board, clear of the margin
