@@ -5,9 +5,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from rules.games import graves, pi, syndicate
+from rules.games import graves, hasty, pi, syndicate
 
-GAMES: dict[str, ModuleType] = {graves.ID: graves, syndicate.ID: syndicate, pi.ID: pi}
+GAMES: dict[str, ModuleType] = {graves.ID: graves, syndicate.ID: syndicate, pi.ID: pi, hasty.ID: hasty}
 
 _MISSING = object()
 

@@ -1,0 +1,273 @@
+"""Hasty Accusations: worked examples of our own from the rules (cards/hasty/rules.yaml), one rule each."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import IllegalAction
+from rules.games import hasty as h
+
+ROW = ["dorian_fitch", "marguerite_lowe", "cornelius_brandt", "hattie_quill", "silas_penhallow"]
+SECRETS = {"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "cornelius_brandt"}
+
+
+@pytest.fixture(scope="module")
+def db():
+    from rules.cards import load_database
+
+    return load_database("hasty")
+
+
+def game(db, players=("Ann", "Ben", "Cat"), secrets=None, variants=(), sets=("base",), row=ROW):
+    secrets = secrets or {p: SECRETS[p] for p in players}
+    return h.new_state(db, {"players": list(players), "variants": list(variants), "sets": list(sets),
+                            "row": list(row), "secrets": secrets})
+
+
+def play(state, by, at, card=None, **choice):
+    event = {"action": "play", "by": by, "at": at, **({"card": card} if card else {}), **choice}
+    h.apply(state, event)
+    return state
+
+
+def reveal(state, card=None, **choice):
+    h.apply(state, {"action": "reveal", "by": state.players[state.active], **({"card": card} if card else {}),
+                    **choice})
+    return state
+
+
+def pile(state, sid):
+    return len(state.piles[sid])
+
+
+def first_pass(state, at="hattie_quill"):
+    """Five face-down plays by turn (none at the loupe): the safe first pass of the loupe."""
+    for _ in range(5):
+        who = state.players[state.active]
+        target = at if state.row.index(at) != state.loupe else "silas_penhallow"
+        play(state, who, target)
+
+
+def test_the_first_pass_of_the_loupe_is_safe(db):
+    state = game(db)
+    first_pass(state)
+    assert state.phase == "play" and state.loupe == 0
+    assert "first round is safe" in state.history[-1]
+    assert pile(state, "hattie_quill") == 4 and pile(state, "silas_penhallow") == 1
+    assert state.players[state.active] == "Cat"  # five turns: Ann Ben Cat Ann Ben
+
+
+def test_without_the_safe_round_the_first_pass_reviews(db):
+    state = game(db, variants=["no_safe_round"])
+    first_pass(state)
+    assert state.phase == "reveal" and state.review.suspect == "hattie_quill"
+
+
+def test_a_review_reveals_the_largest_pile_top_down_and_a_murder_eliminates(db):
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "marguerite_lowe")   # bottom
+    play(state, "Ben", "silas_penhallow")
+    play(state, "Cat", "marguerite_lowe")   # top
+    play(state, "Ann", "silas_penhallow")
+    play(state, "Ben", "cornelius_brandt")  # the loupe passes the last suspect: review
+    assert state.phase == "pick" and state.tied == ["marguerite_lowe", "silas_penhallow"]
+    with pytest.raises(IllegalAction, match="Ben picks the pile"):
+        h.apply(state, {"action": "pick", "by": "Ann", "pile": "marguerite_lowe"})
+    with pytest.raises(IllegalAction, match="not among the largest"):
+        h.apply(state, {"action": "pick", "by": "Ben", "pile": "cornelius_brandt"})
+    h.apply(state, {"action": "pick", "by": "Ben", "pile": "Marguerite Lowe"})
+    reveal(state, "Bitter Almonds")      # Cat's card, on top: 1 of 2
+    assert state.phase == "reveal" and "1 of 2" in state.said[-1]
+    reveal(state, "letter_opener")       # Ann's: murder
+    assert "marguerite_lowe" in state.dead and state.out == [False, True, False]
+    assert state.hands[1] == 0 and "Ben is eliminated and discards their hand" in state.history[-1]
+    assert state.loupe == 0 and state.phase == "play" and state.players[state.active] == "Cat"
+    assert state.row == ["dorian_fitch", "cornelius_brandt", "hattie_quill", "silas_penhallow"]
+
+
+def test_a_face_up_protect_card_blocks_murders_in_a_later_review(db):
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "hattie_quill")
+    play(state, "Ben", "hattie_quill")
+    play(state, "Cat", "hattie_quill")
+    play(state, "Ann", "hattie_quill", card="solid_alibi")  # the loupe is on Hattie: face up
+    assert state.piles["hattie_quill"][-1].face_up
+    play(state, "Ben", "dorian_fitch")
+    assert state.review.suspect == "hattie_quill"
+    # the face-up Alibi on top is passed over: the three face-down cards come next
+    reveal(state, "letter_opener")
+    assert "protected" in state.said[-1] and "hattie_quill" in state.row
+    reveal(state, "letter_opener")
+    reveal(state, "fresh_lead")
+    assert state.phase == "play" and state.piles["hattie_quill"] == [] and "hattie_quill" in state.row
+
+
+def test_restrictions_are_enforced_when_played_and_when_revealed(db):
+    state = game(db)
+    with pytest.raises(IllegalAction, match="Letter Opener can't be played at the loupe"):
+        play(state, "Ann", "dorian_fitch", card="letter_opener")
+    with pytest.raises(IllegalAction, match="Wrong Turning must be played at the loupe"):
+        play(state, "Ann", "hattie_quill", card="wrong_turning")
+    with pytest.raises(IllegalAction, match="must be played at your own suspect"):
+        play(state, "Ann", "hattie_quill", card="family_lawyer")
+    with pytest.raises(IllegalAction, match="has the loupe: the card is played face up"):
+        play(state, "Ann", "dorian_fitch")
+    with pytest.raises(IllegalAction, match="it is Ann's turn"):
+        play(state, "Ben", "hattie_quill")
+    # a face-down card is checked once it is revealed: Ann played a Filing Mix-up on her own suspect
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "marguerite_lowe", card="village_gossip")
+    with pytest.raises(IllegalAction, match="can't be played at your own suspect"):
+        play(state, "Ben", "marguerite_lowe", card="filing_mixup")
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "hattie_quill")
+    play(state, "Ben", "dorian_fitch")
+    play(state, "Cat", "dorian_fitch")
+    play(state, "Ann", "dorian_fitch")
+    play(state, "Ben", "hattie_quill")
+    assert state.review.suspect == "dorian_fitch"
+    with pytest.raises(IllegalAction, match="Ann played this card face down on Dorian Fitch, but Filing Mix-up can't"):
+        reveal(state, "filing_mixup", target="silas_penhallow")
+    with pytest.raises(IllegalAction, match="Wrong Turning must be played at the loupe"):
+        reveal(state, "wrong_turning")
+
+
+def test_a_choice_in_a_review_is_the_active_players_and_moves_the_cards_under(db):
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "hattie_quill")
+    play(state, "Ben", "hattie_quill")
+    play(state, "Cat", "hattie_quill")  # Cat's card on top
+    play(state, "Ann", "silas_penhallow")
+    play(state, "Ben", "dorian_fitch")  # Ben's turn ends with the review of Hattie
+    with pytest.raises(IllegalAction, match="needs the active player's choice: target"):
+        reveal(state, "filing_mixup")
+    with pytest.raises(IllegalAction, match="Cat reveals|Ben reveals"):
+        h.apply(state, {"action": "reveal", "by": "Cat", "card": "filing_mixup", "target": "dorian_fitch"})
+    reveal(state, "filing_mixup", target="dorian_fitch")
+    assert pile(state, "dorian_fitch") == 3  # Ben's own card, then the two moved under it... on top of it
+    assert state.phase == "play" and "hattie_quill" in state.row and state.piles["hattie_quill"] == []
+    assert "2 cards moved onto Dorian Fitch" in state.history[-1]
+
+
+def test_a_murder_at_the_loupe_of_the_last_suspect_is_followed_by_a_review(db):
+    state = game(db, sets=["expert"], variants=["no_safe_round"])
+    play(state, "Ann", "silas_penhallow")
+    play(state, "Ben", "hattie_quill")
+    play(state, "Cat", "hattie_quill")
+    play(state, "Ann", "silas_penhallow")
+    # Ben plays a second Falling Chandelier face up on Silas? Only one is face up: no murder yet
+    play(state, "Ben", "silas_penhallow", card="falling_chandelier")
+    assert "1 of 2" in state.history[-1] and "silas_penhallow" in state.row
+    assert state.phase == "reveal" and state.review.suspect == "silas_penhallow"  # the review follows
+    state = game(db, sets=["expert"], variants=["no_safe_round"])
+    for who in ("Ann", "Ben", "Cat", "Ann"):
+        play(state, who, "cornelius_brandt" if who != "Cat" else "hattie_quill")
+    state.piles["silas_penhallow"].append(h.Entry("falling_chandelier", True, 0, "silas_penhallow"))
+    play(state, "Ben", "silas_penhallow", card="falling_chandelier")  # the 2nd face up: Silas dies
+    assert "silas_penhallow" in state.dead
+    # the loupe has passed the last suspect: the largest pile (Cornelius, 3) is reviewed
+    assert state.phase == "reveal" and state.review.suspect == "cornelius_brandt"
+
+
+def test_an_eliminated_players_cards_stay_in_their_piles(db):
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "marguerite_lowe")
+    play(state, "Ben", "hattie_quill")       # Ben's card stays after he is out
+    play(state, "Cat", "marguerite_lowe")
+    play(state, "Ann", "marguerite_lowe")
+    play(state, "Ben", "cornelius_brandt")
+    reveal(state, "letter_opener")
+    assert state.out[1] and pile(state, "hattie_quill") == 1 and state.piles["hattie_quill"][0].by == 1
+    assert state.players[state.active] == "Cat"
+    play(state, "Cat", "hattie_quill")
+    assert state.players[state.active] == "Ann"  # Ben's turns are skipped
+
+
+def test_an_empty_deck_reshuffles_the_discards_and_without_them_players_pass(db):
+    state = game(db)
+    state.deck, state.discards = 0, 5
+    play(state, "Ann", "hattie_quill")
+    assert state.reshuffles == 1 and state.hands[0] == 4 and state.deck == 4
+    state.deck, state.discards = 0, 0
+    play(state, "Ben", "hattie_quill")
+    assert state.hands[1] == 3
+    state.hands = [0, 3, 1]
+    play(state, "Cat", "hattie_quill")
+    assert state.players[state.active] == "Ben"  # Ann has no card: she passes
+    state.hands = [0, 1, 0]
+    play(state, "Ben", "silas_penhallow")
+    assert h.is_over(state) and h.result(state)["winners"] == ["Ann", "Ben", "Cat"]
+
+
+def test_the_traitor_wins_when_the_others_are_out_and_loses_with_one_suspect_left(db):
+    secrets = {"Ann": "traitor", "Ben": "marguerite_lowe"}
+    state = game(db, players=("Ann", "Ben"), secrets=secrets, variants=["traitor", "no_safe_round"])
+    with pytest.raises(IllegalAction, match="must be played at your own suspect"):
+        play(state, "Ann", "hattie_quill", card="family_lawyer")
+    for who in ("Ann", "Ben", "Ann", "Ben", "Ann"):
+        play(state, who, "marguerite_lowe" if state.row.index("marguerite_lowe") != state.loupe else "hattie_quill")
+    assert state.review.suspect == "marguerite_lowe"
+    reveal(state, "letter_opener")
+    assert h.is_over(state) and h.result(state)["winner"] == "Ann" and "Traitor and wins" in state.why
+    # one suspect left: the Traitor loses and the other player wins
+    state = game(db, players=("Ann", "Ben"), secrets={"Ann": "traitor", "Ben": "dorian_fitch"},
+                 variants=["traitor", "no_safe_round"], row=ROW)
+    state.row = ["dorian_fitch", "hattie_quill"]
+    state.piles = {"dorian_fitch": [], "hattie_quill": [h.Entry(None, False, 1, "hattie_quill")] * 2}
+    state.loupe = 1
+    play(state, "Ann", "dorian_fitch")
+    reveal(state, "letter_opener")
+    assert h.result(state)["winner"] == "Ben" and "reveals the Traitor and loses" in state.history[-1]
+
+
+def test_suspect_powers_on_play_and_on_death(db):
+    state = game(db, variants=["powers", "no_safe_round"])
+    play(state, "Ann", "hattie_quill")
+    play(state, "Ben", "hattie_quill")  # Hattie: the bottom card of her pile is discarded unseen
+    assert pile(state, "hattie_quill") == 1 and state.piles["hattie_quill"][0].by == 1
+    play(state, "Cat", "marguerite_lowe")  # Marguerite: its player draws a card after drawing back up
+    assert state.hands[2] == 5
+    play(state, "Ann", "dorian_fitch")
+    play(state, "Ben", "dorian_fitch")  # review: Dorian and Hattie? Dorian 2 is the largest
+    assert state.review.suspect == "dorian_fitch"
+    reveal(state, "letter_opener")  # Dorian dies: the turn order is reversed
+    assert state.direction == -1 and state.out[0]
+    assert state.players[state.active] == "Cat"  # after Ben, reversed: Ann, who is out, then Cat
+    assert "reverse the turn order" in state.history[-1]
+
+
+def test_a_review_card_at_the_loupe_calls_off_the_next_review(db):
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "dorian_fitch", card="court_recess")
+    play(state, "Ben", "hattie_quill")
+    play(state, "Cat", "hattie_quill")
+    play(state, "Ann", "silas_penhallow")
+    play(state, "Ben", "hattie_quill")
+    assert state.phase == "play" and state.loupe == 0 and "called off" in state.history[-1]
+
+
+def test_a_player_with_no_playable_card_discards_one(db):
+    state = game(db, players=("Ann", "Ben"), secrets={"Ann": "traitor", "Ben": "dorian_fitch"}, variants=["traitor"])
+    with pytest.raises(IllegalAction, match="can be played"):
+        h.apply(state, {"action": "stuck", "by": "Ann", "card": "letter_opener"})
+    h.apply(state, {"action": "stuck", "by": "Ann", "card": "family_lawyer"})
+    assert state.hands[0] == 4 and state.discards == 1 and state.loupe == 1 and state.active == 1
+
+
+def test_views_show_only_the_viewers_own_secret(db):
+    state = game(db, variants=["no_safe_round"])
+    for p, name in enumerate(state.players):
+        seen = h.view(state, p)
+        assert seen["secret"] == h.suspects(db)[SECRETS[name]].name
+        others = [h.suspects(db)[SECRETS[o]].name for o in state.players if o != name]
+        assert not any(r["owner"] not in (None, name) for r in seen["row"])
+        assert not any(n in str(seen["known_secrets"]) for n in others)
+    play(state, "Ann", "marguerite_lowe", card=None)
+    assert h.view(state, 1)["row"][1]["face_up"] == []
+
+
+def test_card_texts_are_made_from_the_effects(db):
+    assert h.effect_text({"op": "murder", "copies": 2}, "Bitter Almonds") == (
+        "Murder, if 2 or more Bitter Almonds cards are revealed in this pile: this suspect dies, unless protected.")
+    for card in db.components["actions"].cards:
+        assert card["text"] == h.effect_text(dict(card["effect"]), card["name"])
