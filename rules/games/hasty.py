@@ -884,7 +884,8 @@ def _power(state: State, sid: str, trigger: str, who: int) -> None:
     if power.get("trigger") != trigger:
         return
     op = power["op"]
-    _say(state, f"{state.name(sid)}'s power: {power_text(power)[0].lower()}{power_text(power)[1:]}")
+    text = power_text(power).rstrip(".")
+    _say(state, f"{state.name(sid)}'s power: {text[0].lower()}{text[1:]}")
     if op == "reverse_turns":
         state.direction *= -1
     elif op == "skip_next":

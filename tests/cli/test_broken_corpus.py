@@ -24,7 +24,7 @@ CORPUS = Path(__file__).with_name("broken_corpus.yaml")
 CASES = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))["cases"]
 SENTINEL = b"%PDF-1.4\n% an earlier build, which a failed build must leave alone\n%%EOF\n"
 CASE_KEYS = {"name", "game", "file", "find", "replace", "expect", "line", "xfail"}
-GAMES = ("graves", "syndicate", "pi")
+GAMES = ("graves", "syndicate", "pi", "hasty")
 
 
 def casebook(*args: str) -> subprocess.CompletedProcess[str]:
