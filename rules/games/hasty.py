@@ -1036,12 +1036,16 @@ def is_over(state: State) -> bool:
 
 
 def result(state: State) -> dict[str, Any]:
-    """Who is still in, and once the game is over the winners and why."""
-    out: dict[str, Any] = {"over": is_over(state), "out": [state.players[p] for p in range(len(state.players))
-                                                           if state.out[p]]}
-    if is_over(state):
+    """Who is still in (scores: 1 while in, and at the end 1 for each winner), and once over the winners and why."""
+    over = is_over(state)
+    standing = [p in state.winners if over else not state.out[p] for p in range(len(state.players))]
+    out: dict[str, Any] = {"scores": {n: int(k) for n, k in zip(state.players, standing, strict=True)}, "over": over,
+                           "out": [state.players[p] for p in range(len(state.players)) if state.out[p]]}
+    if over:
         out["winners"] = [state.players[p] for p in state.winners]
         out["winner"] = state.players[state.winners[0]] if len(state.winners) == 1 else None
+        out["decided_by"] = ("traitor" if "Traitor and wins" in state.why else "last player"
+                             if len(state.winners) == 1 else "shared" if state.winners else "draw")
         out["why"] = state.why
         out["traitor"] = state.players[state.secrets.index(TRAITOR)] if TRAITOR in state.secrets else None
     return out
