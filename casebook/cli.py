@@ -227,7 +227,7 @@ def build(args: argparse.Namespace) -> int:
         else:
             store.commit()
         progress(f"{game}: done in {time.perf_counter() - started:.1f} s "
-                 f"({composed.composer.composed} scenes composed, {store.reused} unchanged since the last build)")
+                 f"({composed.composer.composed} scenes composed, {store.reused_scenes} unchanged since the last build)")
     return 0 if args.watch else 1 if failed else 0  # a watch ends with Ctrl-C, after good and bad edits alike
 
 
@@ -240,6 +240,7 @@ def replay(args: argparse.Namespace) -> int:
     from rules.games import GAMES
     from rules.log import parse_log
     from rules.log import replay as run_replay
+    from rules.yamlsource import read_source
 
     out: dict[str, Any] = {"log": str(args.log), "game": None, "events_applied": 0, "state": None, "error": None}
 
@@ -257,13 +258,13 @@ def replay(args: argparse.Namespace) -> int:
 
     if args.until is not None and args.until < 0:
         return refuse(2, "casebook: --until takes an event number (0 or more)", "usage")
-    try:
-        text = args.log.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not args.log.is_file():
         return refuse(1, f"casebook: {args.log}: no such file", "file")
-    except (OSError, UnicodeDecodeError) as exc:
-        return refuse(1, f"casebook: {args.log}: cannot read it as a text file ({exc})", "file")
     problems = Problems()
+    text = read_source(args.log, problems)  # size, encoding and NUL bytes refused with their line
+    if text is None:
+        return refuse(1, problems.format() + f"\n{args.log}: cannot read it as a game log (UTF-8 text, "
+                      "docs/game-log.md)", "file", problems)
     log = parse_log(text, str(args.log), problems)
     if log is None:
         return refuse(1, problems.format() + f"\n{args.log}: not a readable game log (see docs/game-log.md)", "log",

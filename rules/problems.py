@@ -53,15 +53,32 @@ class Problem:
         return "\n".join(out)
 
 
+SHOWN_LINE = 240  # a refused 40 MB line is shown clipped, never whole
+SHOWN_PROBLEMS = 200  # past this, a count: 20,000 copies of one mistake help nobody
+_LINES_CACHE: dict[tuple[str, int, int], list[str]] = {}
+
+
+def _lines(path: str) -> list[str] | None:
+    """A file's lines, read once per version of the file however many problems point into it."""
+    try:
+        st = os.stat(path)
+        key = (path, st.st_mtime_ns, st.st_size)
+        if key not in _LINES_CACHE:
+            if len(_LINES_CACHE) > 64:
+                _LINES_CACHE.clear()
+            _LINES_CACHE[key] = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        return _LINES_CACHE[key]
+    except OSError:
+        return None
+
+
 def source_line(place: Place) -> str | None:
     if not place.line:
         return None
-    try:
-        lines = Path(place.path).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
-    if 1 <= place.line <= len(lines):
-        return lines[place.line - 1].rstrip()
+    lines = _lines(place.path)
+    if lines is not None and 1 <= place.line <= len(lines):
+        line = lines[place.line - 1].rstrip()
+        return line if len(line) <= SHOWN_LINE else line[:SHOWN_LINE] + " …"
     return None
 
 
@@ -91,7 +108,10 @@ class Problems:
         return len(self.items)
 
     def format(self) -> str:
-        return "\n".join(p.format() for p in self.items)
+        shown = [p.format() for p in self.items[:SHOWN_PROBLEMS]]
+        if len(self.items) > SHOWN_PROBLEMS:
+            shown.append(f"... and {len(self.items) - SHOWN_PROBLEMS} more problem(s) not shown: fix these first")
+        return "\n".join(shown)
 
 
 class DataError(Exception):

@@ -26,7 +26,7 @@ from tests.rules.hostile_corpus import (
     run_guarded,
 )
 
-UNDECODABLE = {"latin1_bytes", "utf16_bom"}  # `casebook replay` reads the log itself (casebook/cli.py)
+UNDECODABLE = {"latin1_bytes", "utf16_bom"}  # decoded by read_source, which names the line
 
 
 def casebook(*args: str) -> subprocess.CompletedProcess[str]:
@@ -82,17 +82,7 @@ def test_validate_refuses_a_bomb_in_any_yaml_it_reads(rel: Path, tmp_path: Path)
     assert_refused_at(result, target, r"alias bomb", None, host.count("\n"))
 
 
-def replay_params() -> list:
-    out = []
-    for case in LOG_CASES:
-        marks = [pytest.mark.xfail(strict=True, reason="casebook/cli.py replay decodes the log itself and says "
-                                   "'cannot read it as a text file' without a line; rules.yamlsource.read_source "
-                                   "gives the line")] if case.name in UNDECODABLE else []
-        out.append(pytest.param(case, id=case.name, marks=marks))
-    return out
-
-
-@pytest.mark.parametrize("case", replay_params())
+@pytest.mark.parametrize("case", LOG_CASES, ids=[c.name for c in LOG_CASES])
 def test_replay_refuses_a_hostile_log(case: Hostile, tmp_path: Path) -> None:
     host = log_host()
     path = tmp_path / "game.yaml"
@@ -104,7 +94,7 @@ def test_replay_refuses_a_hostile_log(case: Hostile, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(UNDECODABLE))
 def test_replay_of_a_log_that_is_not_utf8_fails_cleanly(name: str, tmp_path: Path) -> None:
-    """Until the command reads logs through read_source: exit 1, the file named, no traceback."""
+    """A log that is not UTF-8: exit 1, the file and line named, no traceback."""
     case = next(c for c in CASES if c.name == name)
     path = tmp_path / "game.yaml"
     path.write_bytes(case.file_bytes(log_host()))

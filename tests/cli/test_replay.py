@@ -146,7 +146,7 @@ def test_json_for_a_refused_header_is_an_error_at_event_0(tmp_path):
 
 @pytest.mark.parametrize("content, kind, words", [
     (None, "file", "no such file"),
-    (b"\x89PNG\r\n\x1a\n\x00\xff", "file", "cannot read"),
+    (b"\x89PNG\r\n\x1a\n\x00\xff", "file", "cannot read it as a game log"),
     (LOG[:200].encode(), "log", "YAML syntax"),
     (b"casebook-log: 2\ngame: graves\n", "log", "version-1"),
 ], ids=["missing", "binary", "truncated", "version"])
