@@ -140,15 +140,17 @@ class TableScreen(Screen):
             row = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
             row.bind(minimum_height=row.setter("height"))
             colours = app.session.log.setup.get("colours") or []
+            palette = {**PLAYER_COLOURS, **table_module(app.session.log.game).NEW_GAME.palette}
             for player in secrets:
                 n = s["players"].index(player)
                 held = SecretButton(player, partial(self._secret, player), testid=f"secret_{n}")
-                if n < len(colours) and colours[n] in PLAYER_COLOURS:
-                    colour_bar(held, PLAYER_COLOURS[colours[n]], side="left", thick=8)
+                if n < len(colours) and colours[n] in palette:
+                    colour_bar(held, palette[colours[n]], side="left", thick=8)
                 row.add_widget(held)
             for widget in extra:
                 row.add_widget(widget)
-            body.add_widget(row)
+            after = table.secrets_after
+            body.add_widget(row, index=0 if after is None else max(0, len(body.children) - after))
         for widget in table.pad_widgets(s):
             pad.add_widget(widget)
         for widget in table.actions(s):

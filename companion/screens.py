@@ -30,6 +30,7 @@ from rules.games import GAMES
 from rules.log import GameLog
 
 SECRET_SECONDS = 30  # an open secret entry closes itself after this long
+PLAYER_ROWS = 7  # name rows in newgame.kv (p1..p7); a game's NewGameSpec shows as many as it takes
 
 
 def row(*widgets: Any, widths: tuple[float | None, ...] = ()) -> BoxLayout:
@@ -169,6 +170,7 @@ class NewGameScreen(Screen):
         self.secret: dict[str, str] = {}  # what a player entered unseen; never drawn on screen
         self.by_seed = False
         self.secret_open = ""  # the secret being entered now
+        self.count = 0  # players on the form (0: the game's usual number)
         self._close_event: Any = None
 
     @property
@@ -194,11 +196,13 @@ class NewGameScreen(Screen):
             games.add_widget(button(app.dbs[gid].short_title, f"game_{gid}", lambda g=gid: self.pick_game(g),
                                     flat=gid != self.game))
         self.ids.players_note.text = spec.players_note
-        for n in (1, 2, 3):
-            shown = n <= spec.players
+        self.count = self.count or spec.players
+        for n in range(1, PLAYER_ROWS + 1):
+            shown = n <= self.count
             for wid in (f"p{n}", f"c{n}"):
                 w = self.ids[wid]
                 w.height, w.opacity, w.disabled = (dp(48), 1, False) if shown else (0, 0, True)
+        self._player_count()
         self._colours()
         grid = self.ids.variants
         grid.clear_widgets()
@@ -215,7 +219,28 @@ class NewGameScreen(Screen):
             self.setup_form()
 
     def names(self) -> list[str]:
-        return [self.ids[f"p{n}"].text.strip() for n in range(1, self.spec.players + 1)]
+        return [self.ids[f"p{n}"].text.strip() for n in range(1, (self.count or self.spec.players) + 1)]
+
+    def _player_count(self) -> None:
+        """Add / remove a player, for a game that takes a range of players."""
+        spec, box = self.spec, self.ids.player_count
+        box.clear_widgets()
+        low, high = spec.min_players or spec.players, spec.max_players or spec.players
+        box.height = dp(48) if high > low else 0
+        if high > low:
+            more = button("Add a player", "players_more", lambda: self._set_count(self.count + 1), flat=True)
+            fewer = button("Remove the last", "players_fewer", lambda: self._set_count(self.count - 1), flat=True)
+            more.disabled, fewer.disabled = self.count >= high, self.count <= low
+            box.add_widget(fewer)
+            box.add_widget(more)
+
+    def _set_count(self, n: int) -> None:
+        spec = self.spec
+        self.count = max(spec.min_players or spec.players, min(spec.max_players or spec.players, n))
+        for m in range(1, self.count + 1):
+            if not self.ids[f"p{m}"].text.strip() and m <= len(spec.names):
+                self.ids[f"p{m}"].text = spec.names[m - 1]
+        self.redraw()
 
     def setup_form(self) -> None:
         """What was dealt at the table (or a seed), and the secrets players entered."""
@@ -323,6 +348,7 @@ class NewGameScreen(Screen):
             self.game = game_id
             self.variants = {}
             self.picked, self.secret, self.by_seed, self.secret_open = {}, {}, False, ""
+            self.count = self.spec.players
             for n, name in enumerate(self.spec.names, start=1):
                 self.ids[f"p{n}"].text = name
         self.redraw()
@@ -335,16 +361,25 @@ class NewGameScreen(Screen):
                     self.variants[b if vid == a else a] = False
         self.redraw()
 
+    def palette(self) -> dict[str, str]:
+        """The colours players pick from: the game's own (its pieces'), else the app's first five."""
+        return dict(self.spec.palette) or dict(list(PLAYER_COLOURS.items())[:5])
+
     def _colours(self) -> None:
         """One row of colours a player; a colour another player took shows their initial and cannot be taken."""
-        count = self.spec.players
+        count = self.count or self.spec.players
+        palette = self.palette()
+        for n in range(1, count + 1):  # each player a colour of the game's palette, none shared
+            taken_now = [self.colours.get(f"p{m}") for m in range(1, n)]
+            if self.colours.get(f"p{n}") not in palette or self.colours.get(f"p{n}") in taken_now:
+                self.colours[f"p{n}"] = next(c for c in palette if c not in taken_now)
         for n in range(1, count + 1):
             slot = f"p{n}"
             taken = {self.colours[f"p{m}"]: self.ids[f"p{m}"].text.strip()[:1] or str(m)
                      for m in range(1, count + 1) if m != n}
             box = self.ids[f"c{n}"]
             box.clear_widgets()
-            for name, hexcol in list(PLAYER_COLOURS.items())[:5]:
+            for name, hexcol in palette.items():
                 mine = self.colours[slot] == name
                 b = CButton(text="*" if mine else taken.get(name, ""), testid=f"colour_{slot}_{name}", flat=False)
                 b.background_color = rgba(hexcol, 1 if name not in taken else 0.35)
@@ -357,7 +392,7 @@ class NewGameScreen(Screen):
                 box.add_widget(b)
 
     def _pick_colour(self, slot: str, name: str) -> None:
-        others = [self.colours[f"p{m}"] for m in range(1, self.spec.players + 1) if f"p{m}" != slot]
+        others = [self.colours[f"p{m}"] for m in range(1, (self.count or self.spec.players) + 1) if f"p{m}" != slot]
         if name not in others:
             self.colours[slot] = name
         self._colours()
@@ -382,7 +417,7 @@ class NewGameScreen(Screen):
         app = App.get_running_app()
         spec = self.spec
         names = self.names()
-        colours = [self.colours[f"p{n}"] for n in range(1, spec.players + 1)]
+        colours = [self.colours[f"p{n}"] for n in range(1, (self.count or spec.players) + 1)]
         if len(set(colours)) < len(colours):
             self.ids.error.text = "Each player needs a colour of their own."
             return

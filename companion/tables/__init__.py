@@ -9,7 +9,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-TABLES = {"graves": "companion.tables.graves", "syndicate": "companion.tables.syndicate"}
+TABLES = {"graves": "companion.tables.graves", "syndicate": "companion.tables.syndicate",
+          "pi": "companion.tables.pi"}
 
 
 def table_module(game_id: str) -> ModuleType:

@@ -16,6 +16,9 @@ class NewGameSpec:
     variants: dict[str, str] = field(default_factory=dict)
     exclusive: list[tuple[str, str]] = field(default_factory=list)  # variants that rule each other out
     seed_note: str | None = None  # None: the game deals nothing the app must know
+    min_players: int = 0  # the form may go down to this many players (0: exactly `players`)
+    max_players: int = 0  # and up to this many (0: exactly `players`); `names` gives one default each
+    palette: dict[str, str] = field(default_factory=dict)  # colour id -> hex to pick from (empty: the app's)
 
     def setup(self, names: list[str], colours: list[str], variants: list[str]) -> dict[str, Any]:
         return {"colours": colours}
@@ -32,6 +35,7 @@ class GameTable:
     tapped of an action not yet confirmed."""
 
     pad_class: Any = None
+    secrets_after: int | None = None  # how many of `widgets` come before the "hold to see" row (None: all)
 
     def __init__(self, app: Any, screen: Any, session: Any):
         self.app, self.screen, self.session = app, screen, session

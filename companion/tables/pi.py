@@ -1,0 +1,395 @@
+"""The P.I. table: the city as a map of big district buttons, the evidence display, a solve picked
+by taps, the case holder's answer told large; turns, boxes, penalties and investigators left per
+player. Each case shows only behind its holder's "hold to see", and is entered by its holder alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
+from companion.pi_pad import MODES, SLOTS, PiPad
+from companion.screens import column
+from companion.tables.base import GameTable, NewGameSpec
+from companion.theme import rgba
+from companion.widgets import FitLabel, Tile, button, colour_bar, confirm, label
+from rules.games import pi
+
+# the pieces' own colours (cards/pi/game.yaml suits), so each player picks the colour of their pieces
+PALETTE = {"red": "#D55E00", "blue": "#0072B2", "green": "#009E73", "yellow": "#F0E442", "purple": "#CC79A7"}
+
+NEW_GAME = NewGameSpec(
+    players=3, min_players=2, max_players=5, names=["Ann", "Ben", "Cat", "Dan", "Eve"], palette=PALETTE,
+    players_note="Players clockwise, each on the left of the one before (the first starts mini-game 1); "
+                 "each takes the pieces of their colour",
+    seed_note="Seed: at each mini-game the app may deal the tiles, cases and display from it (or you enter "
+              "the table's own deal)")
+
+CASE_SECONDS = 60  # a case entry left open closes itself after this long
+MODE_LABELS = {"investigate": "Investigate", "evidence": "Evidence", "solve": "Solve"}
+KIND_WORDS = {"suspect": "suspect", "crime": "crime", "location": "district"}
+
+
+def short(name: str) -> str:
+    """A district's name for a map cell: without a leading 'The'."""
+    return name[4:] if name.startswith("The ") else name
+
+
+class Table(GameTable):
+    pad_class = PiPad
+    pad: PiPad
+
+    def __init__(self, app: Any, screen: Any, session: Any):
+        super().__init__(app, screen, session)
+        self._case_timer: Any = None
+
+    @property
+    def city(self) -> pi.City:
+        return pi.city(self.session.db)
+
+    # --- what the frame asks ---------------------------------------------------------------------
+
+    def scoreline(self, s: dict[str, Any]) -> str:
+        mini = f"Mini-game {s['mini_game']} of {pi.MINI_GAMES}"
+        if s["phase"] == "over":
+            return f"Game over · {s['result']['why']}"
+        if s["phase"] == "deal":
+            return f"{mini} · deal"
+        if s["phase"] == "cases":
+            return f"{mini} · cases"
+        who = s["current"]
+        return f"{mini} · {who}'s turn {s['turns'][who] + 1}"
+
+    def widgets(self, s: dict[str, Any]) -> list[Any]:
+        pad = self.pad
+        self.message = pad.message
+        self.secrets_after = None
+        if pad.case_by is not None:
+            return self._case_entry()
+        if s["phase"] == "deal" and pad.entering_deal:
+            return self._deal_entry()
+        if s["phase"] == "play" and pad.drawing:
+            return [label(f"[b]The card {s['current']} drew[/b] to refill the display (the deck's cards):"),
+                    *self._element_grids(pad.deck_cards(), lambda e: self.screen.then(pad.tap_card, e),
+                                         "draw", lambda e: False)]
+        out: list[Any] = []
+        if s["phase"] == "over":
+            out.append(label(f"[b]{s['result']['why']}[/b]"))
+        elif s["phase"] == "deal":
+            out.append(label(self._deal_note(s)))
+        elif s["phase"] == "cases":
+            waiting = [p for i, p in enumerate(s["players"]) if self.session.state.cases[i] is None]
+            out.append(label("Each player in turn, alone (the others look away), taps their button below and "
+                             "enters the three case cards they hold: the suspect, the crime and the district. "
+                             f"Still to enter: {', '.join(waiting)}."))
+        out.append(self._players(s))
+        self.secrets_after = len(out)  # each player's button right under the players, always in view
+        if s["phase"] == "play":
+            out.append(self._boxes(s))
+            out.append(label("[b]Display[/b]: " + ", ".join(s["display"])
+                             + f" · deck {s['deck']} · discards {s['discard']}", muted=True))
+        if s["phase"] in ("play", "cases") and s["tiles"]:
+            out.append(self._tiles(s))
+        out += self._finished(s)
+        return out
+
+    def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
+        pad = self.pad
+        if pad.case_by is not None or s["phase"] != "play" or pad.drawing:
+            told = pad.told()
+            return [self._headline(told, bold=True)] if told and pad.case_by is None else []
+        modes = GridLayout(cols=3, size_hint_y=None, height=dp(48), spacing=dp(3))
+        for m in MODES:
+            modes.add_widget(button(MODE_LABELS[m], f"mode_{m}", lambda m=m: self.screen.then(pad.tap_mode, m),
+                                    flat=pad.mode != m))
+        if pad.mode == "evidence":
+            body = self._display(s)
+        elif pad.mode == "solve" and pad.solve_step() != "location":
+            body = self._solve_grid(pad.solve_step())
+        else:
+            body = self._map(s)
+        told = pad.told()
+        chosen = pad.target or pad.picks
+        head = self._headline(told, bold=True) if told and not chosen else self._headline(pad.preview())
+        return [head, modes, body]
+
+    def actions(self, s: dict[str, Any]) -> list[Any]:
+        pad, screen = self.pad, self.screen
+        if pad.case_by is not None:
+            who = s["players"][pad.case_by]
+            return [button(f"Enter {who}'s case", "case_confirm", self._confirm_case),
+                    button("Cancel", "case_cancel", self._close_case, flat=True)]
+        if s["phase"] == "deal":
+            if pad.entering_deal:
+                return [button("Deal", "deal_confirm", lambda: screen.do(pad.confirm_deal())),
+                        button("Take back", "deal_back", lambda: screen.then(pad.take_back_tile), flat=True),
+                        button("Cancel", "deal_cancel", lambda: screen.then(pad.clear), flat=True)]
+            out = [button("Enter the deal", "deal_table", lambda: screen.then(pad.start_deal))]
+            if self.session.log.seed is not None:
+                out.insert(0, button("Deal by app", "deal_seed", lambda: screen.do(pad.deal_by_seed())))
+            return out
+        if s["phase"] != "play":
+            return []
+        if pad.drawing:
+            return [button("Clear", "clear", lambda: screen.then(pad.clear), flat=True)]
+        return [button("Confirm", "confirm", self._confirm),
+                button("Clear", "clear", lambda: screen.then(pad.clear), flat=True),
+                button("More...", "more", self._more, flat=True)]
+
+    def secrets(self, s: dict[str, Any]) -> dict[str, str]:
+        if s["phase"] not in ("cases", "play") or self.pad.case_by is not None or self.pad.drawing:
+            return {}  # a page of its own is open: nothing above its choices
+        out = {}
+        for i, p in enumerate(s["players"]):
+            mine = self.session.summary(i)
+            case = mine.get("case")
+            if case:
+                out[p] = (f"You hold {mine['case_for']}'s case:\nSuspect: [b]{case['suspect']}[/b]\n"
+                          f"Crime: [b]{case['crime']}[/b]\nDistrict: [b]{case['location']}[/b]")
+        return out
+
+    def secret_actions(self, s: dict[str, Any]) -> list[Any]:
+        if s["phase"] != "cases" or self.pad.case_by is not None:
+            return []
+        return [button(f"{p}: enter my case", f"case_{i}", lambda i=i: self._open_case(i), flat=True)
+                for i, p in enumerate(s["players"]) if self.session.state.cases[i] is None]
+
+    def has_draft(self) -> bool:
+        return self.pad.has_draft()
+
+    def clear(self) -> None:
+        self._stop_case_timer()
+        super().clear()
+
+    # --- the turn ---------------------------------------------------------------------------------
+
+    def _confirm(self) -> None:
+        pad = self.pad
+        if pad.mode == "solve" and pad.ready():
+            confirm(f"{pad.preview()}? A wrong solve costs {pi.PENALTY} points.", "Solve",
+                    lambda: self.screen.do(pad.confirm()), "solve")
+            return
+        self.screen.do(pad.confirm())
+
+    def _headline(self, text: str, bold: bool = False) -> FitLabel:
+        fs = self.app.fs * sp(19 if bold else 15)
+        return FitLabel(text=f"[b]{text}[/b]" if bold else text, size_hint_y=None, height=dp(52), base_font=fs,
+                        font_size=fs, markup=True, color=rgba(self.app.colors["text"]), halign="center",
+                        valign="middle")
+
+    def _map(self, s: dict[str, Any]) -> GridLayout:
+        """The city as it lies on the board: one big button a district, the harbour where none is."""
+        pad, c, db = self.pad, self.city, self.session.db
+        board = db.records["districts"].cards
+        cells = {tuple(r["cell"]): r.id for r in board}
+        cols = 1 + max(x for x, _y in cells)
+        rows = 1 + max(y for _x, y in cells)
+        grid = GridLayout(cols=cols, size_hint_y=None, height=dp(52) * rows + dp(3) * (rows - 1), spacing=dp(3))
+        mine = set(self.session.state.investigators[self.session.state.current]) if s["phase"] == "play" else set()
+        chosen = pad.picks.get("location") if pad.mode == "solve" else pad.target
+        for y in range(rows):
+            for x in range(cols):
+                d = cells.get((x, y))
+                if d is None:
+                    grid.add_widget(label("Harbour", muted=True, halign="center", valign="middle",
+                                          size_hint_y=None, height=dp(52)))
+                    continue
+                mark = " *" if d in mine else ""
+                cell = Tile(text=short(c.name[d]) + mark, testid=f"district_{d}", flat=d != chosen, height=dp(52),
+                            font_size=self.app.fs * sp(13), bold=d == chosen)
+                cell.valign = "middle"
+                cell.bind(on_release=lambda *_, d=d: self.screen.then(pad.tap_district, d))
+                grid.add_widget(cell)
+        return grid
+
+    def _display(self, s: dict[str, Any]) -> GridLayout:
+        pad = self.pad
+        grid = GridLayout(cols=3, size_hint_y=None, height=dp(52) * 3 + dp(6), spacing=dp(3))
+        for e in self.session.state.display:
+            grid.add_widget(self._element_button(e, f"card_{e}", lambda e=e: self.screen.then(pad.tap_card, e),
+                                                 pad.target == e))
+        for _ in range(pi.DISPLAY - len(self.session.state.display)):
+            grid.add_widget(label("", size_hint_y=None, height=dp(52)))
+        return grid
+
+    def _solve_grid(self, kind: str) -> GridLayout:
+        pad = self.pad
+        elements = self.city.of_kind(kind)
+        grid = GridLayout(cols=4, size_hint_y=None, height=dp(52) * 3 + dp(6), spacing=dp(3))
+        for e in elements:
+            grid.add_widget(self._element_button(e, f"solve_{e}",
+                                                 lambda e=e: self.screen.then(pad.tap_solve, kind, e),
+                                                 pad.picks.get(kind) == e))
+        return grid
+
+    def _element_button(self, e: str, testid: str, action: Any, chosen: bool) -> Tile:
+        kind = KIND_WORDS[self.city.kind[e]]
+        t = Tile(text=f"{self.city.name[e]}\n[size={int(self.app.fs * sp(10))}]{kind}[/size]", testid=testid,
+                 flat=not chosen, height=dp(52), font_size=self.app.fs * sp(13), markup=True, bold=chosen)
+        t.valign = "middle"
+        t.bind(on_release=lambda *_: action())
+        return t
+
+    def _element_grids(self, elements: list[str], action: Any, prefix: str, chosen: Any) -> list[Any]:
+        """Elements grouped by kind (suspects, crimes, districts), three to a row."""
+        out: list[Any] = []
+        for kind in pi.KINDS:
+            mine = [e for e in elements if self.city.kind[e] == kind]
+            if not mine:
+                continue
+            out.append(label(f"{KIND_WORDS[kind].capitalize()}s", muted=True))
+            grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(3))
+            grid.bind(minimum_height=grid.setter("height"))
+            for e in mine:
+                grid.add_widget(self._element_button(e, f"{prefix}_{e}", lambda e=e: action(e), chosen(e)))
+            out.append(grid)
+        return out
+
+    def _more(self) -> None:
+        """Rare actions on a page of their own: misled (after a confirmation), pass, the rules of answering."""
+        body = self.screen.start_page()
+        s = self.session.summary(None)
+        body.add_widget(label("[b]A wrong answer found out[/b]: the misled player scores 7 this mini-game, the "
+                              "player who holds their case 0, and both stop playing. Who was misled?"))
+        for i, p in enumerate(s["players"]):
+            if s["done"][p]:
+                continue
+            holder = s["players"][(i - 1) % len(s["players"])]
+            body.add_widget(button(f"{p} was misled by {holder}", f"misled_{i}",
+                                   lambda p=p, h=holder: self._confirm_misled(p, h), flat=True))
+        who = s["current"]
+        if s["investigators_left"][who] == 0 and not s["display"]:
+            body.add_widget(button(f"{who} passes (no investigators, no display)", "pass",
+                                   lambda: self.screen.do(self.pad.pass_turn())))
+        body.add_widget(button("Rules: how the case holder answers", "more_rules",
+                               lambda: self.app.open_rules("discs cubes answer"), flat=True))
+        body.add_widget(button("Back to the table", "more_back", self.screen.refresh))
+
+    def _confirm_misled(self, player: str, holder: str) -> None:
+        confirm(f"{player} was misled by {holder}: {player} scores {pi.MISLED_POINTS} and {holder} 0 for this "
+                "mini-game, and both stop playing. Record it?", "Misled",
+                lambda: self.screen.do(self.pad.misled(player)), "misled")
+
+    # --- the deal and the cases -------------------------------------------------------------------
+
+    def _deal_note(self, s: dict[str, Any]) -> str:
+        seed = self.session.log.seed
+        by_app = (f"Deal by app: the app deals from seed {seed} and lists where each tile goes; " if seed is not None
+                  else "")
+        return (f"Mini-game {s['mini_game']}: {by_app}Enter the deal: lay out the tiles and the nine evidence "
+                "cards as the rulebook says, then tap each district's tiles and the display here.")
+
+    def _deal_entry(self) -> list[Any]:
+        pad, c = self.pad, self.city
+        d = pad.deal_district()
+        out: list[Any] = []
+        if d is not None:
+            n = len(pad.tiles) + 1
+            kind = SLOTS[pad.slot]
+            out.append(label(f"[b]{c.name[d]}[/b] ({n} of {len(c.districts)}): its {kind} tile"))
+            grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(3))
+            grid.bind(minimum_height=grid.setter("height"))
+            for e in pad.tile_choices():
+                text = c.name[e] if e else f"No {kind.capitalize()}"
+                grid.add_widget(button(text, f"tile_{e or 'none'}", lambda e=e: self.screen.then(pad.tap_tile, e),
+                                       flat=e is not None, height=dp(52)))
+            out.append(grid)
+            if pad.half is not None:
+                out.append(label(f"{c.name[d]}: {pad.name(pad.half[0])}, ...", muted=True))
+        else:
+            out.append(label(f"[b]The evidence display[/b]: tap the {pi.DISPLAY} cards laid out "
+                             f"({len(pad.display)} of {pi.DISPLAY}), then Deal."))
+            out += self._element_grids(list(c.kind), lambda e: self.screen.then(pad.tap_display, e), "display",
+                                       lambda e: e in pad.display)
+        done = [f"{c.name[dd]}: {pad.name(s)}, {pad.name(k)}" for dd, (s, k) in zip(c.districts, pad.tiles,
+                                                                                     strict=False)]
+        if done:
+            out.append(label("\n".join(reversed(done)), muted=True))
+        return out
+
+    def _open_case(self, player: int) -> None:
+        self.pad.open_case(player)
+        self._stop_case_timer()
+        self._case_timer = Clock.schedule_once(lambda *_: self._close_case(), CASE_SECONDS)
+        self.screen.refresh()
+        self.screen.ids.scroll.scroll_y = 1
+
+    def _case_entry(self) -> list[Any]:
+        pad = self.pad
+        who = self.session.state.players[pad.case_by or 0]
+        out: list[Any] = [label(f"[b]{who} only[/b] (the others look away): tap the three case cards you hold. "
+                                f"This closes by itself after {CASE_SECONDS} s.")]
+        out += self._element_grids(list(self.city.kind), lambda e: self._tap_case(e), "case",
+                                   lambda e: pad.case.get(self.city.kind[e]) == e)
+        return out
+
+    def _tap_case(self, e: str) -> None:
+        self.pad.tap_case(self.city.kind[e], e)
+        self.screen.refresh()
+
+    def _confirm_case(self) -> None:
+        self._stop_case_timer()
+        self.screen.do(self.pad.confirm_case())
+
+    def _close_case(self) -> None:
+        self._stop_case_timer()
+        self.pad.close_case()
+        self.screen.refresh()
+
+    def _stop_case_timer(self) -> None:
+        if self._case_timer is not None:
+            self._case_timer.cancel()
+            self._case_timer = None
+
+    # --- the state --------------------------------------------------------------------------------
+
+    def _players(self, s: dict[str, Any]) -> BoxLayout:
+        """One line a player: colour, turns, investigators left, penalties, points; discs and cubes out."""
+        box = column()
+        colours = s["colours"]
+        for p in s["players"]:
+            turn = " [b]to play[/b]" if p == s["current"] else ""
+            done = ""
+            if s["phase"] == "play" and s["done"][p]:
+                solved = any(b["player"] == p for b in s["boxes"])
+                done = f" · [b]{'solved' if solved else 'out'}[/b] +{s['points'][p][s['mini_game'] - 1]}"
+            pen = f" · {s['penalties'][p]} penalt{'y' if s['penalties'][p] == 1 else 'ies'}" if s["penalties"][p] else ""
+            found = self._found(s, p)
+            text = (f"[b]{p}[/b]{turn}{done} · {s['turns'][p]} turns · {s['investigators_left'][p]} inv. left{pen} · "
+                    f"[b]{s['result']['scores'][p]}[/b] pts" + (f"\n{found}" if found else ""))
+            line = label(text, padding=(dp(12), 0))
+            colour_bar(line, PALETTE.get(colours[p], "#888888"), side="left", thick=8)
+            box.add_widget(line)
+        return box
+
+    @staticmethod
+    def _found(s: dict[str, Any], player: str) -> str:
+        """The discs and cubes a player has out: on investigators and on tiles."""
+        def count(n: int, word: str) -> str:
+            return f"{n} {word}{'s' if n != 1 else ''}" if n else ""
+
+        bits = [f"{i['district']} " + " ".join(x for x in (count(i["discs"], "disc"), count(i["cubes"], "cube")) if x)
+                for i in s["investigators"][player] if i["discs"] or i["cubes"]]
+        bits += [f"{m['kind']} on {m['tile']}" for m in s["markers"][player]]
+        return ("Found: " + "; ".join(bits)) if bits else ""
+
+    def _boxes(self, s: dict[str, Any]) -> Any:
+        taken = ", ".join(f"{b['player']} {b['points']} ({b['turns']} turns)" for b in s["boxes"]) or "none yet"
+        return label(f"[b]Boxes[/b] (7, 5, 3, 1): {taken}", muted=True)
+
+    def _tiles(self, s: dict[str, Any]) -> Any:
+        """Where each tile lies (public: the board shows them face up)."""
+        lines = [f"{short(d)}: {t['suspect'] or 'no suspect'}, {t['crime'] or 'no crime'}" for d, t in s["tiles"].items()]
+        return label("[b]The board[/b]\n" + "\n".join(lines), muted=True)
+
+    def _finished(self, s: dict[str, Any]) -> list[Any]:
+        out = []
+        for f in s["mini_games"]:
+            points = ", ".join(f"{p} {n}" for p, n in f["points"].items())
+            cases = "; ".join(f"{p}: {c['suspect']}, {c['crime']}, {c['location']}" for p, c in f["cases"].items()
+                              if c)
+            out.append(label(f"[b]Mini-game {f['mini_game']}[/b]: {points}\nEach one's case: {cases}", muted=True))
+        return out

@@ -1,0 +1,144 @@
+"""P.I. in the real app at 360 x 640 with five players: set up, a deal by the app, turns by taps
+with the case holder's answer told large, a solve, the misled menu; no case on the table except
+while its holder holds their button; every control at least 48 dp, the actions in the fixed bar."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from rules.games import pi
+from tests.companion.test_app_gui import SCREENS, run
+from tests.rules.test_pi_support import pi_database
+
+pytest.importorskip("kivy")
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+SEED = 7
+BAR = ["confirm", "clear", "more", "undo", "history", "table_rules", "table_home"]
+
+
+def engine_game():
+    """The same game in the engine: players, seed, the deal the app makes from it."""
+    state = pi.new_state(pi_database(), {"players": NAMES, "seed": SEED,
+                                         "colours": ["red", "blue", "green", "yellow", "purple"]})
+    pi.apply(state, {"action": "deal"})
+    return state
+
+
+def case_lines(state) -> list[str]:
+    """How each case reads in its holder's secret view: nowhere else on the table."""
+    c = pi.city(state.db)
+    return [f"Suspect: {c.name[case[0]]}" for case in state.cases if case]
+
+
+def test_five_players_a_mini_game_by_taps(tmp_path):
+    SCREENS.mkdir(exist_ok=True)
+    names = ("new", "dealt", "held", "investigated", "evidence", "solve", "solved", "more", "misled", "history")
+    dumps = {n: tmp_path / f"{n}.json" for n in names}
+    state = engine_game()
+    c = pi.city(state.db)
+    steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_more"}, {"tap": "players_more"}]
+    steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
+    steps += [{"text": ["new.seed", str(SEED)]}, {"dump": str(dumps["new"])}, {"shot": str(SCREENS / "pi-new.png")},
+              {"tap": "new_start"}, {"tap": "deal_seed"}, {"dump": str(dumps["dealt"])},
+              {"shot": str(SCREENS / "pi-dealt.png")},
+              {"press": "secret_1"}, {"wait": 0.6}, {"dump": str(dumps["held"])},
+              {"shot": str(SCREENS / "pi-held.png")}, {"release": "secret_1"}]
+    # Ann investigates Little Italy: two taps, the answer told large
+    want = pi.answer_for(state, 0, "investigate", "little_italy")["text"]
+    pi.apply(state, {"action": "investigate", "by": "Ann", "district": "little_italy"})
+    steps += [{"tap": "district_little_italy"}, {"tap": "confirm"}, {"dump": str(dumps["investigated"])},
+              {"shot": str(SCREENS / "pi-answer.png")}]
+    # Ben takes the first evidence card on display: three taps
+    card = state.display[0]
+    want_card = pi.answer_for(state, 1, "evidence", card)["text"]
+    pi.apply(state, {"action": "evidence", "by": "Ben", "card": card})
+    steps += [{"tap": "mode_evidence"}, {"tap": f"card_{card}"}, {"tap": "confirm"}, {"dump": str(dumps["evidence"])},
+              {"shot": str(SCREENS / "pi-evidence.png")}]
+    # Cat solves her own case (held by Ben): suspect, crime, district on the map, confirm, agree
+    case = state.cases[1]
+    steps += [{"tap": "mode_solve"}, {"tap": f"solve_{case[0]}"}, {"tap": f"solve_{case[1]}"},
+              {"tap": f"district_{case[2]}"}, {"dump": str(dumps["solve"])}, {"shot": str(SCREENS / "pi-solve.png")},
+              {"tap": "confirm"}, {"tap": "solve_yes"}, {"dump": str(dumps["solved"])}]
+    pi.apply(state, {"action": "solve", "by": "Cat", "suspect": case[0], "crime": case[1], "location": case[2]})
+    # Eve tells the table she was misled by Dan (who holds her case): a menu, then a confirmation
+    steps += [{"tap": "more"}, {"dump": str(dumps["more"])}, {"shot": str(SCREENS / "pi-more.png")},
+              {"tap": "misled_4"}, {"tap": "misled_yes"}, {"dump": str(dumps["misled"])},
+              {"shot": str(SCREENS / "pi-misled.png")},
+              {"tap": "history"}, {"dump": str(dumps["history"])}, {"shot": str(SCREENS / "pi-history.png")},
+              {"quit": True}]
+    run(tmp_path, steps, timeout=120)
+    data = {n: json.loads(p.read_text()) for n, p in dumps.items()}
+    secret_lines = case_lines(engine_game())
+    for name, d in data.items():
+        assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
+        if name != "held":
+            shown = "\n".join(d["texts"])
+            assert not any(line in shown for line in secret_lines), f"{name}: a case is on the table"
+            assert "You hold" not in shown, name
+    assert data["new"]["controls"]["players_more"]["disabled"]  # five is the most
+    dealt = data["dealt"]["summary"]
+    assert dealt["players"] == NAMES and dealt["phase"] == "play" and dealt["current"] == "Ann"
+    assert sorted(dealt["colours"].values()) == sorted(["red", "blue", "green", "yellow", "purple"])  # one each
+    for d in ("dealt", "investigated", "evidence", "solve"):  # the actions in the fixed bar, on the window
+        assert all(data[d]["controls"][k]["in_window"] for k in BAR), d
+        assert all(data[d]["controls"][f"district_{x}"]["in_window"] for x in ("hilltop", "canal_street")) \
+            or d == "evidence", d
+    held = "\n".join(data["held"]["texts"])
+    ann_holds = engine_game().cases[1]  # Ben's secret: the case he holds, Cat's
+    assert f"Suspect: {c.name[ann_holds[0]]}" in held and "You hold Cat's case" in held
+    assert want in data["investigated"]["texts"][0] or any(want in t for t in data["investigated"]["texts"])
+    assert want == re.sub(r"\s+", " ", want) and data["investigated"]["summary"]["turns"]["Ann"] == 1
+    assert any(want_card in t for t in data["evidence"]["texts"])
+    assert any(t.startswith("Cat: right!") for t in data["solved"]["texts"])
+    assert data["solved"]["summary"]["boxes"] == [{"player": "Cat", "turns": 1, "box": 7, "points": 7}]
+    assert "misled_2" not in data["more"]["controls"]  # Cat has solved: she is out of play
+    misled = data["misled"]["summary"]
+    assert (misled["points"]["Eve"][0], misled["points"]["Dan"][0]) == (7, 0)
+    assert misled["done"]["Dan"] and misled["done"]["Eve"] and misled["current"] == "Ann"
+
+
+TABLE_CASES = {"Ann": ["bubbles", "murder", "downtown"], "Ben": ["velvet_vance", "arson", "hilltop"],
+               "Cat": ["lucky_pell", "smuggling", "northgate"], "Dan": ["rosie_kane", "forgery", "shipyard"],
+               "Eve": ["mr_whisper", "extortion", "gasworks"]}
+
+
+def test_five_players_deal_entered_from_the_table(tmp_path):
+    """The tiles as laid out, the display, each case entered by its holder alone; a draw named."""
+    from tests.rules.test_pi_support import EXAMPLE_DISPLAY, EXAMPLE_TILES
+
+    dumps = {n: tmp_path / f"{n}.json" for n in ("tiles", "display", "entering", "entered", "drawing", "drawn")}
+    steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_more"}, {"tap": "players_more"}]
+    steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
+    steps += [{"tap": "new_start"}, {"tap": "deal_table"}]
+    for n, d in enumerate(pi.city(pi_database()).districts):
+        steps += [{"tap": f"tile_{e or 'none'}"} for e in EXAMPLE_TILES[d]]
+        if n == 5:
+            steps += [{"dump": str(dumps["tiles"])}, {"shot": str(SCREENS / "pi-deal-tiles.png")}]
+    steps += [{"tap": f"display_{e}"} for e in EXAMPLE_DISPLAY]
+    steps += [{"dump": str(dumps["display"])}, {"tap": "deal_confirm"}]
+    for i, name in enumerate(NAMES):
+        steps += [{"tap": f"case_{i}"}] + [{"tap": f"case_{e}"} for e in TABLE_CASES[name]]
+        if i == 0:
+            steps += [{"dump": str(dumps["entering"])}, {"shot": str(SCREENS / "pi-case-entry.png")}]
+        steps += [{"tap": "case_confirm"}]
+    steps += [{"dump": str(dumps["entered"])}, {"tap": "mode_evidence"}, {"tap": "card_waterfront"},
+              {"tap": "confirm"}, {"dump": str(dumps["drawing"])}, {"shot": str(SCREENS / "pi-draw.png")},
+              {"tap": "draw_shipyard"}, {"dump": str(dumps["drawn"])}, {"quit": True}]
+    run(tmp_path, steps, timeout=150)
+    data = {n: json.loads(p.read_text()) for n, p in dumps.items()}
+    for name, d in data.items():
+        assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
+    assert data["tiles"]["summary"]["phase"] == "deal" and "tile_none" in data["tiles"]["controls"]
+    entered = data["entered"]["summary"]
+    assert entered["phase"] == "play" and entered["tiles"]["Little Italy"]["suspect"] == "Bubbles"
+    assert "You hold" not in "\n".join(data["entered"]["texts"])
+    assert "Ann only" in "\n".join(data["entering"]["texts"])
+    assert "draw_shipyard" in data["drawing"]["controls"] and data["drawing"]["summary"]["events"] == 6
+    drawn = data["drawn"]["summary"]
+    assert "The Shipyard" in drawn["display"] and "Waterfront" not in drawn["display"]
+    # Ann holds Ben's case (Velvet Vance, Arson, Hilltop): Waterfront's tile district lies next to nothing of it
+    assert any(t.startswith("Ann: ") for t in data["drawn"]["texts"])
