@@ -13,6 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "data" / "tinygame"
 GAME = "moth"
+PER_FILE = 2000
 WORDS = ("Dusty", "Luna", "Death", "Tallow", "Oil", "Gas", "Silver", "Ember", "Ash", "Velvet", "Paper", "Brass")
 
 
@@ -27,11 +28,21 @@ def make_deck(folder: Path, n: int = 500) -> tuple[Path, Path]:
     """Copy the tiny game into folder with an n-card deck; returns (cards dir, layouts dir)."""
     shutil.copytree(TINY, folder, dirs_exist_ok=True)
     cards, layouts = folder / "cards", folder / "layouts"
-    (cards / GAME / "deck.yaml").write_text("cards:\n" + "".join(card_line(i) for i in range(n)), encoding="utf-8")
+    # a card file holds at most a few thousand cards (the reader's limit on values): larger decks span components
+    files = [range(start, min(n, start + PER_FILE)) for start in range(0, n, PER_FILE)]
+    for k, part in enumerate(files):
+        name = "deck.yaml" if k == 0 else f"deck{k + 1}.yaml"
+        (cards / GAME / name).write_text("cards:\n" + "".join(card_line(i) for i in part), encoding="utf-8")
     rules = cards / GAME / "rules.yaml"  # its one ruling names a card of the six
     rules.write_text(rules.read_text(encoding="utf-8").replace("gas_mantle", "card_00006"), encoding="utf-8")
     game = cards / GAME / "game.yaml"
-    game.write_text(re.sub(r"count: \d+", f"count: {n}", game.read_text(encoding="utf-8")), encoding="utf-8")
+    text = game.read_text(encoding="utf-8")
+    head, rest = text.split("components:\n", 1)
+    block, tail = rest.split("\nsheets:", 1)
+    blocks = [re.sub(r"count: \d+", f"count: {len(part)}", block) if k == 0 else
+              re.sub(r"count: \d+", f"count: {len(part)}", block).replace("id: deck", f"id: deck{k + 1}")
+              .replace("file: deck.yaml", f"file: deck{k + 1}.yaml") for k, part in enumerate(files)]
+    game.write_text(head + "components:\n" + "".join(blocks) + "\nsheets:" + tail, encoding="utf-8")
     aid = layouts / GAME / "aid.yaml"  # its table lists the deck: the first six are enough on one page
     aid.write_text(aid.read_text(encoding="utf-8").replace("cards.deck %}", "cards.deck[:6] %}"), encoding="utf-8")
     return cards, layouts

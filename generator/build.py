@@ -221,12 +221,18 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
 
 def _draw_card(doc: PdfDocument, composed: Composed, key: str, x: float, y: float,
                clip: tuple[float, float, float, float]) -> None:
-    """A card's scene with its trim's top-left at (x, y); drawn once and placed by reference if it recurs."""
-    scene = composed.composer.store.get(key)
+    """A card's scene with its trim's top-left at (x, y).
+
+    One that recurs (a deck's backs) is drawn once and placed by reference; any other is
+    replayed from the drawing an earlier build kept in the store, or drawn and kept.
+    """
+    from generator.backends.recorded import draw_recorded
+
+    store, bleed = composed.composer.store, composed.composer.bleed
     if key in composed.repeated:
-        doc.draw_reused(key, scene, x - scene.bleed, y - scene.bleed, clip=clip)
+        doc.draw_reused(key, store.get(key), x - bleed, y - bleed, clip=clip)
     else:
-        doc.draw(scene, x - scene.bleed, y - scene.bleed, clip=clip)
+        draw_recorded(doc, store, key, x - bleed, y - bleed, clip)
 
 
 def _shift(box: tuple[float, float, float, float], off: tuple[float, float]) -> tuple[float, float, float, float]:

@@ -66,7 +66,8 @@ class SceneStore:
     def __init__(self, folder: Path | None = None, keep: int = 64):
         self.folder = folder
         self.keep = keep
-        self.reused = 0  # scenes found from the previous build
+        self.reused = 0  # entries found from the previous build
+        self.reused_scenes = 0  # of them, scenes (not drawings kept by a backend)
         self._recent: OrderedDict[str, Scene] = OrderedDict()
         self._held: dict[str, Scene] = {}  # in memory only: no folder, or composed with problems
         self._index: dict[str, tuple[int, int]] = {}  # this build's scenes in the new file: offset, length
@@ -101,6 +102,7 @@ class SceneStore:
             offset, length = self._old_index[key]
             self._write(key, os.pread(self._old.fileno(), length, offset))
             self.reused += 1
+            self.reused_scenes += ":" not in key  # a scene's key is a bare digest; other entries say what they are
             return True
         return False
 

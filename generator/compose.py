@@ -2,25 +2,44 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import jinja2
-import jinja2.meta
+from jinja2.runtime import Context
 
 from generator.backends.fonts import FONT_FILES, metrics
-from generator.layouts import Element, Layout, LayoutLibrary, is_template
+from generator.cache import SceneStore, library_fingerprint
+from generator.layouts import (
+    Element,
+    LayoutLibrary,
+    PreparedElement,
+    PreparedLayout,
+    is_template,
+    prepare,
+)
 from generator.legibility import check_game_text
 from generator.scene import Ellipse, Item, Polyline, Rect, Scene
 from generator.symbols import draw_symbol
-from generator.text import TextStyle, fit_text
+from generator.text import Fitted, TextStyle, fit_text
 from generator.units import parse_length
 from rules.cards import Card, Component, GameDatabase
 from rules.problems import Place, Problems
 from rules.yamlsource import plain
 
 FALSY = {"", "false", "none", "0", "no", "[]", "{}"}
+_MISSING = object()
+
+
+def _digest(value: Any) -> str:
+    """A stable text for a template value: what a scene's key is made of."""
+    if value is _MISSING:
+        return "-"
+    return json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False)
 
 
 class _Skip(Exception):
@@ -29,13 +48,22 @@ class _Skip(Exception):
 
 @dataclass
 class Face:
-    """One physical card: which card, which copy, its scenes."""
+    """One physical card: which card, which copy; its scenes are fetched by content key when drawn."""
 
     component: Component
     card: Card
     number: int  # 1-based among the component's printed cards
-    face: Scene
-    back: Scene
+    face_key: str
+    back_key: str
+    store: SceneStore = field(repr=False)
+
+    @property
+    def face(self) -> Scene:
+        return self.store.get(self.face_key)
+
+    @property
+    def back(self) -> Scene:
+        return self.store.get(self.back_key)
 
 
 def card_context(card: Card, fields: dict[str, Any]) -> dict[str, Any]:
@@ -46,17 +74,50 @@ def card_context(card: Card, fields: dict[str, Any]) -> dict[str, Any]:
     return ctx
 
 
+@lru_cache(maxsize=4096, typed=True)
+def _length_of(value: str | float) -> float:
+    """parse_length, remembered: the same few strings come back for every card."""
+    return parse_length(value.strip() if isinstance(value, str) else value)
+
+
+@lru_cache(maxsize=1024)
+def _is_colour(value: str) -> bool:
+    if len(value) != 7 or not value.startswith("#"):
+        return False
+    try:
+        int(value[1:], 16)
+    except ValueError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=4096)
+def _fitted(text: str, x: float, y: float, w: float, h: float, st: TextStyle) -> Fitted:
+    """fit_text, remembered for texts that recur across cards (suit names, values, titles)."""
+    return fit_text(text, x, y, w, h, st, metrics())
+
+
 class Composer:
-    """Builds scenes for one game's cards and sheets, collecting problems as it goes."""
+    """Builds scenes for one game's cards and sheets, collecting problems as it goes.
+
+    Card scenes go into a SceneStore under a content key: the layout's fingerprint, the
+    values its templates read, the build options and the code. Cards that agree on all
+    of those (the backs of a deck, usually) are composed once.
+    """
 
     def __init__(self, lib: LayoutLibrary, db: GameDatabase, problems: Problems, *, bleed: float | None = None,
-                 ink_saver: bool = False):
+                 ink_saver: bool = False, store: SceneStore | None = None):
         self.lib, self.db, self.problems = lib, db, problems
         self.bleed = lib.settings.bleed if bleed is None else bleed
         self.ink_saver = ink_saver
+        self.store = store if store is not None else SceneStore()
         self.metrics = metrics()
+        self.composed = 0  # card scenes composed by this composer (not found in the store)
         self._reported: set[tuple[Place, str]] = set()  # one report per template fault, not per card
-        self._uses_i_cache: dict[str, bool] = {}
+        self._prepared: dict[str, PreparedLayout] = {}
+        self._digests: dict[str, str] = {}
+        self._globals = lib.env.globals
+        self._library = library_fingerprint(lib)
         cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in db.components.items()}
         self.base: dict[str, Any] = {
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,
@@ -75,60 +136,106 @@ class Composer:
     # --- public -----------------------------------------------------------------------
 
     def faces(self, component: Component) -> list[Face]:
-        """Every printed card of a component, copies expanded, face and back composed."""
-        face_layout = self.lib.layout(component.face, self.problems, component.field_place("face"))
-        back_layout = self.lib.layout(component.back, self.problems, component.field_place("back"))
+        """Every printed card of a component, copies expanded; scenes not yet in the store are composed."""
+        face_layout = self._prepare(component.face, component.field_place("face"))
+        back_layout = self._prepare(component.back, component.field_place("back"))
         if face_layout is None or back_layout is None:
             return []
         out: list[Face] = []
         number = 0
+        total = component.printed  # once: summing every copy for every card was quadratic
         for card in component.cards:
             for copy in range(card.copies):
                 number += 1
-                ctx = self._card_ctx(component, card, number, copy)
-                face = self.scene(face_layout, ctx, f"card '{card.id}'")
-                back = self.scene(back_layout, ctx, f"card '{card.id}' (back)")
-                out.append(Face(component, card, number, face, back))
+                ctx = self._card_ctx(component, card, number, total, copy)
+                face = self._stored(face_layout, ctx, f"card '{card.id}'")
+                back = self._stored(back_layout, ctx, f"card '{card.id}' (back)")
+                out.append(Face(component, card, number, face, back, self.store))
         return out
 
     def page(self, layout_name: str, width: float, height: float, place: Place, extra: dict[str, Any]) -> Scene | None:
-        layout = self.lib.layout(layout_name, self.problems, place)
-        if layout is None:
+        prepared = self._prepare(layout_name, place)
+        if prepared is None:
             return None
-        ctx = {**self.base, "vars": layout.vars, "page": {"width": width, "height": height}, **extra}
-        return self.scene(layout, ctx, f"sheet '{layout_name}'", size=(width, height), bleed=0.0)
+        ctx = {**self.base, "page": {"width": width, "height": height}, **extra}
+        return self.scene(prepared, ctx, f"sheet '{layout_name}'", size=(width, height), bleed=0.0)
 
-    def _card_ctx(self, component: Component, card: Card, number: int, copy: int) -> dict[str, Any]:
+    def _prepare(self, name: str, place: Place) -> PreparedLayout | None:
+        prepared = self._prepared.get(name)
+        if prepared is None:
+            layout = self.lib.layout(name, self.problems, place)
+            if layout is None:
+                return None
+            prepared = self._prepared[name] = prepare(layout, self.lib.env, self.ink_saver)
+        return prepared
+
+    def _card_ctx(self, component: Component, card: Card, number: int, total: int, copy: int) -> dict[str, Any]:
         cdict = self.base["by_id"][card.id]
         ctx = dict(self.base)
         ctx.update(card=cdict, component=self.base["components"][component.id], number=number,
-                   total=component.printed, copy=copy + 1)
+                   total=total, copy=copy + 1)
         suit = cdict.get("suit")
         ctx["suit"] = self.base["suits"].get(suit) if isinstance(suit, str) else None
         return ctx
 
-    def scene(self, layout: Layout, ctx: dict[str, Any], who: str, size: tuple[float, float] | None = None,
+    def _size(self, prepared: PreparedLayout) -> tuple[float, float] | None:
+        dims = self.lib.sizes.get(prepared.layout.size or "")
+        if dims is None:
+            self.problems.add(prepared.layout.place, f"layout '{prepared.layout.name}' has no card size", "size: poker")
+            return None
+        return (dims.width, dims.height)
+
+    def _stored(self, prepared: PreparedLayout, ctx: dict[str, Any], who: str) -> str:
+        """The content key of a card's scene, composing it only if the store lacks it."""
+        size = self._size(prepared)
+        key = self.key(prepared, ctx, size)
+        if key not in self.store:
+            before = len(self.problems.items)
+            scene = self.scene(prepared, ctx, who, size) if size else Scene(1, 1)
+            self.composed += 1
+            # a scene whose composing found problems is not kept for later builds: they must see them again
+            self.store.put(key, scene, keep=len(self.problems.items) == before)
+        return key
+
+    def key(self, prepared: PreparedLayout, ctx: dict[str, Any], size: tuple[float, float] | None) -> str:
+        """What a card's scene depends on, as a digest: equal keys, equal scenes."""
+        parts = [self._library, prepared.fingerprint, repr(size), repr(self.bleed)]
+        for name in sorted(prepared.names):
+            value = ctx.get(name, _MISSING)
+            if value is self.base.get(name, _MISSING):  # a game-wide value: digested once per build
+                digest = self._digests.get(name)
+                if digest is None:
+                    digest = self._digests[name] = _digest(value)
+                parts.append(f"{name}={digest}")
+            else:
+                parts.append(f"{name}={_digest(value)}")
+        return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+
+    def scene(self, prepared: PreparedLayout, ctx: dict[str, Any], who: str, size: tuple[float, float] | None = None,
               bleed: float | None = None) -> Scene:
         if size is None:
-            dims = self.lib.sizes.get(layout.size or "")
-            if dims is None:
-                self.problems.add(layout.place, f"layout '{layout.name}' has no card size", "size: poker")
+            size = self._size(prepared)
+            if size is None:
                 return Scene(1, 1)
-            size = (dims.width, dims.height)
         b = self.bleed if bleed is None else bleed
         w, h = size
         scene = Scene(w + 2 * b, h + 2 * b, b, label=who)
-        ctx = {**ctx, "vars": layout.vars, "size": {"width": w, "height": h, "bleed": b}}
-        for el in layout.elements:
+        # one template context for the whole card, not one per templated value
+        jctx = self._context({**ctx, "vars": prepared.layout.vars, "size": {"width": w, "height": h, "bleed": b}})
+        for pe in prepared.elements:
             try:
-                self._element(scene, el, ctx, who, w, h, b)
+                self._element(scene, pe, jctx, who, w, h, b)
             except _Skip:
                 continue
         return scene
 
+    def _context(self, values: dict[str, Any]) -> Context:
+        env = self.lib.env
+        return env.context_class(env, {**self._globals, **values}, None, {}, globals=self._globals)
+
     # --- elements -----------------------------------------------------------------------
 
-    def _render(self, value: Any, el: Element, key: str, ctx: dict[str, Any], who: str) -> Any:
+    def _render(self, value: Any, el: Element, key: str, ctx: Context, who: str) -> Any:
         if isinstance(value, list):
             return [self._render(v, el, key, ctx, who) for v in value]
         if isinstance(value, dict):
@@ -137,7 +244,10 @@ class Composer:
             return value
         place = el.places.get(key, el.place)
         try:
-            return self.lib.template(value).render(ctx)
+            template = self.lib.template(value)
+            ctx.vars.clear()  # what one template sets is not seen by the next
+            ctx.exported_vars.clear()
+            return "".join(template.root_render_func(ctx))
         except jinja2.TemplateSyntaxError as exc:
             style = getattr(value, "style", None)
             shift = (exc.lineno or 1) - 1 + (1 if style in ("|", ">") else 0)
@@ -156,161 +266,150 @@ class Composer:
             self.problems.add(place, f"{who}: template failed in '{key}': {type(exc).__name__}: {exc}")
         raise _Skip
 
-    def _get(self, data: dict[str, Any], el: Element, key: str, ctx: dict[str, Any], who: str, default: Any = None) -> Any:
-        if key not in data:
+    def _get(self, pe: PreparedElement, key: str, ctx: Context, who: str, default: Any = None) -> Any:
+        if key not in pe.data:
             return default
-        return self._render(data[key], el, key, ctx, who)
+        if key in pe.templated:
+            return self._render(pe.data[key], pe.el, key, ctx, who)
+        return pe.data[key]
 
-    def _length(self, data: dict[str, Any], el: Element, key: str, ctx: dict[str, Any], who: str, default: float) -> float:
-        value = self._get(data, el, key, ctx, who)
+    def _length(self, pe: PreparedElement, key: str, ctx: Context, who: str, default: float) -> float:
+        value = self._get(pe, key, ctx, who)
         if value is None:
             return default
         try:
-            return parse_length(value.strip() if isinstance(value, str) else value)
+            return _length_of(value) if isinstance(value, str | int | float) else parse_length(value)
         except ValueError as exc:
-            if is_template(data.get(key)):  # a literal was already reported when the layout was read
-                self.problems.add(el.places.get(key, el.place), f"{who}: {key}: {exc}")
+            if key in pe.templated:  # a literal was already reported when the layout was read
+                self.problems.add(pe.el.places.get(key, pe.el.place), f"{who}: {key}: {exc}")
             raise _Skip from None
 
-    def _number(self, data: dict[str, Any], el: Element, key: str, ctx: dict[str, Any], who: str, default: float) -> float:
-        value = self._get(data, el, key, ctx, who)
+    def _number(self, pe: PreparedElement, key: str, ctx: Context, who: str, default: float) -> float:
+        value = self._get(pe, key, ctx, who)
         if value is None:
             return default
         try:
             return float(value)
         except (TypeError, ValueError):
-            self.problems.add(el.places.get(key, el.place), f"{who}: {key} must be a number, not {value!r}")
+            self.problems.add(pe.el.places.get(key, pe.el.place), f"{who}: {key} must be a number, not {value!r}")
             raise _Skip from None
 
-    def _colour(self, data: dict[str, Any], el: Element, key: str, ctx: dict[str, Any], who: str, default: str | None) -> str | None:
-        value = self._get(data, el, key, ctx, who, default)
+    def _colour(self, pe: PreparedElement, key: str, ctx: Context, who: str, default: str | None) -> str | None:
+        value = self._get(pe, key, ctx, who, default)
         if value in (None, "", "none"):
             return None
         value = str(value).strip()
-        if len(value) == 7 and value.startswith("#"):
-            try:
-                int(value[1:], 16)
-                return value
-            except ValueError:
-                pass
-        self.problems.add(el.places.get(key, el.place), f"{who}: {key} '{value}' is not a colour", "#rrggbb or none")
+        if _is_colour(value):
+            return value
+        self.problems.add(pe.el.places.get(key, pe.el.place), f"{who}: {key} '{value}' is not a colour", "#rrggbb or none")
         raise _Skip
 
-    def _element(self, scene: Scene, el: Element, ctx: dict[str, Any], who: str, w: float, h: float, b: float) -> None:
-        data = el.data
-        if self.ink_saver and isinstance(data.get("ink_saver"), dict):
-            data = {**data, **data["ink_saver"]}
+    def _element(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str, w: float, h: float, b: float) -> None:
+        data = pe.data
         # a `when` that uses `i` is asked of each repeated copy; any other, once for the element
-        per_copy = "repeat" in data and "when" in data and self._uses_i(data["when"])
-        if "when" in data and not per_copy and not self._truthy(data, el, ctx, who):
+        if "when" in data and not pe.when_per_copy and not self._truthy(pe, ctx, who):
             return
         count, step = 1, (0.0, 0.0)
         if "repeat" in data:
             try:
-                count = int(str(self._get(data, el, "repeat", ctx, who)).strip())
+                count = int(str(self._get(pe, "repeat", ctx, who)).strip())
             except ValueError:
-                self.problems.add(el.places.get("repeat", el.place), f"{who}: repeat must be a whole number")
+                self.problems.add(pe.el.places.get("repeat", pe.el.place), f"{who}: repeat must be a whole number")
                 raise _Skip from None
             raw_step = data.get("step", [0, 0])
             try:
                 step = (parse_length(raw_step[0]), parse_length(raw_step[1]))
             except (ValueError, TypeError, IndexError):
-                self.problems.add(el.places.get("step", el.place), f"{who}: step must be [dx, dy]", "step: [6mm, 0]")
+                self.problems.add(pe.el.places.get("step", pe.el.place), f"{who}: step must be [dx, dy]", "step: [6mm, 0]")
                 raise _Skip from None
         for i in range(count):
-            local = {**ctx, "i": i} if "repeat" in data else ctx
-            if per_copy and not self._truthy(data, el, local, who):
+            local = self._context({**ctx.parent, "i": i}) if "repeat" in data else ctx
+            if pe.when_per_copy and not self._truthy(pe, local, who):
                 continue
-            self._draw(scene, el, data, local, who, w, h, b, step[0] * i, step[1] * i)
+            self._draw(scene, pe, local, who, w, h, b, step[0] * i, step[1] * i)
 
-    def _truthy(self, data: dict[str, Any], el: Element, ctx: dict[str, Any], who: str) -> bool:
-        return str(self._get(data, el, "when", ctx, who)).strip().lower() not in FALSY
+    def _truthy(self, pe: PreparedElement, ctx: Context, who: str) -> bool:
+        return str(self._get(pe, "when", ctx, who)).strip().lower() not in FALSY
 
-    def _uses_i(self, value: Any) -> bool:
-        if not is_template(value):
-            return False
-        if value not in self._uses_i_cache:  # a template is parsed once, not once a card
-            try:
-                self._uses_i_cache[value] = "i" in jinja2.meta.find_undeclared_variables(self.lib.env.parse(value))
-            except jinja2.TemplateSyntaxError:
-                self._uses_i_cache[value] = False  # reported when it is rendered
-        return self._uses_i_cache[value]
-
-    def _draw(self, scene: Scene, el: Element, data: dict[str, Any], ctx: dict[str, Any], who: str,
+    def _draw(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
               w: float, h: float, b: float, dx: float, dy: float) -> None:
+        el, data = pe.el, pe.data
         etype = el.type
-        x = self._length(data, el, "x", ctx, who, 0.0) + b + dx
-        y = self._length(data, el, "y", ctx, who, 0.0) + b + dy
-        ew = self._length(data, el, "w", ctx, who, w)
-        eh = self._length(data, el, "h", ctx, who, h)
+        x = self._length(pe, "x", ctx, who, 0.0) + b + dx
+        y = self._length(pe, "y", ctx, who, 0.0) + b + dy
+        ew = self._length(pe, "w", ctx, who, w)
+        eh = self._length(pe, "h", ctx, who, h)
         if etype == "rect":
             if data.get("bleed"):
                 x, y, ew, eh = 0.0, 0.0, scene.width, scene.height
-            dash = self._dash(data, el, who)
-            scene.add(Rect(x, y, ew, eh, self._colour(data, el, "fill", ctx, who, None),
-                           self._colour(data, el, "stroke", ctx, who, None),
-                           self._length(data, el, "width", ctx, who, 0.3), self._length(data, el, "radius", ctx, who, 0.0), dash))
+            dash = self._dash(pe, who)
+            scene.add(Rect(x, y, ew, eh, self._colour(pe, "fill", ctx, who, None),
+                           self._colour(pe, "stroke", ctx, who, None),
+                           self._length(pe, "width", ctx, who, 0.3), self._length(pe, "radius", ctx, who, 0.0), dash))
         elif etype == "ellipse":
-            scene.add(Ellipse(x + ew / 2, y + eh / 2, ew / 2, eh / 2, self._colour(data, el, "fill", ctx, who, None),
-                              self._colour(data, el, "stroke", ctx, who, None), self._length(data, el, "width", ctx, who, 0.3)))
+            scene.add(Ellipse(x + ew / 2, y + eh / 2, ew / 2, eh / 2, self._colour(pe, "fill", ctx, who, None),
+                              self._colour(pe, "stroke", ctx, who, None), self._length(pe, "width", ctx, who, 0.3)))
         elif etype == "line":
-            pts = self._get(data, el, "points", ctx, who, [])
+            pts = self._get(pe, "points", ctx, who, [])
             try:
                 points = tuple((parse_length(p[0]) + b + dx, parse_length(p[1]) + b + dy) for p in pts)
             except (ValueError, TypeError, IndexError):
                 self.problems.add(el.places.get("points", el.place), f"{who}: points must be [[x, y], ...]")
                 raise _Skip from None
-            dash = self._dash(data, el, who)
-            scene.add(Polyline(points, False, None, self._colour(data, el, "stroke", ctx, who, "#000000"),
-                               self._length(data, el, "width", ctx, who, 0.3), dash))
+            dash = self._dash(pe, who)
+            scene.add(Polyline(points, False, None, self._colour(pe, "stroke", ctx, who, "#000000"),
+                               self._length(pe, "width", ctx, who, 0.3), dash))
         elif etype == "text":
-            self._text(scene, el, data, ctx, who, x, y, ew, eh)
+            self._text(scene, pe, ctx, who, x, y, ew, eh)
         elif etype == "symbol":
-            name = str(self._get(data, el, "name", ctx, who, "")).strip()
+            name = str(self._get(pe, "name", ctx, who, "")).strip()
             parts = self.lib.symbols.get(name)
             if parts is None:
                 self.problems.add(el.places.get("name", el.place), f"{who}: unknown symbol '{name}'",
                                   "one of: " + ", ".join(sorted(self.lib.symbols)))
                 raise _Skip
-            colour = self._colour(data, el, "colour", ctx, who, "#000000") or "#000000"
-            background = self._colour(data, el, "background", ctx, who, "#FFFFFF") or "#FFFFFF"
-            for item in draw_symbol(parts, x, y, ew, eh, colour, background, self._number(data, el, "rotate", ctx, who, 0.0)):
+            colour = self._colour(pe, "colour", ctx, who, "#000000") or "#000000"
+            background = self._colour(pe, "background", ctx, who, "#FFFFFF") or "#FFFFFF"
+            for item in draw_symbol(parts, x, y, ew, eh, colour, background, self._number(pe, "rotate", ctx, who, 0.0)):
                 scene.add(item)
         elif etype == "table":
-            self._table(scene, el, data, ctx, who, x, y, ew, eh)
+            self._table(scene, pe, ctx, who, x, y, ew, eh)
 
-    def _dash(self, data: dict[str, Any], el: Element, who: str) -> tuple[float, ...]:
+    def _dash(self, pe: PreparedElement, who: str) -> tuple[float, ...]:
+        el, data = pe.el, pe.data
         try:
             return tuple(parse_length(d) for d in data.get("dash") or [])
         except (ValueError, TypeError):
             self.problems.add(el.places.get("dash", el.place), f"{who}: dash must be a list of lengths", "dash: [1mm, 1mm]")
             raise _Skip from None
 
-    def _style(self, data: dict[str, Any], el: Element, ctx: dict[str, Any], who: str, **defaults: Any) -> TextStyle:
-        font = str(self._get(data, el, "font", ctx, who, defaults.get("font", "regular")))
+    def _style(self, pe: PreparedElement, ctx: Context, who: str, **defaults: Any) -> TextStyle:
+        el = pe.el
+        font = str(self._get(pe, "font", ctx, who, defaults.get("font", "regular")))
         if font not in FONT_FILES:
             self.problems.add(el.places.get("font", el.place), f"{who}: unknown font '{font}'", "one of: " + ", ".join(FONT_FILES))
             raise _Skip
-        align = str(self._get(data, el, "align", ctx, who, defaults.get("align", "left")))
-        valign = str(self._get(data, el, "valign", ctx, who, defaults.get("valign", "top")))
+        align = str(self._get(pe, "align", ctx, who, defaults.get("align", "left")))
+        valign = str(self._get(pe, "valign", ctx, who, defaults.get("valign", "top")))
         if align not in ("left", "center", "right") or valign not in ("top", "middle", "bottom"):
             self.problems.add(el.place, f"{who}: align is left/center/right and valign top/middle/bottom")
             raise _Skip
-        size = self._number(data, el, "size", ctx, who, defaults.get("size", 9.0))
+        size = self._number(pe, "size", ctx, who, defaults.get("size", 9.0))
         return TextStyle(
-            font=font, size=size, min_size=self._number(data, el, "min_size", ctx, who, min(size, defaults.get("min_size", 6.0))),
-            colour=self._colour(data, el, "colour", ctx, who, "#000000") or "#000000", align=align, valign=valign,
-            leading=self._number(data, el, "leading", ctx, who, 1.2),
-            heading_colour=self._colour(data, el, "heading_colour", ctx, who, None),
+            font=font, size=size, min_size=self._number(pe, "min_size", ctx, who, min(size, defaults.get("min_size", 6.0))),
+            colour=self._colour(pe, "colour", ctx, who, "#000000") or "#000000", align=align, valign=valign,
+            leading=self._number(pe, "leading", ctx, who, 1.2),
+            heading_colour=self._colour(pe, "heading_colour", ctx, who, None),
         )
 
-    def _text(self, scene: Scene, el: Element, data: dict[str, Any], ctx: dict[str, Any], who: str,
+    def _text(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
               x: float, y: float, w: float, h: float) -> None:
-        text = str(self._get(data, el, "text", ctx, who, "")).strip("\n")
+        el = pe.el
+        text = str(self._get(pe, "text", ctx, who, "")).strip("\n")
         if not text.strip():
             return
-        st = self._style(data, el, ctx, who)
-        angle = self._number(data, el, "rotate", ctx, who, 0.0) % 360
+        st = self._style(pe, ctx, who)
+        angle = self._number(pe, "rotate", ctx, who, 0.0) % 360
         if angle not in (0, 90, 180, 270):
             self.problems.add(el.places.get("rotate", el.place), f"{who}: text turns in quarter turns only, not {angle:g}",
                               "rotate: 90, 180 or 270 (clockwise)")
@@ -318,7 +417,7 @@ class Composer:
         # a turned text is laid out upright in the box as it will be seen, then turned about its centre
         cx, cy = x + w / 2, y + h / 2
         box = (cx - h / 2, cy - w / 2, h, w) if angle in (90, 270) else (x, y, w, h)
-        fitted = fit_text(text, *box, st, self.metrics)
+        fitted = _fitted(text, *box, st)
         if not fitted.fits:
             self.problems.add(el.places.get("text", el.place),
                               f"{who}: text '{el.data.get('id', 'text')}' does not fit its {w:.1f} x {h:.1f} mm box "
@@ -333,21 +432,22 @@ class Composer:
             dx, dy = run.x - cx, run.y - cy
             scene.add(replace(run, x=cx + dx * cos - dy * sin, y=cy + dx * sin + dy * cos, angle=angle))
 
-    def _table(self, scene: Scene, el: Element, data: dict[str, Any], ctx: dict[str, Any], who: str,
+    def _table(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
                x: float, y: float, w: float, h: float) -> None:
-        columns = self._get(data, el, "columns", ctx, who, [])
-        rows = self._get(data, el, "rows", ctx, who, [])
+        el = pe.el
+        columns = self._get(pe, "columns", ctx, who, [])
+        rows = self._get(pe, "rows", ctx, who, [])
         if isinstance(rows, str):  # a template listing one row label a line
             rows = [line.strip() for line in rows.splitlines() if line.strip()]
         if not isinstance(columns, list) or not columns or not isinstance(rows, list) or not rows:
             self.problems.add(el.place, f"{who}: a table needs 'columns' and 'rows' lists",
                               "columns: [{title: Case, width: 2}, ...], rows: [Case 1, ...]")
             raise _Skip
-        stroke = self._colour(data, el, "stroke", ctx, who, "#333333") or "#333333"
-        line_w = self._length(data, el, "width", ctx, who, 0.25)
-        header_h = self._length(data, el, "header_height", ctx, who, 10.0)
-        header_fill = self._colour(data, el, "header_fill", ctx, who, None)
-        stripe = self._colour(data, el, "stripe", ctx, who, None)
+        stroke = self._colour(pe, "stroke", ctx, who, "#333333") or "#333333"
+        line_w = self._length(pe, "width", ctx, who, 0.25)
+        header_h = self._length(pe, "header_height", ctx, who, 10.0)
+        header_fill = self._colour(pe, "header_fill", ctx, who, None)
+        stripe = self._colour(pe, "stripe", ctx, who, None)
         weights = []
         for col in columns:
             try:
@@ -364,12 +464,12 @@ class Composer:
         if stripe:
             for r in range(1, len(rows), 2):
                 scene.add(Rect(x, y + header_h + r * row_h, w, row_h, fill=stripe))
-        head = self._style(data, el, ctx, who, font="bold", size=self._number(data, el, "header_size", ctx, who, 8.0),
+        head = self._style(pe, ctx, who, font="bold", size=self._number(pe, "header_size", ctx, who, 8.0),
                            align="center", valign="middle")
         head = TextStyle(font="bold", size=head.size, min_size=min(head.size, 5.0), colour=head.colour,
                          align="center", valign="middle")
-        body = TextStyle(font="regular", size=self._number(data, el, "size", ctx, who, 8.0), min_size=5.0,
-                         colour=self._colour(data, el, "colour", ctx, who, "#000000") or "#000000", valign="middle")
+        body = TextStyle(font="regular", size=self._number(pe, "size", ctx, who, 8.0), min_size=5.0,
+                         colour=self._colour(pe, "colour", ctx, who, "#000000") or "#000000", valign="middle")
         pad = 1.2
         for i, col in enumerate(columns):
             title = str(col.get("title", "")) if isinstance(col, dict) else str(col)

@@ -12,11 +12,14 @@ turned index in a card's far corner), laid out in its box as it will be read.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.symbols import Part, parse_library
@@ -239,6 +242,71 @@ def _check_element(el: Element, problems: Problems) -> None:
 
 def is_template(value: Any) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
+
+
+def holds_template(value: Any) -> bool:
+    """A template, or a list or mapping with one inside."""
+    if isinstance(value, list):
+        return any(holds_template(v) for v in value)
+    if isinstance(value, dict):
+        return any(holds_template(v) for v in value.values())
+    return is_template(value)
+
+
+@dataclass(frozen=True)
+class PreparedElement:
+    """One element made ready for many cards: its keys split into fixed values and templates."""
+
+    el: Element
+    data: dict[str, Any]  # ink-saver overrides already merged
+    templated: frozenset[str]  # keys whose value holds a template; every other value is fixed
+    when_per_copy: bool  # repeated, and its `when` reads the repeat index `i`: asked of each copy
+
+
+@dataclass(frozen=True)
+class PreparedLayout:
+    """A layout turned once into a plan; per card only `templated` keys are evaluated.
+
+    `names` are the context names its templates read, so two cards that agree on them get
+    the same scene; `fingerprint` changes whenever anything in the layout does.
+    """
+
+    layout: Layout
+    elements: tuple[PreparedElement, ...]
+    names: frozenset[str]
+    fingerprint: str
+
+
+def _template_names(value: Any, env: SandboxedEnvironment) -> set[str]:
+    if isinstance(value, list):
+        return set().union(*(_template_names(v, env) for v in value)) if value else set()
+    if isinstance(value, dict):
+        return set().union(*(_template_names(v, env) for v in value.values())) if value else set()
+    if not is_template(value):
+        return set()
+    try:
+        return set(jinja2.meta.find_undeclared_variables(env.parse(value)))
+    except jinja2.TemplateSyntaxError:
+        return set()  # reported when it is rendered
+
+
+def prepare(layout: Layout, env: SandboxedEnvironment, ink_saver: bool) -> PreparedLayout:
+    """Split every element of a layout into fixed values and templates, once."""
+    elements = []
+    names: set[str] = set()
+    for el in layout.elements:
+        data = el.data
+        if ink_saver and isinstance(data.get("ink_saver"), dict):
+            data = {**data, **data["ink_saver"]}
+        templated = frozenset(k for k, v in data.items() if k != "ink_saver" and holds_template(v))
+        used = set().union(*(_template_names(data[k], env) for k in templated)) if templated else set()
+        names |= used
+        per_copy = "repeat" in data and "i" in _template_names(data.get("when"), env)
+        elements.append(PreparedElement(el, data, templated, per_copy))
+    names.discard("i")
+    content = json.dumps([layout.name, layout.size, layout.page, layout.vars, [e.data for e in elements], ink_saver],
+                         sort_keys=True, default=str)
+    return PreparedLayout(layout, tuple(elements), frozenset(names), hashlib.sha1(content.encode()).hexdigest())
 
 
 def load_library(root: Path = LAYOUTS_DIR, problems: Problems | None = None) -> LayoutLibrary:

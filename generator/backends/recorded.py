@@ -1,0 +1,109 @@
+"""Drawing a card's scene into the PDF once, and replaying it in later builds.
+
+A scene is drawn in its own coordinates (moved into place by one `cm`), so its PDF
+operators do not depend on where it lands; they are kept in the scene store under the
+scene's content key and appended as they are next time, which is what makes a rebuild
+after one edit cheap. Only what is safe to replay is kept: text in ASCII, whose bytes are
+the same in every document (ReportLab's ASCII-readable TrueType subsets), with the
+fonts' document-wide names left as placeholders that are filled in, in the order the
+fonts were first used, so a replayed scene gives the same bytes as a drawn one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+
+from generator.backends.fonts import PDF_NAMES
+from generator.backends.pdf import PdfDocument
+from generator.cache import SceneStore
+from generator.scene import Scene, TextRun
+from generator.units import mm_to_pt
+
+_fingerprint: str | None = None
+
+
+def backend_fingerprint() -> str:
+    """The PDF backend's code and ReportLab's version: new drawing code, new recordings."""
+    global _fingerprint
+    if _fingerprint is None:
+        here = Path(__file__).resolve().parent
+        sha = hashlib.sha1(reportlab.Version.encode())
+        for name in ("pdf.py", "recorded.py", "fonts.py"):
+            sha.update((here / name).read_bytes())
+        _fingerprint = sha.hexdigest()[:16]
+    return _fingerprint
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A scene's PDF operators in its own coordinates, fonts as placeholders."""
+
+    width: float
+    height: float
+    fonts: tuple[str, ...]  # styles, in the order the scene first uses them
+    ops: str
+
+
+def _placeholder(style: str) -> str:
+    return f"\x00{style}\x00"
+
+
+def _replayable(scene: Scene, doc: PdfDocument) -> tuple[str, ...] | None:
+    """The fonts a scene uses in order, or None if its text could encode differently in another document
+    (or holds a font's PDF name, which the placeholders must not touch)."""
+    fonts: dict[str, None] = {}
+    for item in scene.items:
+        if isinstance(item, TextRun):
+            fonts.setdefault(item.font)
+    names = [_subset_name(doc, style) for style in fonts]
+    for item in scene.items:
+        if isinstance(item, TextRun) and (not item.text.isascii() or not item.text.isprintable()
+                                          or any(name in item.text for name in names)):
+            return None
+    return tuple(fonts)
+
+
+def _subset_name(doc: PdfDocument, style: str) -> str:
+    return str(pdfmetrics.getFont(PDF_NAMES[style]).getSubsetInternalName(0, doc.canvas._doc))
+
+
+def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: float,
+                  clip: tuple[float, float, float, float] | None = None) -> None:
+    """Draw the scene stored under `key` with its top-left at (ox, oy) mm, replaying it if it was drawn before."""
+    c = doc.canvas
+    rkey = f"{key}:pdf:{backend_fingerprint()}"
+    recording = store.get(rkey) if rkey in store else None
+    scene = store.get(key) if recording is None else None
+    height = recording.height if recording is not None else scene.height  # type: ignore[union-attr]
+    c.saveState()
+    if clip is not None:
+        path = c.beginPath()
+        x, y, w, h = clip
+        path.rect(mm_to_pt(x), mm_to_pt(doc.page_h - y - h), mm_to_pt(w), mm_to_pt(h))
+        c.clipPath(path, stroke=0, fill=0)
+    c.translate(mm_to_pt(ox), mm_to_pt(doc.page_h - oy - height))
+    if recording is not None:
+        ops = recording.ops
+        for style in recording.fonts:  # named now, in first-use order, as drawing would have named them
+            ops = ops.replace(_placeholder(style), _subset_name(doc, style))
+        c._code.append(ops)
+    else:
+        assert scene is not None
+        start = len(c._code)
+        page_h, doc.page_h = doc.page_h, scene.height
+        try:
+            doc.draw(scene)
+        finally:
+            doc.page_h = page_h
+        fonts = _replayable(scene, doc)
+        if fonts is not None:
+            ops = "\n".join(c._code[start:])
+            for style in fonts:
+                ops = ops.replace(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ")
+            store.put(rkey, Recording(scene.width, scene.height, fonts, ops))
+    c.restoreState()
