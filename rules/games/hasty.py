@@ -353,6 +353,7 @@ class State(SharesDatabase):
     taken: list[str | None] = field(default_factory=list)  # the cards of the last pile taken in hand (Big Hands)
     taken_at: int = 0  # the event that took them
     acted: list[tuple[str, bool, str]] = field(default_factory=list)  # the last event's effects: (card, in review, what)
+    hand_discards: list[int] = field(default_factory=list)  # the last event's discards from hand, by player
     murders: list[tuple[str, int | None]] = field(default_factory=list)  # (suspect, player eliminated)
 
     @property
@@ -539,9 +540,9 @@ def _play(state: State, who: int, event: Event) -> None:
         if state.hands[who] == 0 and not state.out[who]:
             _big_hands_review(state, who)
             return
-    else:
+    elif not state.out[who]:
         _draw(state, who, HAND - state.hands[who])
-    _draw(state, who, state.bonus_draws)  # draws a card or power gave: after drawing back up, so they count
+        _draw(state, who, state.bonus_draws)  # draws a card or power gave: after drawing back up, so they count
     state.bonus_draws = 0
     _move_loupe(state, murdered_here=at not in state.row and at in state.dead[-1:])
 
@@ -572,6 +573,8 @@ def _stuck(state: State, who: int, event: Event) -> None:
 
 def _draw(state: State, who: int, n: int) -> None:
     """Draw from the deck; when it runs out, the discards are shuffled into a new one (not in Big Hands)."""
+    if state.out[who]:
+        return  # an eliminated player's hand is gone for good
     if n > state.deck and state.discards and "big_hands" not in state.variants:
         state.deck, state.discards = state.deck + state.discards, 0
         state.reshuffles += 1
@@ -868,8 +871,9 @@ def _murder(state: State, sid: str, in_review: bool) -> None:
     state.discards += len(state.piles.pop(sid))
     if index < state.loupe:
         state.loupe -= 1
-    _power(state, sid, "death", state.active)
     _check_end(state)
+    if state.phase != "over":
+        _power(state, sid, "death", state.active)
     if in_review and state.phase != "over" and state.review is not None:
         state.review, state.phase = None, "play"
         state.loupe, state.loupe_start = min(state.loupe_start, max(len(state.row) - 1, 0)), 0
@@ -914,6 +918,7 @@ def _power(state: State, sid: str, trigger: str, who: int) -> None:
     elif op == "discard_from_hand" and state.hands[who] > 0:
         state.hands[who] -= 1
         state.discards += 1
+        state.hand_discards.append(who)
 
 
 def _check_end(state: State) -> None:
@@ -999,7 +1004,7 @@ def apply(state: State, event: Event) -> None:
     if state.phase == "over":
         raise IllegalAction(f"the game is over: {state.why}", R_END)
     who = _player(state, event.get("by"))
-    state.said, state.acted = [], []
+    state.said, state.acted, state.hand_discards = [], [], []
     ACTIONS[action](state, who, event)
     state.events += 1
     state.history.append("; ".join(state.said))
@@ -1165,7 +1170,6 @@ def simulate(db: GameDatabase, setup: dict[str, Any], choosers: list[Chooser], r
         hands.append(deck[:n])
         del deck[:n]
     events: list[Event] = []
-    reshuffles = 0
     while not is_over(state) and len(events) < max_events:
         me = state.active
         bot = choosers[me]
@@ -1188,11 +1192,17 @@ def simulate(db: GameDatabase, setup: dict[str, Any], choosers: list[Chooser], r
             _choose(state, bot, me, actions(db)[entry.card], state.review.suspect, event)
         apply(state, event)
         events.append(event)
+        for p in state.hand_discards:  # a power made them discard a card of their choice
+            hands[p].pop(rng.randrange(len(hands[p])))
+        for p, hand in enumerate(hands):
+            if state.out[p]:
+                hand.clear()  # eliminated: the hand is discarded (before any reshuffle counts the discards)
         if state.taken_at == state.events and state.taken:
             taker = next(p for p in range(len(hands)) if state.hands[p] > len(hands[p]))
             hands[taker].extend(c for c in state.taken if c)
-        if state.reshuffles > reshuffles:  # the discards are what is nowhere else
-            reshuffles = state.reshuffles
+        pending = sum(max(0, state.hands[p] - len(hand)) for p, hand in enumerate(hands))
+        need = state.deck + pending - len(deck)
+        if need > 0:  # the engine shuffled discards into the deck: take them from what lies nowhere else
             left = Counter(deck_cards(db, state.sets))
             left.subtract(deck)
             for hand in hands:
@@ -1201,12 +1211,16 @@ def simulate(db: GameDatabase, setup: dict[str, Any], choosers: list[Chooser], r
                 left.subtract(str(e.card) for e in pile)
             fresh = list(left.elements())
             rng.shuffle(fresh)
-            deck = fresh + deck
+            deck = fresh[:need] + deck
         for p, hand in enumerate(hands):
             while len(hand) < state.hands[p] and deck:
                 hand.append(deck.pop())
             while len(hand) > state.hands[p]:
                 hand.pop(rng.randrange(len(hand)))
+        if [len(hand) for hand in hands] != state.hands or len(deck) != state.deck:
+            raise AssertionError(f"the simulated table and the engine disagree after event {len(events)} "
+                                 f"({state.said}): hands {[len(hand) for hand in hands]} against {state.hands}, "
+                                 f"deck {len(deck)} against {state.deck}")
     return state, events
 
 
