@@ -1,0 +1,95 @@
+"""Layouts prepared once per component: fixed values are split from templates, only templates
+are evaluated per card (one Jinja2 context per card, what one template sets not seen by the
+next), and a scene's key changes exactly when something it reads does.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.compose import Composer
+from generator.layouts import load_library, prepare
+from rules.cards import read_database
+from rules.problems import Place, Problems
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "tests" / "data" / "tinygame"
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> tuple[Path, Path]:
+    shutil.copytree(TINY, tmp_path / "tiny")
+    return tmp_path / "tiny" / "cards", tmp_path / "tiny" / "layouts"
+
+
+def composer_for(cards: Path, layouts: Path) -> tuple[Composer, Problems]:
+    problems = Problems()
+    lib = load_library(layouts, problems)
+    db = read_database("moth", cards, problems)
+    assert db is not None and not problems, problems.format()
+    return Composer(lib, db, problems), problems
+
+
+def test_fixed_values_and_templates_are_told_apart_once(tiny):
+    cards, layouts = tiny
+    problems = Problems()
+    lib = load_library(layouts, problems)
+    layout = lib.layout("moth/face", problems, Place("test"))
+    assert layout is not None
+    prepared = prepare(layout, lib.env, ink_saver=False)
+    by_id = {pe.data.get("id"): pe for pe in prepared.elements}
+    assert by_id["frame"].templated == {"stroke", "w", "h"}  # x, y, radius, width are fixed
+    assert by_id["name"].templated == {"text"}
+    assert by_id["background"].templated == {"fill"}
+    assert prepared.names == {"card", "suit", "vars", "size", "component", "number", "total"}
+    back = prepare(lib.layout("moth/back", problems, Place("test")), lib.env, ink_saver=False)
+    assert "card" not in back.names and "number" not in back.names  # every card's back is the same scene
+
+
+def test_only_templates_are_rendered_for_each_card(tiny, monkeypatch):
+    cards, layouts = tiny
+    composer, problems = composer_for(cards, layouts)
+    rendered: list[str] = []
+    original = composer.lib.template
+
+    def counting(source: str):
+        rendered.append(source)
+        return original(source)
+
+    monkeypatch.setattr(composer.lib, "template", counting)
+    faces = composer.faces(composer.db.components["deck"])
+    assert len(faces) == 6 and not problems
+    face = composer._prepare("moth/face", Place("test"))
+    back = composer._prepare("moth/back", Place("test"))
+    per_face = sum(len(pe.templated) for pe in face.elements)
+    per_back = sum(len(pe.templated) for pe in back.elements)
+    assert len(rendered) == 6 * per_face + per_back  # the back once: all six agree on what it reads
+    assert all("{{" in s or "{%" in s for s in rendered)
+
+
+def test_what_one_template_sets_is_not_seen_by_the_next(tiny):
+    cards, layouts = tiny
+    face = layouts / "moth" / "face.yaml"
+    face.write_text(face.read_text(encoding="utf-8").replace(
+        'text: "{{ suit.name }}"', 'text: "{% set name = \'x\' %}{{ suit.name }}"').replace(
+        'text: "{{ card.name }}"', 'text: "{{ name | default(card.name) }}"'), encoding="utf-8")
+    composer, problems = composer_for(cards, layouts)
+    faces = composer.faces(composer.db.components["deck"])
+    texts = [run.text for run in faces[0].face.items if getattr(run, "text", None)]
+    assert "Dusty Miller" in texts and "x" not in texts and not problems
+
+
+def test_a_scene_key_follows_what_its_layout_reads(tiny):
+    cards, layouts = tiny
+    composer, _ = composer_for(cards, layouts)
+    before = composer.faces(composer.db.components["deck"])
+    deck = cards / "moth" / "deck.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("Luna Moth", "Lunar Moth"), encoding="utf-8")
+    composer, _ = composer_for(cards, layouts)
+    after = composer.faces(composer.db.components["deck"])
+    assert [a.face_key == b.face_key for a, b in zip(before, after, strict=True)] == [True, False, True, True, True, True]
+    assert len({f.back_key for f in before + after}) == 1
+    assert after[1].face != before[1].face and after[0].face == before[0].face
