@@ -198,7 +198,7 @@ def cold(out: Path) -> None:
     shutil.rmtree(out, ignore_errors=True)
 
 
-def memory(n: int) -> str:
+def memory(n: int) -> list[str]:
     """Peak RSS of a PDF build of n cards in a fresh process: after imports, and at the end (MiB)."""
     code = (
         "import resource, sys, tempfile\n"
@@ -215,7 +215,7 @@ def memory(n: int) -> str:
         "print(start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
     res = subprocess.run([sys.executable, "-c", code, str(ROOT), str(n)], capture_output=True, text=True, check=True)
-    return res.stdout.split()[-2:]  # type: ignore[return-value]
+    return res.stdout.split()[-2:]
 
 
 def main() -> int:
@@ -228,23 +228,39 @@ def main() -> int:
         common = [GAME, "--cards", str(cards), "--layouts", str(layouts), "--paper", "a4", "--out", str(out)]
         casebook(*common)  # imports, fonts: what every later run shares
 
+        def cold_pdf() -> None:
+            cold(out)
+            casebook(*common)
+
+        def edited(*extra: str) -> Callable[[], None]:
+            def run() -> None:
+                edit_card(cards, n // 2, f" {next(edits)}")  # a new name each time
+                casebook(*common, *extra)
+            return run
+
+        def cold_png() -> None:
+            cold(out)
+            casebook(*common, "--png")
+
+        def bare_pngs() -> None:
+            shutil.rmtree(tmp / "barepng", ignore_errors=True)
+            bare_png(cards, layouts, tmp / "barepng")
+
+        edits = iter(range(10_000))
         bare = best(runs, lambda: bare_pdf(cards, layouts, tmp / "bare.pdf"))
-        ours = best(runs, lambda: (cold(out), casebook(*common)))
+        ours = best(runs, cold_pdf)
         print(f"A4 PDF, {n} faces + {n} backs:        {ours:6.2f} s   bare ReportLab, {n} faces: {bare:5.2f} s"
               f"   ratio {ours / bare:4.2f} (bar 1.6)")
 
-        edits = iter(range(10_000))
-        edit = lambda: edit_card(cards, n // 2, f" {next(edits)}")  # noqa: E731 - a new name each time
-        rebuild = best(runs, lambda: (edit(), casebook(*common))[1])
+        rebuild = best(runs, edited())
         print(f"one card edited, PDF rebuilt:         {rebuild:6.2f} s   cold build: {ours:5.2f} s"
               f"   ratio {rebuild / ours:4.2f} (bar 0.33)")
 
-        bare_png_s = best(runs, lambda: (shutil.rmtree(tmp / "barepng", ignore_errors=True),
-                                         bare_png(cards, layouts, tmp / "barepng")))
-        png_cold = best(max(1, runs - 1), lambda: (cold(out), casebook(*common, "--png")))
+        bare_png_s = best(runs, bare_pngs)
+        png_cold = best(max(1, runs - 1), cold_png)
         print(f"{2 * n} PNGs (faces and backs), cold:    {png_cold:6.2f} s   bare Pillow, {n} faces, 2 processes: "
               f"{bare_png_s:5.2f} s   ratio {png_cold / bare_png_s:4.2f}")
-        png_edit = best(runs, lambda: (edit(), casebook(*common, "--png"))[1])
+        png_edit = best(runs, edited("--png"))
         print(f"one card edited, PDF + PNGs rebuilt:  {png_edit:6.2f} s   (bar 1 s)")
 
         start = time.perf_counter()

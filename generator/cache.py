@@ -19,7 +19,7 @@ import pickle
 import struct
 from collections import OrderedDict
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from generator.backends.fonts import FONT_FILES, font_path
 from generator.scene import Scene
@@ -68,8 +68,8 @@ class SceneStore:
         self.keep = keep
         self.reused = 0  # entries found from the previous build
         self.reused_scenes = 0  # of them, scenes (not drawings kept by a backend)
-        self._recent: OrderedDict[str, Scene] = OrderedDict()
-        self._held: dict[str, Scene] = {}  # in memory only: no folder, or composed with problems
+        self._recent: OrderedDict[str, Any] = OrderedDict()
+        self._held: dict[str, Any] = {}  # in memory only: no folder, or composed with problems
         self._index: dict[str, tuple[int, int]] = {}  # this build's scenes in the new file: offset, length
         self._old_index: dict[str, tuple[int, int]] = {}
         self._old: BinaryIO | None = None
@@ -106,8 +106,8 @@ class SceneStore:
             return True
         return False
 
-    def put(self, key: str, scene: Scene, keep: bool = True) -> None:
-        """Add a scene; keep=False holds it for this build only (it is not written to the folder)."""
+    def put(self, key: str, scene: Scene | object, keep: bool = True) -> None:
+        """Add a scene (or a backend's drawing of one); keep=False holds it for this build only."""
         if self.folder is None or not keep:
             self._held[key] = scene
             return
@@ -125,7 +125,7 @@ class SceneStore:
         self._index[key] = (self._new.tell(), len(blob))
         self._new.write(blob)
 
-    def get(self, key: str) -> Scene:
+    def get(self, key: str) -> Any:
         """The scene of a key that was put or found (`in`) in this build."""
         scene = self._held.get(key)
         if scene is not None:
@@ -139,7 +139,7 @@ class SceneStore:
         self._remember(key, scene)
         return scene
 
-    def _remember(self, key: str, scene: Scene) -> None:
+    def _remember(self, key: str, scene: Any) -> None:
         self._recent[key] = scene
         self._recent.move_to_end(key)
         while len(self._recent) > self.keep:
