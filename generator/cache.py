@@ -63,7 +63,7 @@ class SceneStore:
     atomically, so an interrupted build leaves the previous cache whole.
     """
 
-    def __init__(self, folder: Path | None = None, keep: int = 64):
+    def __init__(self, folder: Path | None = None, keep: int = 1024):
         self.folder = folder
         self.keep = keep
         self.reused = 0  # entries found from the previous build
