@@ -129,7 +129,7 @@ def ink_near_edge(page, margin_mm: float = 5.0, dpi: float = 60.0) -> int:
 @pytest.mark.parametrize(("paper", "size"), [("a4", (210.0, 297.0)), ("letter", (215.9, 279.4))])
 def test_windows_cover_the_board_with_overlaps_inside_the_printable_area(paper, size):
     for board in (BOARD, (560.0, 400.0), (1200.0, 300.0), (150.0, 900.0)):
-        t = tiling(*board, *size, margin=5.0)
+        t = tiling(board[0], board[1], size[0], size[1], margin=5.0)
         assert t is not None
         assert len(t.pages) == t.rows * t.cols
         for p in t.pages:
@@ -153,6 +153,7 @@ def test_row_names():
 def test_tiled_pages_put_every_marker_where_the_board_has_it(board_build, paper):
     sizes = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
     t = tiling(*BOARD, *sizes[paper], margin=5.0)
+    assert t is not None
     pdf = pdfium.PdfDocument(str(board_build / f"boardtest-{paper}.pdf"))
     texts = page_texts(board_build / f"boardtest-{paper}.pdf")
     first = next(i for i, text in enumerate(texts) if "assembling" in text)

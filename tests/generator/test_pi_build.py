@@ -114,6 +114,7 @@ def test_tiled_board_districts_line_up_with_the_one_page_board(pi_build, db, pap
     assert len(whole) == len(db.records["districts"].cards) == 14
     a2.close()
     t = tiling(*BOARD, *PAPERS[paper], margin=5.0)
+    assert t is not None
     pdf = pdfium.PdfDocument(str(pi_build / f"pi-{paper}.pdf"))
     texts = page_texts(pi_build / f"pi-{paper}.pdf")
     first = next(i for i, text in enumerate(texts) if "assembling" in text)
