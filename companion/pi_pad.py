@@ -101,7 +101,7 @@ class PiPad:
             return f"Which card did {who} draw to refill the display?"
         if self.mode == "investigate":
             return f"{who} investigates {self.name(self.target)}" if self.target else \
-                f"{who}: tap a district to investigate"
+                f"{who}: tap a district to investigate (* where you have one)"
         if self.mode == "evidence":
             return f"{who} takes the {self.name(self.target)} evidence card" if self.target else \
                 f"{who}: tap an evidence card to take"
@@ -201,8 +201,7 @@ class PiPad:
         out = self.session.do({"action": "deal"})
         if out.ok:
             self.clear()
-            self.tell(f"Mini-game {self.state.mini}: lay out the tiles and the display as listed; each player "
-                      "holds their button to see the case they hold.")
+            self.tell("Lay out the tiles and display as listed below; hold your button to see the case you hold.")
         return out
 
     def start_deal(self) -> None:

@@ -85,14 +85,18 @@ class Table(GameTable):
             out.append(label("Each player in turn, alone (the others look away), taps their button below and "
                              "enters the three case cards they hold: the suspect, the crime and the district. "
                              f"Still to enter: {', '.join(waiting)}."))
-        out.append(self._players(s))
-        self.secrets_after = len(out)  # each player's button right under the players, always in view
-        if s["phase"] == "play":
-            out.append(self._boxes(s))
-            out.append(label("[b]Display[/b]: " + ", ".join(s["display"])
-                             + f" · deck {s['deck']} · discards {s['discard']}", muted=True))
-        if s["phase"] in ("play", "cases") and s["tiles"]:
-            out.append(self._tiles(s))
+        # before the first turn each player's button comes first, then where the tiles and cards go; later the
+        # players' state leads and the buttons follow it
+        starting = s["phase"] == "cases" or s["phase"] == "play" and not any(s["turns"].values())
+        self.secrets_after = len(out)
+        lay_out = [self._display_line(s), self._tiles(s)] if s["phase"] == "play" else []
+        if starting:
+            out += [*lay_out, self._players(s)]
+        else:
+            out.append(self._players(s))
+            self.secrets_after = len(out)
+            if s["phase"] == "play":
+                out += [self._boxes(s), *lay_out]
         out += self._finished(s)
         return out
 
@@ -277,10 +281,11 @@ class Table(GameTable):
 
     def _deal_note(self, s: dict[str, Any]) -> str:
         seed = self.session.log.seed
-        by_app = (f"Deal by app: the app deals from seed {seed} and lists where each tile goes; " if seed is not None
+        by_app = (f"Deal by app: the app deals them (seed {seed}) and lists where each goes.\n" if seed is not None
                   else "")
-        return (f"Mini-game {s['mini_game']}: {by_app}Enter the deal: lay out the tiles and the nine evidence "
-                "cards as the rulebook says, then tap each district's tiles and the display here.")
+        return (f"[b]Mini-game {s['mini_game']}[/b]: who deals the tiles, the cases and the display?\n"
+                f"{by_app}Enter the deal: you dealt them at the table; tap each district's two tiles, then the "
+                "nine evidence cards on display.")
 
     def _deal_entry(self) -> list[Any]:
         pad, c = self.pad, self.city
@@ -358,7 +363,8 @@ class Table(GameTable):
                 done = f" · [b]{'solved' if solved else 'out'}[/b] +{s['points'][p][s['mini_game'] - 1]}"
             pen = f" · {s['penalties'][p]} penalt{'y' if s['penalties'][p] == 1 else 'ies'}" if s["penalties"][p] else ""
             found = self._found(s, p)
-            text = (f"[b]{p}[/b]{turn}{done} · {s['turns'][p]} turns · {s['investigators_left'][p]} inv. left{pen} · "
+            turns = f"{s['turns'][p]} turn{'' if s['turns'][p] == 1 else 's'}"
+            text = (f"[b]{p}[/b]{turn}{done} · {turns} · {s['investigators_left'][p]} inv. left{pen} · "
                     f"[b]{s['result']['scores'][p]}[/b] pts" + (f"\n{found}" if found else ""))
             line = label(text, padding=(dp(12), 0))
             colour_bar(line, PALETTE.get(colours[p], "#888888"), side="left", thick=8)
@@ -375,6 +381,11 @@ class Table(GameTable):
                 for i in s["investigators"][player] if i["discs"] or i["cubes"]]
         bits += [f"{m['kind']} on {m['tile']}" for m in s["markers"][player]]
         return ("Found: " + "; ".join(bits)) if bits else ""
+
+    @staticmethod
+    def _display_line(s: dict[str, Any]) -> Any:
+        return label("[b]Display[/b]: " + ", ".join(s["display"]) + f" · deck {s['deck']} · discards {s['discard']}",
+                     muted=True)
 
     def _boxes(self, s: dict[str, Any]) -> Any:
         taken = ", ".join(f"{b['player']} {b['points']} ({b['turns']} turns)" for b in s["boxes"]) or "none yet"

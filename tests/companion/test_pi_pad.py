@@ -90,7 +90,7 @@ def test_the_worked_example_by_taps(db, tmp_path):
     enter_cases(pad)
     assert pad.state.phase == "play" and pad.player() == "Blue"
     investigate(pad, "theatre_row")
-    assert pad.preview() == "Red: tap a district to investigate"
+    assert pad.preview().startswith("Red: tap a district to investigate")
     assert investigate(pad, "little_italy") == "Red: place 1 disc and 1 cube on your investigator in Little Italy"
     investigate(pad, "northgate")
     investigate(pad, "hilltop")
@@ -175,3 +175,16 @@ def test_misled_scores_seven_and_zero(db, tmp_path):
     assert st.points[2][0] == 7 and st.points[1][0] == 0  # Red holds Green's case
     assert st.mini == 2  # Blue alone is left, and nobody has solved: the mini-game is over
     assert pad.told() == "Green was misled: Green scores 7, Red 0. Mini-game 1 ends"
+
+
+def test_three_mini_games_to_the_end(db, tmp_path):
+    """Seeded deals, a misled player each mini-game: the first player moves on, the game ends after three."""
+    pad = new_pad(db, tmp_path, seed=11)
+    for mini in (1, 2, 3):
+        assert pad.deal_by_seed().ok and pad.state.mini == mini
+        assert pad.player() == PLAYERS[mini - 1]  # the first-player marker moves clockwise
+        assert pad.misled(PLAYERS[mini % 3]).ok
+    st = pad.state
+    assert st.phase == "over" and pi.totals(st) == [7, 7, 7]
+    assert pi.result(st)["decided_by"] == "tie"
+    assert not pad.deal_by_seed().ok  # nothing more to deal
