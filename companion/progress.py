@@ -39,6 +39,8 @@ def standing(db: GameDatabase, log: GameLog) -> Standing | None:
     finished = bool(result.get("over"))
     if "case" in s:
         step = f"case {s['case']['number']} of {s['cases_total']}"
+    elif "mini_game" in s:  # P.I.: three mini-games
+        step = f"mini-game {s['mini_game']}"
     else:
         step = f"turn {s.get('turn', len(log.events) + 1)}"
     return Standing(list(s["players"]), scores, finished, result.get("winner"), step)

@@ -400,7 +400,7 @@ class Table(GameTable):
         out = []
         for f in s["mini_games"]:
             points = ", ".join(f"{p} {n}" for p, n in f["points"].items())
-            cases = "; ".join(f"{p}: {c['suspect']}, {c['crime']}, {c['location']}" for p, c in f["cases"].items()
-                              if c)
-            out.append(label(f"[b]Mini-game {f['mini_game']}[/b]: {points}\nEach one's case: {cases}", muted=True))
+            cases = "; ".join(f"{p}'s case: {c['suspect']}, {c['crime']}, {c['location']}"
+                              for p, c in f["cases"].items() if c)
+            out.append(label(f"[b]Mini-game {f['mini_game']}[/b]: {points}\n{cases}", muted=True))
         return out

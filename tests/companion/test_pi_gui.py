@@ -142,3 +142,26 @@ def test_five_players_deal_entered_from_the_table(tmp_path):
     assert "The Shipyard" in drawn["display"] and "Waterfront" not in drawn["display"]
     # Ann holds Ben's case (Velvet Vance, Arson, Hilltop): Waterfront's tile district lies next to nothing of it
     assert any(t.startswith("Ann: ") for t in data["drawn"]["texts"])
+
+
+def test_a_whole_game_to_the_end_shows_every_case(tmp_path):
+    """Two players, three seeded mini-games each ended by a misled player: the end, the winner, each case."""
+    dumps = {n: tmp_path / f"{n}.json" for n in ("over", "start")}
+    steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_fewer"}, {"text": ["new.p1", "Ann"]},
+             {"text": ["new.p2", "Ben"]}, {"text": ["new.seed", "5"]}, {"tap": "new_start"}]
+    for misled in (1, 0, 1):  # Ben, Ann, Ben are misled: Ben 14, Ann 7
+        steps += [{"tap": "deal_seed"}, {"tap": "more"}, {"tap": f"misled_{misled}"}, {"tap": "misled_yes"}]
+    steps += [{"dump": str(dumps["over"])}, {"shot": str(SCREENS / "pi-over.png")}, {"tap": "table_home"},
+              {"dump": str(dumps["start"])}, {"quit": True}]
+    run(tmp_path, steps)
+    over, start = (json.loads(dumps[n].read_text()) for n in ("over", "start"))
+    s = over["summary"]
+    assert s["phase"] == "over" and s["result"]["winner"] == "Ben" and s["result"]["scores"] == {"Ann": 7, "Ben": 14}
+    shown = "\n".join(over["texts"])
+    assert "Ben wins with 14 points" in shown
+    state = pi.new_state(pi_database(), {"players": ["Ann", "Ben"], "seed": 5})
+    pi.apply(state, {"action": "deal"})
+    first = pi.city(state.db).name[state.cases[1][0]]  # Ben holds Ann's case in mini-game 1
+    assert "Mini-game 1" in shown and first in shown  # the cases are public once the game is over
+    assert over["small_controls"] == []
+    assert any("finished: Ben won 14–7" in t for t in start["texts"])
