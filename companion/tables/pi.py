@@ -10,6 +10,7 @@ from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 
 from companion.pi_pad import MODES, SLOTS, PiPad
 from companion.screens import column
@@ -76,6 +77,9 @@ class Table(GameTable):
                     *self._element_grids(pad.deck_cards(), lambda e: self.screen.then(pad.tap_card, e),
                                          "draw", lambda e: False)]
         out: list[Any] = []
+        head = self._head(s) if self.screen.landscape and s["phase"] == "play" else None
+        if head is not None:
+            out.append(head)
         if s["phase"] == "over":
             out.append(label(f"[b]{s['result']['why']}[/b]"))
         elif s["phase"] == "deal":
@@ -102,23 +106,42 @@ class Table(GameTable):
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad
+        head = self._head(s)
         if pad.case_by is not None or s["phase"] != "play" or pad.drawing:
-            told = pad.told()
-            return [self._headline(told, bold=True)] if told and pad.case_by is None else []
-        modes = GridLayout(cols=3, size_hint_y=None, height=dp(48), spacing=dp(3))
+            return [head] if head is not None else []
+        vertical = self.screen.landscape  # a short pad column: the modes stand left of the grid
+        modes = GridLayout(cols=1 if vertical else 3, size_hint=(None, None) if vertical else (1, None),
+                           width=dp(88), height=self._cell() * 3 + dp(6) if vertical else dp(48), spacing=dp(3))
         for m in MODES:
             modes.add_widget(button(MODE_LABELS[m], f"mode_{m}", lambda m=m: self.screen.then(pad.tap_mode, m),
-                                    flat=pad.mode != m))
+                                    flat=pad.mode != m, height=self._cell() if vertical else dp(48)))
         if pad.mode == "evidence":
             body = self._display(s)
         elif pad.mode == "solve" and pad.solve_step() != "location":
             body = self._solve_grid(pad.solve_step())
         else:
             body = self._map(s)
+        if vertical:  # the headline went to the top of the state
+            side = BoxLayout(size_hint_y=None, height=body.height, spacing=dp(3))
+            side.add_widget(modes)
+            side.add_widget(body)
+            return [side]
+        return [head or self._headline(""), modes, body]
+
+    def _head(self, s: dict[str, Any]) -> FitLabel | None:
+        """The answer told large, or what Confirm will record; in landscape it leads the state instead."""
+        pad = self.pad
+        if pad.case_by is not None:
+            return None
         told = pad.told()
+        if s["phase"] != "play" or pad.drawing:
+            return self._headline(told, bold=True) if told else None
         chosen = pad.target or pad.picks
-        head = self._headline(told, bold=True) if told and not chosen else self._headline(pad.preview())
-        return [head, modes, body]
+        return self._headline(told, bold=True) if told and not chosen else self._headline(pad.preview())
+
+    def _cell(self) -> float:
+        """The height of a map or card button: a little less in landscape, where the pad is short."""
+        return float(dp(48) if self.screen.landscape else dp(52))
 
     def actions(self, s: dict[str, Any]) -> list[Any]:
         pad, screen = self.pad, self.screen
@@ -191,18 +214,18 @@ class Table(GameTable):
         cells = {tuple(r["cell"]): r.id for r in board}
         cols = 1 + max(x for x, _y in cells)
         rows = 1 + max(y for _x, y in cells)
-        grid = GridLayout(cols=cols, size_hint_y=None, height=dp(52) * rows + dp(3) * (rows - 1), spacing=dp(3))
+        grid = GridLayout(cols=cols, size_hint_y=None, height=self._cell() * rows + dp(3) * (rows - 1), spacing=dp(3))
         mine = set(self.session.state.investigators[self.session.state.current]) if s["phase"] == "play" else set()
         chosen = pad.picks.get("location") if pad.mode == "solve" else pad.target
         for y in range(rows):
             for x in range(cols):
                 d = cells.get((x, y))
                 if d is None:
-                    grid.add_widget(label("Harbour", muted=True, halign="center", valign="middle",
-                                          size_hint_y=None, height=dp(52)))
+                    grid.add_widget(Label(text="Harbour", font_size=self.app.fs * sp(11), size_hint_y=None,
+                                          height=self._cell(), color=rgba(self.app.colors["muted"])))
                     continue
                 mark = " *" if d in mine else ""
-                cell = Tile(text=short(c.name[d]) + mark, testid=f"district_{d}", flat=d != chosen, height=dp(52),
+                cell = Tile(text=short(c.name[d]) + mark, testid=f"district_{d}", flat=d != chosen, height=self._cell(),
                             font_size=self.app.fs * sp(13), bold=d == chosen)
                 cell.valign = "middle"
                 cell.bind(on_release=lambda *_, d=d: self.screen.then(pad.tap_district, d))
@@ -211,18 +234,18 @@ class Table(GameTable):
 
     def _display(self, s: dict[str, Any]) -> GridLayout:
         pad = self.pad
-        grid = GridLayout(cols=3, size_hint_y=None, height=dp(52) * 3 + dp(6), spacing=dp(3))
+        grid = GridLayout(cols=3, size_hint_y=None, height=self._cell() * 3 + dp(6), spacing=dp(3))
         for e in self.session.state.display:
             grid.add_widget(self._element_button(e, f"card_{e}", lambda e=e: self.screen.then(pad.tap_card, e),
                                                  pad.target == e))
         for _ in range(pi.DISPLAY - len(self.session.state.display)):
-            grid.add_widget(label("", size_hint_y=None, height=dp(52)))
+            grid.add_widget(label("", size_hint_y=None, height=self._cell()))
         return grid
 
     def _solve_grid(self, kind: str) -> GridLayout:
         pad = self.pad
         elements = self.city.of_kind(kind)
-        grid = GridLayout(cols=4, size_hint_y=None, height=dp(52) * 3 + dp(6), spacing=dp(3))
+        grid = GridLayout(cols=4, size_hint_y=None, height=self._cell() * 3 + dp(6), spacing=dp(3))
         for e in elements:
             grid.add_widget(self._element_button(e, f"solve_{e}",
                                                  lambda e=e: self.screen.then(pad.tap_solve, kind, e),
@@ -232,7 +255,7 @@ class Table(GameTable):
     def _element_button(self, e: str, testid: str, action: Any, chosen: bool) -> Tile:
         kind = KIND_WORDS[self.city.kind[e]]
         t = Tile(text=f"{self.city.name[e]}\n[size={int(self.app.fs * sp(10))}]{kind}[/size]", testid=testid,
-                 flat=not chosen, height=dp(52), font_size=self.app.fs * sp(13), markup=True, bold=chosen)
+                 flat=not chosen, height=self._cell(), font_size=self.app.fs * sp(13), markup=True, bold=chosen)
         t.valign = "middle"
         t.bind(on_release=lambda *_: action())
         return t

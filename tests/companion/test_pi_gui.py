@@ -10,7 +10,7 @@ import re
 import pytest
 
 from rules.games import pi
-from tests.companion.test_app_gui import SCREENS, run
+from tests.companion.test_app_gui import SCREENS, SIZES, run
 from tests.rules.test_pi_support import pi_database
 
 pytest.importorskip("kivy")
@@ -165,3 +165,25 @@ def test_a_whole_game_to_the_end_shows_every_case(tmp_path):
     assert "Mini-game 1" in shown and first in shown  # the cases are public once the game is over
     assert over["small_controls"] == []
     assert any("finished: Ben won 14–7" in t for t in start["texts"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_map_and_the_bar_in_reach_at_every_size(tmp_path, size):
+    """Phones, a landscape phone, a tablet: the modes, every district and the bar on the window, no control under
+    48 dp, no word split; each player's button in view before the first turn."""
+    first, later = tmp_path / "first.json", tmp_path / "later.json"
+    steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_more"}, {"tap": "players_more"},
+             {"text": ["new.seed", str(SEED)]}, {"tap": "new_start"}, {"tap": "deal_seed"}, {"dump": str(first)},
+             {"tap": "district_little_italy"}, {"tap": "confirm"}, {"dump": str(later)},
+             {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-pi.png")}, {"quit": True}]
+    run(tmp_path, steps, size=size)
+    keys = [*BAR, *(f"mode_{m}" for m in ("investigate", "evidence", "solve")),
+            *(f"district_{d}" for d in pi.city(pi_database()).districts)]
+    for name, path in (("before the first turn", first), ("after it", later)):
+        d = json.loads(path.read_text())
+        assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
+        assert d["split_words"] == [], f"{name}: words split across lines: {d['split_words']}"
+        out = [k for k in keys if not d["controls"].get(k, {}).get("in_window")]
+        assert out == [], f"{name}: not on the window without scrolling: {out}"
+    start = json.loads(first.read_text())
+    assert all(start["controls"][f"secret_{n}"]["in_window"] for n in range(3)), "hold-to-see buttons out of view"
