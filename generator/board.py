@@ -225,7 +225,8 @@ def ticks(start: float, size: float) -> list[float]:
     return [first + k * TICK_STEP for k in range(n)]
 
 
-def assembly_page(board: Scene, t: Tiling, paper_w: float, paper_h: float, margin: float, name: str) -> Scene:
+def assembly_page(board: Scene, t: Tiling, paper_w: float, paper_h: float, margin: float, name: str,
+                  whole: str = "") -> Scene:
     """The page that shows how the tiled pages go together: the board in small, the page grid over it."""
     items: list[Item] = []
     w, h = paper_w - 2 * margin - 10, paper_h - 2 * margin - 80
@@ -246,7 +247,7 @@ def assembly_page(board: Scene, t: Tiling, paper_w: float, paper_h: float, margi
         "2. Cut every page along the board's edge. Where an edge is dashed, cut on the dashed line: that edge is laid on a neighbour.",
         f"3. Grey hatched strips ({t.overlap:g} mm) say GLUE HERE: put glue on them, lay the neighbouring page's cut edge on the strip's",
         "    solid line so the little ticks on both pages meet as one line, and press. Do a row at a time (A1, A2 ...), then join the rows.",
-        f"4. The board is {t.board_w:g} x {t.board_h:g} mm. For one sheet from a copy shop, use the -board-a2.pdf (1:1) instead.",
+        f"4. The board is {t.board_w:g} x {t.board_h:g} mm. For one sheet from a copy shop, print {whole or 'the A2 file'} instead.",
     ]
     y = oy + t.board_h * k + 10
     for line in steps:
@@ -293,7 +294,9 @@ def board_pages(composer: Composer, lib: LayoutLibrary, sheet: Sheet, paper: Siz
     if t is None:
         problems.add(sheet.place, f"board '{sheet.id}' cannot be tiled on {paper.id}: the paper is smaller than the overlap")
         return []
-    pages = [(f"{sheet.name} · assembly", assembly_page(board, t, paper.width, paper.height, margin, sheet.name))]
+    a2 = large_page(size.width, size.height, "a2", margin)
+    whole = f"{composer.db.id}-{sheet.id}-a2.pdf" + (" (1:1)" if a2.scale == 1.0 else f" (at {a2.scale * 100:.0f} %)")
+    pages = [(f"{sheet.name} · assembly", assembly_page(board, t, paper.width, paper.height, margin, sheet.name, whole))]
     pages.extend((f"{sheet.name} · {p.label}", tile_page(board, t, p, sheet.name)) for p in t.pages)
     return pages
 

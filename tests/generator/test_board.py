@@ -158,6 +158,7 @@ def test_tiled_pages_put_every_marker_where_the_board_has_it(board_build, paper)
     texts = page_texts(board_build / f"boardtest-{paper}.pdf")
     first = next(i for i, text in enumerate(texts) if "assembling" in text)
     assert f"assembling {len(t.pages)} pages" in texts[first]
+    assert "boardtest-city-a2.pdf (1:1)" in texts[first]  # the one-page board, by its file name
     expected = markers()
     seen: dict[tuple[float, float], int] = {}
     for k, tp in enumerate(t.pages):
