@@ -715,7 +715,7 @@ def _reveal(state: State, who: int, event: Event) -> None:
     review.revealed.append(cid)
     pos = review.pos
     review.pos -= 1
-    _say(state, f"revealed: {card.name}")
+    _say(state, f"{state.players[who]} reveals {card.name}")
     _effect(state, card, review.suspect, pos, event, in_review=True)
     if state.review is not None and state.phase == "reveal":
         _advance_review(state)

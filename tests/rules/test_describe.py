@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.cards import load_database
 from rules.games import GAMES
 from rules.games import graves as g
 from rules.games import syndicate as sy
@@ -186,7 +187,8 @@ def test_no_id_and_no_doubled_phrase_in_any_history_line(graves_db, syndicate_db
     problems = Problems()
     log = parse_log((LOGS / name).read_text(), name, problems)
     assert log is not None
-    db = {"graves": graves_db, "syndicate": syndicate_db}.get(log.game) or pi_database()
+    db = {"graves": graves_db, "syndicate": syndicate_db}.get(log.game) or \
+        (pi_database() if log.game == "pi" else load_database(log.game))
     game = GAMES[log.game]
     result = replay(db, log)
     state = start(db, log)

@@ -271,3 +271,13 @@ def test_card_texts_are_made_from_the_effects(db):
         "Murder, if 2 or more Bitter Almonds cards are revealed in this pile: this suspect dies, unless protected.")
     for card in db.components["actions"].cards:
         assert card["text"] == h.effect_text(dict(card["effect"]), card["name"])
+
+
+def test_every_rule_a_refusal_names_is_an_entry_of_the_rules(db):
+    """A refusal's rule id leads to the rule or FAQ ruling in cards/hasty/rules.yaml (the app opens it)."""
+    import re
+    from pathlib import Path
+
+    ids = set(re.findall(r'Rule\([^)]*?"([a-z0-9_]+)"\)', Path(h.__file__).read_text()))
+    entries = {r.id for r in db.rules} | {f.id for f in db.faq}
+    assert len(ids) >= 9 and ids <= entries, sorted(ids - entries)
