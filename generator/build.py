@@ -184,7 +184,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                         from generator.exports.variants import cut_lines
 
                         doc.draw(cut_lines(plan))
-                    _furniture(doc, plan, opts, f"{label} · faces", (0.0, 0.0))
+                    _furniture(doc, plan, opts, f"{label} · faces", (0.0, 0.0), composed.composer.store)
                     doc.end_page()
                 if opts.sides != "faces":
                     doc.begin_page(plan.paper_w, plan.paper_h)
@@ -193,7 +193,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                         slot = plan.back_slot(i, opts.back_offset)
                         _draw_card(doc, composed, face.back_key, slot.x, slot.y,
                                    _shift(plan.clip(plan.back_slot(i)), shift))
-                    _furniture(doc, plan, opts, f"{label} · backs", shift)
+                    _furniture(doc, plan, opts, f"{label} · backs", shift, composed.composer.store)
                     doc.end_page()
         for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
@@ -254,7 +254,8 @@ def sheet_labels(faces: list[Face], per_sheet: int) -> list[str]:
 LABEL_SIZE, LABEL_MIN = 6.5, 4.5  # pt: the page label is for sorting sheets, not for play
 
 
-def _furniture(doc: object, plan: SheetPlan, opts: BuildOptions, label: str, shift: tuple[float, float]) -> None:
+def _furniture(doc: PdfDocument, plan: SheetPlan, opts: BuildOptions, label: str, shift: tuple[float, float],
+               store: SceneStore | None = None) -> None:
     """Crop marks (on a white halo where they lie over the bleed) and a small page label in the widest free band."""
     items: list[Polyline | TextRun] = []
     if opts.crop_marks:
@@ -265,7 +266,9 @@ def _furniture(doc: object, plan: SheetPlan, opts: BuildOptions, label: str, shi
     run = _label_run(plan, label, shift)
     if run is not None:
         items.append(run)
-    doc.draw(Scene(plan.paper_w, plan.paper_h, items=list(items)))  # type: ignore[attr-defined]
+    from generator.backends.recorded import draw_page_marks
+
+    draw_page_marks(doc, Scene(plan.paper_w, plan.paper_h, items=list(items)), store)  # marks alike on many pages
 
 
 def _label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> TextRun | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +65,16 @@ def shade(colour: str, amount: float = 0.5) -> str:
     return _mix(colour, 0, amount)
 
 
+@cache
 def _environment() -> SandboxedEnvironment:
+    """The one template environment: shared, so compiled templates outlive a library (a --watch rebuild)."""
     env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True,
                                lstrip_blocks=True, keep_trailing_newline=False)
     env.filters.update(tint=tint, shade=shade)
     return env
+
+
+_COMPILED: dict[str, jinja2.Template] = {}  # template source -> compiled, in the one environment
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,7 @@ class LayoutLibrary:
     symbols: dict[str, list[Part]] = field(default_factory=dict)
     layouts: dict[str, Layout | None] = field(default_factory=dict)
     env: SandboxedEnvironment = field(default_factory=_environment)
-    _templates: dict[str, jinja2.Template] = field(default_factory=dict)
+    _templates: dict[str, jinja2.Template] = field(default_factory=lambda: _COMPILED)
 
     def template(self, source: str) -> jinja2.Template:
         tpl = self._templates.get(source)
@@ -284,10 +290,16 @@ def _template_names(value: Any, env: SandboxedEnvironment) -> set[str]:
         return set().union(*(_template_names(v, env) for v in value.values())) if value else set()
     if not is_template(value):
         return set()
+    return set(_names_read(str(value), env))
+
+
+@lru_cache(maxsize=4096)
+def _names_read(source: str, env: SandboxedEnvironment) -> frozenset[str]:
+    """The context names a template reads (parsed once per source, not once per build)."""
     try:
-        return set(jinja2.meta.find_undeclared_variables(env.parse(value)))
+        return frozenset(jinja2.meta.find_undeclared_variables(env.parse(source)))
     except jinja2.TemplateSyntaxError:
-        return set()  # reported when it is rendered
+        return frozenset()  # reported when it is rendered
 
 
 def prepare(layout: Layout, env: SandboxedEnvironment, ink_saver: bool) -> PreparedLayout:

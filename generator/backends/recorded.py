@@ -107,3 +107,24 @@ def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: 
                 ops = ops.replace(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ")
             store.put(rkey, Recording(scene.width, scene.height, fonts, ops))
     c.restoreState()
+
+
+def draw_page_marks(doc: PdfDocument, scene: Scene, store: SceneStore | None) -> None:
+    """Draw a whole-page scene (crop marks and a label); its shapes, the same on many pages, are replayed.
+
+    The text (a page's label, different on every sheet) is drawn as usual, after the shapes.
+    """
+    shapes = Scene(scene.width, scene.height, items=[i for i in scene.items if not isinstance(i, TextRun)])
+    texts = Scene(scene.width, scene.height, items=[i for i in scene.items if isinstance(i, TextRun)])
+    if store is None or not shapes.items:
+        doc.draw(shapes)
+    else:
+        rkey = "page:" + hashlib.sha1(f"{backend_fingerprint()}{doc.page_h!r}{shapes!r}".encode()).hexdigest()
+        if rkey in store:
+            doc.canvas._code.append(store.get(rkey))
+        else:
+            start = len(doc.canvas._code)
+            doc.draw(shapes)
+            store.put(rkey, "\n".join(doc.canvas._code[start:]))
+    if texts.items:
+        doc.draw(texts)
