@@ -80,11 +80,12 @@ def tally_game(db: GameDatabase, events: list[dict[str, Any]], setup: dict[str, 
 
 
 def _decides(db: GameDatabase, what: str, in_review: bool) -> bool:
-    """An effect that changed whether someone died: in a review a murder, a block, a call-off or evidence
-    turned over; anywhere, evidence with a murder card in it removed or moved (that review will differ)."""
+    """An effect that changed whether someone died: a murder (at the loupe too); in a review a block, a rush
+    that made a murder, a call-off or evidence turned over; anywhere, evidence with a murder card in it
+    removed or moved (the review of that pile will differ)."""
     if what.startswith("removed"):
         return any(c.kind == "kill" and f"'{c.id}'" in what for c in h.actions(db).values())
-    return in_review and what in ("murder", "blocked", "protected", "rushed", "cancelled", "flipped")
+    return what == "murder" or in_review and what in ("blocked", "protected", "rushed", "cancelled", "flipped")
 
 
 def _ending(state: h.State) -> str:

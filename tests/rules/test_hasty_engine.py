@@ -151,22 +151,23 @@ def test_a_choice_in_a_review_is_the_active_players_and_moves_the_cards_under(db
 
 def test_a_murder_at_the_loupe_of_the_last_suspect_is_followed_by_a_review(db):
     state = game(db, sets=["expert"], variants=["no_safe_round"])
-    play(state, "Ann", "silas_penhallow")
-    play(state, "Ben", "hattie_quill")
-    play(state, "Cat", "hattie_quill")
-    play(state, "Ann", "silas_penhallow")
-    # Ben plays a second Falling Chandelier face up on Silas? Only one is face up: no murder yet
-    play(state, "Ben", "silas_penhallow", card="falling_chandelier")
-    assert "1 of 2" in state.history[-1] and "silas_penhallow" in state.row
-    assert state.phase == "reveal" and state.review.suspect == "silas_penhallow"  # the review follows
-    state = game(db, sets=["expert"], variants=["no_safe_round"])
     for who in ("Ann", "Ben", "Cat", "Ann"):
         play(state, who, "cornelius_brandt" if who != "Cat" else "hattie_quill")
-    state.piles["silas_penhallow"].append(h.Entry("falling_chandelier", True, 0, "silas_penhallow"))
-    play(state, "Ben", "silas_penhallow", card="falling_chandelier")  # the 2nd face up: Silas dies
-    assert "silas_penhallow" in state.dead
+    play(state, "Ben", "silas_penhallow", card="falling_chandelier")  # face up at the loupe: Silas dies
+    assert "silas_penhallow" in state.dead and "Falling Chandelier" in state.history[-1]
     # the loupe has passed the last suspect: the largest pile (Cornelius, 3) is reviewed
     assert state.phase == "reveal" and state.review.suspect == "cornelius_brandt"
+
+
+def test_a_murder_at_the_loupe_of_another_suspect_lets_the_next_one_move_up_under_the_loupe(db):
+    state = game(db, sets=["expert"], variants=["no_safe_round"])
+    state.loupe = 1  # the loupe on Marguerite (Ben's)
+    play(state, "Ann", "marguerite_lowe", card="veiled_guard")  # face up: Marguerite is protected
+    play(state, "Ben", "hattie_quill")
+    state.loupe = 1
+    play(state, "Cat", "marguerite_lowe", card="falling_chandelier")  # murders even if protected
+    assert "marguerite_lowe" in state.dead and state.out[1]
+    assert state.row[state.loupe] == "cornelius_brandt"  # moved up into the gap: that was the loupe's step
 
 
 def test_an_eliminated_players_cards_stay_in_their_piles(db):
