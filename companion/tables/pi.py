@@ -403,6 +403,8 @@ class Table(GameTable):
         bits = [f"{i['district']} " + " ".join(x for x in (count(i["discs"], "disc"), count(i["cubes"], "cube")) if x)
                 for i in s["investigators"][player] if i["discs"] or i["cubes"]]
         bits += [f"{m['kind']} on {m['tile']}" for m in s["markers"][player]]
+        if s["kept"][player]:  # evidence that earned nothing: the card stays in front of its taker
+            bits.append("nothing on " + ", ".join(s["kept"][player]))
         return ("Found: " + "; ".join(bits)) if bits else ""
 
     @staticmethod
