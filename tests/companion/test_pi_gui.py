@@ -110,7 +110,8 @@ def test_five_players_deal_entered_from_the_table(tmp_path):
     """The tiles as laid out, the display, each case entered by its holder alone; a draw named."""
     from tests.rules.test_pi_support import EXAMPLE_DISPLAY, EXAMPLE_TILES
 
-    dumps = {n: tmp_path / f"{n}.json" for n in ("tiles", "display", "entering", "entered", "drawing", "drawn")}
+    dumps = {n: tmp_path / f"{n}.json" for n in ("tiles", "display", "back", "entering", "entered", "drawing",
+                                                      "drawn")}
     steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_more"}, {"tap": "players_more"}]
     steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
     steps += [{"tap": "new_start"}, {"tap": "deal_table"}]
@@ -120,6 +121,8 @@ def test_five_players_deal_entered_from_the_table(tmp_path):
             steps += [{"dump": str(dumps["tiles"])}, {"shot": str(SCREENS / "pi-deal-tiles.png")}]
     steps += [{"tap": f"display_{e}"} for e in EXAMPLE_DISPLAY]
     steps += [{"dump": str(dumps["display"])}, {"tap": "deal_confirm"}]
+    # Back while Ann enters her case closes the entry, keeping nothing of it on screen
+    steps += [{"tap": "case_0"}, {"tap": f"case_{TABLE_CASES['Ann'][0]}"}, {"key": 27}, {"dump": str(dumps["back"])}]
     for i, name in enumerate(NAMES):
         steps += [{"tap": f"case_{i}"}] + [{"tap": f"case_{e}"} for e in TABLE_CASES[name]]
         if i == 0:
@@ -137,6 +140,9 @@ def test_five_players_deal_entered_from_the_table(tmp_path):
     assert entered["phase"] == "play" and entered["tiles"]["Little Italy"]["suspect"] == "Bubbles"
     assert "You hold" not in "\n".join(data["entered"]["texts"])
     assert "Ann only" in "\n".join(data["entering"]["texts"])
+    back = data["back"]
+    assert back["screen"] == "table" and back["summary"]["phase"] == "cases" and "case_0" in back["controls"]
+    assert "Ann only" not in "\n".join(back["texts"]) and "case_bubbles" not in back["controls"]
     assert "draw_shipyard" in data["drawing"]["controls"] and data["drawing"]["summary"]["events"] == 6
     drawn = data["drawn"]["summary"]
     assert "The Shipyard" in drawn["display"] and "Waterfront" not in drawn["display"]
