@@ -142,9 +142,10 @@ class PiPad:
             a = self.state.last_answer or {}
             if a.get("right"):
                 points = self.state.points[st.current][st.mini - 1]
-                told = f"{who}: right! {', '.join(self.name(e) for e in named)}: {points} points"
+                told = (f"{who}: right! {', '.join(self.name(e) for e in named)}: {points} points. "
+                        "Remove your cubes; your discs go on the three tiles named")
             else:
-                told = f"{who}: wrong. A penalty (-{pi.PENALTY}); play goes on"
+                told = f"{who}: wrong. Penalty counter down one (-{pi.PENALTY}); play goes on"
             self._done(told)
         return out
 
