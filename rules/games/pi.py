@@ -515,11 +515,10 @@ def _deal(state: State, event: Event) -> None:
         display = _read_cards(c, event["display"], "display")
         if len(display) != DISPLAY:
             raise IllegalAction(f"the display holds {DISPLAY} evidence cards, not {len(display)}", R_DISPLAY)
+        # the table laid out the display from its own deck: the order of what is left is unknown
+        # even with a seed in the header, so every card drawn must be named (draw: <card>)
         deck = sorted(set(c.kind) - set(display), key=list(c.kind).index)
         dealt_deck = False
-        if state.seed is not None:
-            _rng(state, "deck").shuffle(deck)
-            dealt_deck = True
     else:
         deck = list(c.kind)
         _rng(state, "evidence").shuffle(deck)
@@ -702,19 +701,24 @@ def _evidence(state: State, who: int, event: Event) -> None:
 def _refill(state: State, taken: str, named: Any) -> str | None:
     """Take a card from the display and draw one to bring it back to nine; the card drawn, if any."""
     c = city(state.db)
+    reshuffle = not state.deck and bool(state.discard)
+    left, known = (len(state.discard), state.dealt_deck and state.seed is not None) if reshuffle \
+        else (len(state.deck), state.dealt_deck)
+    if named is None and left > 1 and not known:  # checked before anything moves: a refusal changes nothing
+        raise IllegalAction("name the evidence card drawn to refill the display (draw: <card>)", R_REFILL)
     state.display.remove(taken)
-    if not state.deck and state.discard:  # shuffle the discards into a new deck
+    if reshuffle:  # shuffle the discards into a new deck
         state.deck = sorted(state.discard, key=list(c.kind).index)
         if state.seed is not None:
             _rng(state, f"reshuffle {state.reshuffles}").shuffle(state.deck)
         state.discard, state.reshuffles = [], state.reshuffles + 1
-        state.dealt_deck = state.seed is not None
+        state.dealt_deck = state.dealt_deck and state.seed is not None  # a table's own deck stays unknown
     if not state.deck:
         if named is not None:
             raise IllegalAction("the evidence deck and the discard pile are empty: nothing can be drawn", R_REFILL)
         return None
     if named is None:
-        if not state.dealt_deck:
+        if not state.dealt_deck and len(state.deck) > 1:  # one card left: the draw is forced
             raise IllegalAction("name the evidence card drawn to refill the display (draw: <card>)", R_REFILL)
         drawn = state.deck[0]
     else:
@@ -864,7 +868,7 @@ def answer_for(state: State, player: int, action: str, target: str) -> dict[str,
         a = answer_investigation(c, state.tiles, case, state.markers[player], district)
         told = _markers_text(a)
         text = f"{who}: place {told} on your investigator in {c.name[district]}" if told != "nothing" \
-            else f"{who}: nothing new in {c.name[district]}"
+            else f"{who}: nothing {'new ' if _shown(state.markers[player], district) else ''}in {c.name[district]}"
         return {"answer": told, "discs": a["discs"], "cubes": a["cubes"], "moved": False, "text": text}
     card = element(c, target, None, R_EVIDENCE)
     a = answer_evidence(c, state.tiles, case, state.markers[player], card)

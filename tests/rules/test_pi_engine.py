@@ -200,6 +200,15 @@ def test_exhausted_deck_reshuffles_the_discards(db):
     assert pi.problems(state) == []
 
 
+def test_a_display_laid_out_by_the_table_needs_each_draw_named_even_with_a_seed(db):
+    state = dealt(db, seed=3)  # the seed deals nothing here: the table laid out its own display
+    with pytest.raises(IllegalAction, match="name the evidence card drawn"):
+        act(state, "Blue", "evidence", card="canal_street")
+    assert "canal_street" in state.display  # the refusal moved nothing
+    act(state, "Blue", "evidence", card="canal_street", draw="shipyard")
+    assert "shipyard" in state.display and "shipyard" not in state.deck
+
+
 def test_tie_breaks(db):
     state = pi.new_state(db, {"players": ["Ann", "Ben", "Cy"]})
     state.phase = "over"
