@@ -14,7 +14,6 @@ from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import DictProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.history import history
@@ -23,7 +22,7 @@ from companion.session import Session
 from companion.share import export_folder, result_text, share_on_android, write_export
 from companion.store import SavedGame
 from companion.tables import TABLES, table_module
-from companion.tables.setup import missing, options
+from companion.tables.setup import missing, options, pick_grid, row_text
 from companion.theme import PLAYER_COLOURS, rgba
 from companion.widgets import CButton, button, label
 from rules.games import GAMES
@@ -269,19 +268,9 @@ class NewGameScreen(Screen):
         chosen = self.picked.setdefault(pick.key, [])
         names = dict(choices)
         parts: list[Any] = [label(pick.title)]
-        grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(4))
-        grid.bind(minimum_height=grid.setter("height"))
-        for cid, name in choices:
-            short = name[4:] if name.startswith("The ") else name
-            if cid in chosen:  # in the row already: shown filled with its place; a tap changes nothing
-                b = button(f"{chosen.index(cid) + 1}. {short}", f"pick_{pick.key}_{cid}", lambda: None)
-            else:
-                b = button(short, f"pick_{pick.key}_{cid}", lambda c=cid: self._pick(pick, c), flat=True)
-            grid.add_widget(b)
-        parts.append(grid)
+        parts.append(pick_grid(choices, chosen, f"pick_{pick.key}", lambda c: self._pick(pick, c)))
         # under the buttons, so that its growing never moves them under the next tap
-        parts.append(label(" · ".join(f"{i}. {names[c]}" for i, c in enumerate(chosen, start=1))
-                           or f"Row: none yet (0 of {pick.count})", bold=bool(chosen), muted=not chosen))
+        parts.append(label(row_text(names, chosen, pick.count), bold=bool(chosen), muted=not chosen))
         back = button("Take back the last", f"pick_{pick.key}_back", lambda: self._unpick(pick, 1))
         clear = button("Clear the row", f"pick_{pick.key}_clear", lambda: self._unpick(pick, len(chosen)))
         back.disabled = clear.disabled = not chosen
@@ -427,7 +416,10 @@ class NewGameScreen(Screen):
             return
         variants = [v for v, on in self.variants.items() if on and v in spec.variants]
         seed = None
-        if spec.seed_note is not None:  # also deals later rows (Life Is Pain, The Long Haul)
+        # the seed also deals later rows (Life Is Pain, The Long Haul): a table that deals its own first row
+        # deals the later ones too, so the game gets no seed and asks for each new row
+        at_table = any(p.seeded for p in getattr(spec, "picks", [])) and not self.by_seed
+        if spec.seed_note is not None and not at_table:
             seed = int(self.ids.seed.text) if self.ids.seed.text.strip() else int(time.time()) % 10000
         log = GameLog(self.game, app.dbs[self.game].rules_version, names, variants, seed,
                       {**spec.setup(names, colours, variants), **chosen}, created=time.strftime("%Y-%m-%dT%H:%M:%S"))

@@ -14,7 +14,7 @@ from kivy.uix.label import Label
 
 from companion.graves_pad import RANKS, GravesPad
 from companion.tables.base import GameTable
-from companion.tables.setup import PickInOrder, SecretEntry, SetupSpec
+from companion.tables.setup import PickInOrder, SecretEntry, SetupSpec, options, pick_grid, row_text
 from companion.theme import PLAYER_COLOURS, readable, rgba
 from companion.widgets import (
     SYMBOLS,
@@ -52,6 +52,7 @@ NEW_GAME = GravesNewGame(
 
 class Table(GameTable):
     pad_class = GravesPad
+    new_row: list[str]  # a new row of locations (Life Is Pain, The Long Haul), tapped in the order dealt
 
     # --- what the frame asks ---------------------------------------------------------------------
 
@@ -68,7 +69,7 @@ class Table(GameTable):
         elif s["phase"] in ("unmasking", "identity"):
             out += [self._players(s), self._evidence_won(s)]
         elif s["phase"] == "deal":
-            out += [self._players(s), label("Deal a new row: the app deals it from the seed when one is set.")]
+            out += [self._players(s)]
         else:
             out += [self._players(s), self._over(s)]
         self.message = self.pad.message
@@ -79,6 +80,8 @@ class Table(GameTable):
             return self._pad(s, self.pad)
         if s["phase"] in ("unmasking", "identity"):
             return self._unmasking(s, self.pad)
+        if s["phase"] == "deal":
+            return self._deal_pad()
         return []
 
     def actions(self, s: dict[str, Any]) -> list[Any]:
@@ -97,6 +100,10 @@ class Table(GameTable):
                               flat=not pad.change_trump, disabled=not any(c[0] == "2" for c in pad.cards)))
             out.append(button("Ability...", "ability", self._abilities, flat=True))
             return out
+        if s["phase"] == "deal":
+            back = button("Take back the last", "row_back", lambda: self.screen.then(self._row().pop), flat=True,
+                          disabled=not self._row())
+            return [button("Confirm", "row_confirm", lambda: self._deal(s), disabled=len(self._row()) != 5), back]
         if s["phase"] == "unmasking" and self._may_reveal(s):
             case = s["case"]
             return [button(f"{case['mastermind']} reveals early", "reveal", lambda: self._confirm_reveal(s))]
@@ -131,7 +138,38 @@ class Table(GameTable):
 
     def has_draft(self) -> bool:
         pad = self.pad
-        return bool(pad.rank or pad.cards or pad.change_trump or pad.discards or pad.slums_here or pad.slums_next)
+        return bool(self._row()) or bool(pad.rank or pad.cards or pad.change_trump or pad.discards or pad.slums_here or pad.slums_next)
+
+    def clear(self) -> None:
+        super().clear()
+        self._row().clear()
+
+    # --- a new row of locations, dealt at the table ------------------------------------------------
+
+    def _row(self) -> list[str]:
+        if not hasattr(self, "new_row"):
+            self.new_row = []
+        return self.new_row
+
+    def _deal_pad(self) -> list[Any]:
+        """The twelve locations by name, tapped left to right as the new row was dealt."""
+        choices = options(self.session.db, "locations")
+        row = self._row()
+
+        def pick(cid: str) -> None:
+            if cid not in row and len(row) < 5:
+                row.append(cid)
+
+        return [label(f"[b]Case {self.session.state.case.number}[/b]: deal five locations from the deck, "
+                      "then tap them here left to right"),
+                pick_grid(choices, row, "row", lambda c: self.screen.then(pick, c)),
+                self._line(row_text(dict(choices), row, 5))]
+
+    def _deal(self, s: dict[str, Any]) -> None:
+        outcome = self.session.do({"action": "deal", "by": s["case"]["detective"], "locations": list(self._row())})
+        if outcome.ok:
+            self._row().clear()
+        self.screen.do(outcome)
 
     # --- names -----------------------------------------------------------------------------------
 

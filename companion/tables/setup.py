@@ -49,6 +49,29 @@ def options(db: Any, component: str) -> list[tuple[str, str]]:
     return [(c.id, str(c["name"])) for c in db.components[component].cards]
 
 
+def pick_grid(choices: list[tuple[str, str]], chosen: list[str], prefix: str, on_pick: Any) -> Any:
+    """The cards as buttons, three a row: a picked one shows its place and ignores taps, the others call on_pick(id)."""
+    from kivy.metrics import dp
+    from kivy.uix.gridlayout import GridLayout
+
+    from companion.widgets import button
+
+    grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(4))
+    grid.bind(minimum_height=grid.setter("height"))
+    for cid, name in choices:
+        short = name[4:] if name.startswith("The ") else name
+        if cid in chosen:  # in the row already: shown filled with its place; a tap changes nothing
+            grid.add_widget(button(f"{chosen.index(cid) + 1}. {short}", f"{prefix}_{cid}", lambda: None))
+        else:
+            grid.add_widget(button(short, f"{prefix}_{cid}", lambda c=cid: on_pick(c), flat=True))
+    return grid
+
+
+def row_text(names: dict[str, str], chosen: list[str], count: int) -> str:
+    """The row picked so far, numbered in order ("1. The Slums · 2. The Park"), or how many are still to pick."""
+    return " · ".join(f"{i}. {names[c]}" for i, c in enumerate(chosen, start=1)) or f"Row: none yet (0 of {count})"
+
+
 def missing(pick: PickInOrder, picked: list[str]) -> str | None:
     """Why a row cannot start a game yet, or None when it is complete."""
     if len(picked) == pick.count:
