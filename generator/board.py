@@ -12,8 +12,6 @@ written as one page on A2 (1:1 when it fits) and on A3 (scaled to fit, the scale
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -21,6 +19,7 @@ from weakref import WeakKeyDictionary
 from generator.backends.fonts import metrics
 from generator.compose import Composer
 from generator.exports.transform import scale_scene
+from generator.files import atomic_file
 from generator.layouts import LayoutLibrary, Size
 from generator.scene import Clip, Ellipse, Item, Polyline, Rect, Scene, TextRun, Unclip
 from generator.units import PT_PER_MM
@@ -354,19 +353,10 @@ def _write_one(path: Path, scene: Scene, lp: LargePage, size: Size, title: str) 
     """One page, written beside its target and renamed over it; TrimBox on the board."""
     from generator.backends.pdf import PdfDocument
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with atomic_file(path) as tmp:
         doc = PdfDocument(tmp, title=title)
         doc.begin_page(lp.page_w, lp.page_h, trim=(lp.ox, lp.oy, size.width * lp.scale, size.height * lp.scale))
         doc.draw(scene)
         doc.end_page()
         doc.save()
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -23,6 +22,7 @@ from generator.board import board_pages
 from generator.cache import SceneStore
 from generator.calibration import calibration_pages
 from generator.compose import Composer, Face
+from generator.files import atomic_dir, atomic_file
 from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
 from generator.scene import Polyline, Scene, TextRun
 from generator.sheets import MARK_HALO, MARK_WIDTH, Band, SheetPlan, best_plan
@@ -160,11 +160,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         for note in plan.notes:  # every setting the imposition changed by itself, said
             progress(f"note: {paper}, {size_id} cards: {note}")
     p = composed.lib.papers[paper]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+    with atomic_file(path) as tmp:
         doc = PdfDocument(tmp, title=f"{composed.db.title} — print-and-play ({paper})")
         for size_id, faces in _groups(composed):
             full = plans[size_id]
@@ -211,11 +207,6 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
             doc.end_page()
         pages = doc.pages
         doc.save()
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     return pages
 
 
@@ -314,9 +305,7 @@ def export_pngs(composed: Composed, out: Path, opts: BuildOptions, progress: Pro
     quantity per image); a design printed once has no `-x1`.
     """
     files: list[tuple[str, str]] = []  # (scene key, path below out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with atomic_dir(out) as tmp:
         for cid, faces in composed.faces.items():
             seen: set[str] = set()
             for face in faces:
@@ -331,17 +320,6 @@ def export_pngs(composed: Composed, out: Path, opts: BuildOptions, progress: Pro
                 files.append((face.back_key, f"{cid}/{stem}-back.png"))
         drawn = _render_files(composed, files, out, tmp, opts, progress)
         progress(f"  {drawn} of {len(files)} PNGs drawn; the others are unchanged or show the same image")
-        old = out.with_name(f".{out.name}.old")
-        if out.exists():
-            if old.exists():
-                shutil.rmtree(old)
-            os.replace(out, old)
-        os.replace(tmp, out)
-        if old.exists():
-            shutil.rmtree(old)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
     return len(files)
 
 

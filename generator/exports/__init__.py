@@ -9,14 +9,11 @@ leaves the previous output as it was.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from generator.files import atomic_dir, atomic_file  # noqa: F401 - the exports' own names for them
 from generator.scene import Scene
 
 if TYPE_CHECKING:
@@ -44,42 +41,6 @@ class ExportOptions:
     def any(self) -> bool:
         return bool(self.per_card or self.services or self.tts or self.split_sides or self.fold
                     or self.cover or self.preview)
-
-
-@contextmanager
-def atomic_file(path: Path) -> Iterator[Path]:
-    """A temporary path beside `path`, renamed over it when the block ends without an error."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-@contextmanager
-def atomic_dir(path: Path) -> Iterator[Path]:
-    """A temporary folder beside `path` that replaces it whole when the block ends without an error."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
-    old = path.with_name(f".{path.name}.old")
-    try:
-        yield tmp
-        os.chmod(tmp, 0o755)
-        if old.exists():
-            shutil.rmtree(old)
-        if path.exists():
-            os.replace(path, old)
-        os.replace(tmp, path)
-    finally:
-        for leftover in (tmp, old):
-            if leftover.exists():
-                shutil.rmtree(leftover)
 
 
 def count(n: int, thing: str) -> str:
