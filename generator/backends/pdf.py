@@ -71,10 +71,7 @@ class PdfDocument:
         ph = self.page_h
         if clip is not None:
             c.saveState()
-            path = c.beginPath()
-            x, y, w, h = clip
-            path.rect(mm_to_pt(x), mm_to_pt(ph - y - h), mm_to_pt(w), mm_to_pt(h))
-            c.clipPath(path, stroke=0, fill=0)
+            self.clip_box(clip)
 
         def X(v: float) -> float:
             return mm_to_pt(ox + v)
@@ -137,6 +134,13 @@ class PdfDocument:
             c.setLineWidth(mm_to_pt(width))
             c.setDash([mm_to_pt(d) for d in dash] if dash else [])
 
+    def clip_box(self, clip: tuple[float, float, float, float]) -> None:
+        """Clip what follows to a box (x, y, w, h) in mm from the page's top-left corner."""
+        path = self.canvas.beginPath()
+        x, y, w, h = clip
+        path.rect(mm_to_pt(x), mm_to_pt(self.page_h - y - h), mm_to_pt(w), mm_to_pt(h))
+        self.canvas.clipPath(path, stroke=0, fill=0)
+
     def draw_reused(self, key: str, scene: Scene, ox: float = 0.0, oy: float = 0.0,
                     clip: tuple[float, float, float, float] | None = None) -> None:
         """Draw a scene that recurs (a deck's backs): written once as a form XObject, placed by reference."""
@@ -152,10 +156,7 @@ class PdfDocument:
             self.page_h = page_h
         c.saveState()
         if clip is not None:
-            path = c.beginPath()
-            x, y, w, h = clip
-            path.rect(mm_to_pt(x), mm_to_pt(self.page_h - y - h), mm_to_pt(w), mm_to_pt(h))
-            c.clipPath(path, stroke=0, fill=0)
+            self.clip_box(clip)
         c.translate(mm_to_pt(ox), mm_to_pt(self.page_h - oy - scene.height))
         c.doForm(name)
         c.restoreState()

@@ -82,10 +82,7 @@ def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: 
     height = recording.height if recording is not None else scene.height  # type: ignore[union-attr]
     c.saveState()
     if clip is not None:
-        path = c.beginPath()
-        x, y, w, h = clip
-        path.rect(mm_to_pt(x), mm_to_pt(doc.page_h - y - h), mm_to_pt(w), mm_to_pt(h))
-        c.clipPath(path, stroke=0, fill=0)
+        doc.clip_box(clip)
     c.translate(mm_to_pt(ox), mm_to_pt(doc.page_h - oy - height))
     if recording is not None:
         ops = recording.ops
