@@ -37,12 +37,7 @@ def standing(db: GameDatabase, log: GameLog) -> Standing | None:
     result = s.get("result") or {}
     scores = {p: int(v) for p, v in (result.get("scores") or s.get("scores") or {}).items()}
     finished = bool(result.get("over"))
-    if "case" in s:
-        step = f"case {s['case']['number']} of {s['cases_total']}"
-    elif "mini_game" in s:  # P.I.: three mini-games
-        step = f"mini-game {s['mini_game']}"
-    else:
-        step = f"turn {s.get('turn', len(log.events) + 1)}"
+    step = s.get("step") or f"turn {s.get('turn', len(log.events) + 1)}"  # each engine says where a game stands
     return Standing(list(s["players"]), scores, finished, result.get("winner"), step)
 
 

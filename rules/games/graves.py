@@ -1099,6 +1099,7 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
         "cases_done": [_case_dict(state, c, viewer) for c in state.done if c is not state.case],
         "cases": [_case_dict(state, c, viewer, helper=False) for c in cases],
         "cases_total": state.cases_total, "locations": locs,
+        "step": f"case {state.case.number} of {state.cases_total}",
         "active": state.active, "turn": state.turn, "lead": state.players[state.lead],
         "to_act": state.players[state.to_act] if state.phase == "play" else None, "passes_in_a_row": state.passes,
         "result": result(state),

@@ -1001,7 +1001,7 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
 
     out: dict[str, Any] = {
         "game": ID, "players": list(names), "colours": dict(zip(names, state.colours, strict=True)), "variants": [],
-        "events": state.events, "phase": state.phase, "mini_game": state.mini,
+        "events": state.events, "phase": state.phase, "mini_game": state.mini, "step": f"mini-game {state.mini}",
         "first_player": names[state.first],
         "current": names[state.current] if state.phase == "play" else None,
         "turns": dict(zip(names, state.turns, strict=True)),

@@ -562,6 +562,7 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
         "game": ID, "players": list(state.players), "variants": [], "events": state.events,
         "phase": "over" if state.over else "plot",
         "turn": state.turn if not state.over else len(state.plots),
+        "step": f"turn {state.turn if not state.over else len(state.plots)}",
         "mastermind": None if state.over else state.players[state.mastermind],
         "enforcers": None if state.over else [state.players[first], state.players[state.left_of(first)]],
         "scores": dict(zip(state.players, state.scores, strict=True)),
