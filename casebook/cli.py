@@ -63,6 +63,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--ink-saver", action="store_true", help="light backgrounds, for greyscale or low ink")
     b.add_argument("--png", action="store_true", help="also one PNG per card face and back (with bleed)")
     b.add_argument("--dpi", type=int, default=300, help="PNG resolution (default 300)")
+    b.add_argument("--set", dest="sets", action="append", metavar="SET[,SET...]",
+                   help="card sets to print, for a game that has them (default: the game's own; 'all': every set)")
     b.add_argument("--watch", action="store_true",
                    help="keep going: rebuild when a card or layout file changes (Ctrl-C stops)")
     from generator.exports.run import add_arguments as add_export_arguments
@@ -136,10 +138,33 @@ def _games(args: argparse.Namespace, cards_dir: Path) -> list[str] | None:
     return games
 
 
+def _refused_sets(games: list[str], opts: BuildOptions) -> str | None:
+    """Why some game cannot print the chosen sets, before anything is built; None if all can."""
+    from generator.card_sets import SetChoiceError, chosen_sets, no_sets
+    from rules.cards import read_database
+
+    if not opts.sets:
+        return "name one or more card sets, e.g. --set base,advanced"
+    reasons = []
+    for game in games:
+        db = read_database(game, opts.cards_dir, Problems())  # a broken database is reported by the build
+        if db is not None and not db.sets:  # even 'all': asking a game without sets for sets is a mistake
+            reasons.append(no_sets(game))
+            continue
+        try:
+            if db is not None:
+                chosen_sets(db, opts.sets)
+        except SetChoiceError as exc:
+            reasons.append(str(exc))
+    return "; ".join(reasons) or None
+
+
 def validate(args: argparse.Namespace) -> int:
     from generator.build import compose_game
+    from generator.card_sets import EVERY_SET
 
     opts = _options(args)
+    opts.sets = (EVERY_SET,)  # every card of every set is composed and checked
     games = _games(args, opts.cards_dir)
     if games is None:
         return 2
@@ -154,7 +179,9 @@ def validate(args: argparse.Namespace) -> int:
             print(f"{game}: {len(problems.errors)} problem(s)")
         else:
             cards = sum(len(f) for f in composed.faces.values())
-            print(f"{game}: ok ({cards} cards, {len(composed.db.rules)} rules, {len(composed.db.faq)} rulings)")
+            print(f"{game}: ok ({cards} cards, {len(composed.db.rules)} rules, {len(composed.db.faq)} rulings)"
+                  + "".join(f"\n  set {s.id}: {composed.db.set_printed(s.id)} cards, as its count says"
+                            for s in composed.db.sets.values()))
     return 1 if failed else 0
 
 
@@ -173,6 +200,10 @@ def build(args: argparse.Namespace) -> int:
     opts.cut_lines, exports = args.cut_lines, export_options(args)
     games = _games(args, opts.cards_dir)
     if games is None:
+        return 2
+    opts.sets = tuple(s.strip() for value in args.sets or () for s in value.split(",") if s.strip())
+    if args.sets and (message := _refused_sets(games, opts)) is not None:
+        print(f"casebook: --set: {message}", file=sys.stderr)
         return 2
     if (message := unknown_services(exports, opts)) is not None:
         print(f"casebook: {message}", file=sys.stderr)
@@ -206,7 +237,8 @@ def build(args: argparse.Namespace) -> int:
                 print(problems.format(), file=sys.stderr)
                 failed += 1
                 break
-            print(f"wrote {path} ({pages} pages, {path.stat().st_size / 1024:.0f} KiB)")
+            sets = f"; sets: {', '.join(composed.sets)}" if composed.sets else ""
+            print(f"wrote {path} ({pages} pages, {path.stat().st_size / 1024:.0f} KiB{sets})")
         if not problems:  # boards (sheets with a size of their own) also whole, on A3 and A2
             from generator.board import write_boards
 

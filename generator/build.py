@@ -21,6 +21,7 @@ from generator.backends.fonts import metrics
 from generator.board import board_pages
 from generator.cache import SceneStore
 from generator.calibration import calibration_pages
+from generator.card_sets import SetChoiceError, chosen_sets, restrict
 from generator.compose import Composer, Face
 from generator.files import atomic_dir, atomic_file
 from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
@@ -53,6 +54,7 @@ class BuildOptions:
     workers: int = 0  # 0: one per core
     sides: str = "both"  # "faces" or "backs": one side only, for printers without duplex (exports/variants.py)
     cut_lines: bool = False  # guillotine lines edge to edge along the trims, on face pages
+    sets: tuple[str, ...] = ()  # card sets to print (generator/card_sets.py); empty: the game's defaults
 
 
 @dataclass
@@ -65,6 +67,7 @@ class Composed:
     faces: dict[str, list[Face]]  # their scenes are fetched from the composer's store as they are drawn
     pages: dict[str, list[tuple[str, Scene]]] = field(default_factory=dict)  # paper -> sheets
     repeated: set[str] = field(default_factory=set)  # scene keys printed more than once (a deck's backs)
+    sets: tuple[str, ...] = ()  # the card sets printed (empty for a game without sets)
 
 
 def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: SceneStore | None = None) -> Composed | None:
@@ -77,6 +80,12 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
     db = read_database(game_id, opts.cards_dir, problems)
     if db is None or problems:
         return None
+    try:
+        sets = chosen_sets(db, opts.sets)
+    except SetChoiceError as exc:
+        problems.add(db.place, str(exc))
+        return None
+    db = restrict(db, sets)  # only what the chosen sets print, for every output alike
     composer = Composer(lib, db, problems, bleed=opts.bleed, ink_saver=opts.ink_saver, store=store)
     faces = {cid: composer.faces(comp) for cid, comp in db.components.items()}
     for comp in db.components.values():
@@ -96,7 +105,7 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
             problems.add(marker.place, f"{kind} '{marker.id}': unknown symbol '{marker.symbol}'",
                          "one of: " + ", ".join(sorted(lib.symbols)))
     uses = Counter(key for group in faces.values() for f in group for key in (f.face_key, f.back_key))
-    composed = Composed(db, lib, composer, faces, repeated={key for key, n in uses.items() if n > 1})
+    composed = Composed(db, lib, composer, faces, repeated={key for key, n in uses.items() if n > 1}, sets=sets)
     for paper in opts.papers:
         size = lib.papers.get(paper)
         if size is None:
@@ -161,14 +170,14 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
             progress(f"note: {paper}, {size_id} cards: {note}")
     p = composed.lib.papers[paper]
     with atomic_file(path) as tmp:
-        doc = PdfDocument(tmp, title=f"{composed.db.title} — print-and-play ({paper})")
+        doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})")
         for size_id, faces in _groups(composed):
             full = plans[size_id]
             labels = sheet_labels(faces, full.per_sheet)
             for start in range(0, len(faces), full.per_sheet):
                 batch = faces[start:start + full.per_sheet]
                 plan = full.used(len(batch))
-                label = f"{composed.db.short_title} · {labels[start // full.per_sheet]}"
+                label = f"{composed.db.short_title}{_sets_tag(composed)} · {labels[start // full.per_sheet]}"
                 if opts.sides != "backs":
                     doc.begin_page(plan.paper_w, plan.paper_h)
                     if start == 0 or batch[0].component is not faces[start - 1].component:
@@ -208,6 +217,11 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         pages = doc.pages
         doc.save()
     return pages
+
+
+def _sets_tag(composed: Composed) -> str:
+    """The printed sets on a page label, ` (base+advanced)`; nothing for a game without sets."""
+    return f" ({'+'.join(composed.sets)})" if composed.sets else ""
 
 
 def _draw_card(doc: PdfDocument, composed: Composed, key: str, x: float, y: float,

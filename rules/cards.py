@@ -105,7 +105,7 @@ class CardSet:
     id: str
     name: str
     default: bool
-    count: int  # physical cards of the set across its components, if declared (0: not checked)
+    count: int  # physical cards the set prints across its components, copies counted (the check proves it)
     place: Place
 
 
@@ -172,6 +172,10 @@ class GameDatabase:
         """The cards that belong to a set (directly or through their component)."""
         return [c for comp in self.components.values() for c in comp.cards
                 if set_id in (c.sets or comp.sets)]
+
+    def set_printed(self, set_id: str) -> int:
+        """How many physical cards a set prints, copies counted."""
+        return sum(c.copies for c in self.set_cards(set_id))
 
     def all_records(self) -> Iterator[Card]:
         for record_set in self.records.values():
@@ -466,7 +470,7 @@ def _read_sets(raw: Node, problems: Problems) -> dict[str, CardSet]:
             default = False
         if sid in sets:
             problems.add(node.value_place("id"), f"duplicate card set id '{sid}'")
-        sets[sid] = CardSet(sid, r.text("name", required=True), default, r.int("count"), node.place)
+        sets[sid] = CardSet(sid, r.text("name", required=True), default, r.int("count", required=True), node.place)
     return sets
 
 
@@ -761,8 +765,11 @@ def _cross_check(db: GameDatabase, problems: Problems) -> None:
                         problems.add(place, f"unknown card id '{ref}' in '{name}' (no such card in {where})",
                                      "one of: " + ", ".join(c.id for comp in comps if comp for c in comp.cards))
     for card_set in db.sets.values():
-        printed = sum(c.copies for c in db.set_cards(card_set.id))
-        if card_set.count and printed != card_set.count:
+        printed = db.set_printed(card_set.id)
+        if not printed:
+            problems.add(card_set.place, f"card set '{card_set.id}' has no cards",
+                         f"give its cards (or their component) 'sets: [{card_set.id}]', or drop the set")
+        elif card_set.count and printed != card_set.count:
             problems.add(card_set.place, f"card set '{card_set.id}' prints {printed} cards but the count is "
                          f"{card_set.count}", f"count: {printed}, or correct the copies")
     for entry in db.faq:
