@@ -5,9 +5,10 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from rules.games import graves, hasty, pi, syndicate
+from rules.games import clash, graves, hasty, pi, syndicate
 
-GAMES: dict[str, ModuleType] = {graves.ID: graves, syndicate.ID: syndicate, pi.ID: pi, hasty.ID: hasty}
+GAMES: dict[str, ModuleType] = {graves.ID: graves, syndicate.ID: syndicate, pi.ID: pi, hasty.ID: hasty,
+                              clash.ID: clash}
 
 _MISSING = object()
 
