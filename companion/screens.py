@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import DictProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.history import history
@@ -174,7 +175,12 @@ class NewGameScreen(Screen):
 
     @property
     def spec(self) -> Any:
-        return table_module(self.game).NEW_GAME
+        spec = table_module(self.game).NEW_GAME
+        if hasattr(spec, "for_form"):  # a form shaped by the players and toggles (Hasty: the row, each secret)
+            on = [v for v, flag in self.variants.items() if flag]
+            return spec.for_form(App.get_running_app().dbs[self.game], self.count or spec.players, on, self.picked,
+                                 self.by_seed)
+        return spec
 
     def on_pre_enter(self, *args: Any) -> None:
         self.ids.error.text = ""
@@ -262,7 +268,7 @@ class NewGameScreen(Screen):
             (dp(48), 1, False) if seeded else (0, 0, True)
         self.ids.secrets.clear_widgets()
         for secret in getattr(spec, "secrets", []):
-            self.ids.secrets.add_widget(self._secret_form(secret, options(db, secret.component)))
+            self.ids.secrets.add_widget(self._secret_form(secret, secret.choices or options(db, secret.component)))
 
     def _pick_form(self, pick: Any, choices: list[tuple[str, str]]) -> Any:
         chosen = self.picked.setdefault(pick.key, [])
@@ -300,9 +306,12 @@ class NewGameScreen(Screen):
         if self.secret_open == secret.key:
             parts = [label(f"[b]{who} only[/b] (the others look away): tap {secret.what}. "
                            "It is kept hidden and never shown here.")]
+            grid = GridLayout(cols=2 if len(choices) > 6 else 1, size_hint_y=None, spacing=dp(4))  # in one view
+            grid.bind(minimum_height=grid.setter("height"))
             for cid, name in choices:
-                parts.append(button(name, f"secret_{secret.key}_{cid}",
-                                    lambda c=cid: self._enter_secret(secret.key, c), flat=True))
+                grid.add_widget(button(name, f"secret_{secret.key}_{cid}",
+                                       lambda c=cid: self._enter_secret(secret.key, c), flat=True))
+            parts.append(grid)
             parts.append(button("Cancel", f"secret_{secret.key}_cancel", self._close_secret))
             panel = column(*parts)
             Clock.schedule_once(lambda *_: self.ids.scroll.scroll_to(panel, padding=dp(8)), 0.05)
@@ -368,7 +377,12 @@ class NewGameScreen(Screen):
                      for m in range(1, count + 1) if m != n}
             box = self.ids[f"c{n}"]
             box.clear_widgets()
-            for name, hexcol in palette.items():
+            lines = -(-len(palette) // 6)  # more than six colours: two rows, each swatch still 48 dp wide
+            box.orientation, box.height = ("vertical", dp(100)) if lines > 1 else ("horizontal", dp(48))
+            rows = [BoxLayout(spacing=dp(4)) for _ in range(lines)] if lines > 1 else [box]
+            for line in rows if lines > 1 else []:
+                box.add_widget(line)
+            for i, (name, hexcol) in enumerate(palette.items()):
                 mine = self.colours[slot] == name
                 b = CButton(text="*" if mine else taken.get(name, ""), testid=f"colour_{slot}_{name}", flat=False)
                 b.background_color = rgba(hexcol, 1 if name not in taken else 0.35)
@@ -378,7 +392,7 @@ class NewGameScreen(Screen):
                     b.background_disabled_normal = ""
                 else:
                     b.bind(on_release=lambda *_, s=slot, c=name: self._pick_colour(s, c))
-                box.add_widget(b)
+                rows[i * lines // len(palette)].add_widget(b)
 
     def _pick_colour(self, slot: str, name: str) -> None:
         others = [self.colours[f"p{m}"] for m in range(1, (self.count or self.spec.players) + 1) if f"p{m}" != slot]
@@ -398,7 +412,9 @@ class NewGameScreen(Screen):
                 return why
             out[pick.key] = list(chosen)
         for secret in getattr(self.spec, "secrets", []):
-            if secret.key in self.secret:
+            if secret.key in self.secret and secret.into:  # gathered by player name (Hasty: secrets: {Ann: ...})
+                out.setdefault(secret.into, {})[self.names()[secret.player]] = self.secret[secret.key]
+            elif secret.key in self.secret:
                 out[secret.key] = self.secret[secret.key]
         return out
 
@@ -421,8 +437,10 @@ class NewGameScreen(Screen):
         at_table = any(p.seeded for p in getattr(spec, "picks", [])) and not self.by_seed
         if spec.seed_note is not None and not at_table:
             seed = int(self.ids.seed.text) if self.ids.seed.text.strip() else int(time.time()) % 10000
-        log = GameLog(self.game, app.dbs[self.game].rules_version, names, variants, seed,
-                      {**spec.setup(names, colours, variants), **chosen}, created=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        setup = {**spec.setup(names, colours, variants), **chosen}
+        variants = setup.pop("variants", variants)  # a game may take some toggles into its setup (Hasty's card sets)
+        log = GameLog(self.game, app.dbs[self.game].rules_version, names, variants, seed, setup,
+                      created=time.strftime("%Y-%m-%dT%H:%M:%S"))
         error = app.start_session(log)
         self.ids.error.text = error or ""
         if error is None:

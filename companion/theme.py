@@ -16,7 +16,7 @@ TEXT_PAIRS = [("text", "bg"), ("text", "panel"), ("muted", "bg"), ("muted", "pan
               ("accent", "panel"), ("button_text", "button"), ("text", "active"), ("error", "error_bg")]
 
 PLAYER_COLOURS = {"blue": "#0072B2", "vermillion": "#D55E00", "green": "#009E73", "purple": "#CC79A7",
-                  "orange": "#E69F00", "sky": "#56B4E9"}
+                  "orange": "#E69F00", "sky": "#56B4E9", "yellow": "#F0E442"}  # yellow: the 7th, for Hasty's 7 players
 
 
 def rgba(hexstr: str, alpha: float = 1.0) -> tuple[float, float, float, float]:

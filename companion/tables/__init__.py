@@ -10,7 +10,7 @@ import importlib
 from types import ModuleType
 
 TABLES = {"graves": "companion.tables.graves", "syndicate": "companion.tables.syndicate",
-          "pi": "companion.tables.pi"}
+          "pi": "companion.tables.pi", "hasty": "companion.tables.hasty"}
 
 
 def table_module(game_id: str) -> ModuleType:

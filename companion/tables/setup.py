@@ -36,6 +36,8 @@ class SecretEntry:
     noun: str  # "identity card"
     what: str  # "the identity card you drew"
     later: str  # what happens if it is left out: "or at the table, before the unmasking"
+    choices: list[tuple[str, str]] = field(default_factory=list)  # (id, name) to offer; empty: the component's cards
+    into: str = ""  # if set, the value goes to setup[into][the player's name] (Hasty: secrets: {Ann: ...})
 
 
 @dataclass

@@ -1,0 +1,449 @@
+"""The Hasty Accusations table: the row of suspects (piles, the loupe, the murdered), a play in two taps
+(the pile, then face down or the card played face up at the loupe), reviews walked card by card as the
+table reveals them, murders, eliminations and the winner; each secret suspect (the Traitor too) shows
+only behind its player's "hold to see"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+
+from companion.screens import column
+from companion.session import Outcome, Session
+from companion.tables.base import GameTable
+from companion.tables.setup import PickInOrder, SecretEntry, SetupSpec
+from companion.theme import PLAYER_COLOURS, readable
+from companion.widgets import FitLabel, Tile, button, colour_bar, label
+from rules.engine import Event
+from rules.games import hasty
+
+SET_VARIANT = "set_"  # the new-game toggles for the card sets: set_base, set_advanced, set_expert
+RESTRICTION_SHORT = {"none": "", "must_loupe": "loupe only", "cant_loupe": "not at the loupe",
+                     "must_own": "own suspect only", "cant_own": "not on your own"}
+
+
+# --- the new game ----------------------------------------------------------------------------------
+
+class HastyNewGame(SetupSpec):
+    """Players, colours, card sets, variants; the row as dealt (or from a seed); each secret suspect."""
+
+    def for_form(self, db: Any, players: int, variants: list[str], picked: dict[str, list[str]],
+                 by_seed: bool) -> SetupSpec:
+        """The form for this many players and these toggles: the row's size, one secret per player."""
+        traitor = "traitor" in variants
+        size = hasty.ROW_SIZE[max(hasty.MIN_PLAYERS, min(hasty.MAX_PLAYERS, players))] + \
+            (hasty.TRAITOR_ROW_EXTRA if traitor else 0)
+        pick = replace(self.picks[0], count=size,
+                       title=f"Lay {size} suspects in a row, then tap them here left to right")
+        if by_seed:
+            return replace(self, picks=[pick], secrets=[])
+        row = picked.get("row", [])
+        names = {s.id: s.name for s in hasty.suspects(db).values()}
+        choices = [(s, names[s]) for s in row] or list(names.items())
+        if traitor:
+            choices.append((hasty.TRAITOR, "The Traitor"))
+        secrets = [SecretEntry(f"secret_{i}", hasty.SUSPECTS, i, "secret suspect", "the secret suspect you were dealt",
+                               "before the game starts", choices=choices, into="secrets") for i in range(players)]
+        return replace(self, picks=[pick], secrets=secrets)
+
+    def setup(self, names: list[str], colours: list[str], variants: list[str]) -> dict[str, Any]:
+        sets = [v[len(SET_VARIANT):] for v in variants if v.startswith(SET_VARIANT)]
+        return {"colours": colours, "sets": sets or ["base"],
+                "variants": [v for v in variants if not v.startswith(SET_VARIANT)]}
+
+
+NEW_GAME = HastyNewGame(
+    players=5, min_players=hasty.MIN_PLAYERS, max_players=hasty.MAX_PLAYERS,
+    names=["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"], palette=dict(PLAYER_COLOURS),
+    players_note="Players in seating order, clockwise (the first plays first). Card sets: tick one or more below "
+                 "(none ticked: the base set).",
+    variants={"set_base": "Base set", "set_advanced": "Advanced set", "set_expert": "Expert set",
+              "traitor": "The Traitor", "big_hands": "Big Hands", "powers": "Suspect powers"},
+    seed_note="Seed: the app deals the row and every secret suspect from it (each sees theirs at the table)",
+    picks=[PickInOrder("row", hasty.SUSPECTS, 7, "suspects", "Lay the suspects in a row, then tap them left to right",
+                       seeded="Deal from a seed")])
+
+
+# --- the input: what is tapped of a play, a choice, a reveal -----------------------------------------
+
+@dataclass
+class HastyPad:
+    """The half-entered action: the pile tapped for a play, the card waiting for its choice. Plain Python."""
+
+    session: Session
+    picked: str | None = None  # the suspect whose pile gets the card
+    card: str | None = None  # a card (face up at the loupe, or revealed) waiting for the active player's choice
+    message: str = ""
+
+    @property
+    def state(self) -> hasty.State:
+        return self.session.state
+
+    def active(self) -> str:
+        return self.state.players[self.state.active]
+
+    def name(self, sid: str) -> str:
+        return self.state.name(sid)
+
+    def cards(self) -> list[hasty.ActionCard]:
+        """The action card types of the sets in play, in the database's order."""
+        return [c for c in hasty.actions(self.session.db).values() if set(c.sets) & set(self.state.sets)]
+
+    def at_loupe(self) -> bool:
+        st = self.state
+        return self.picked is not None and self.picked in st.row and st.row.index(self.picked) == st.loupe
+
+    def clear(self) -> None:
+        self.picked = self.card = None
+        self.message = ""
+
+    # --- taps ----------------------------------------------------------------------------------
+
+    def tap_suspect(self, sid: str) -> Outcome | None:
+        """A suspect in the row: the pile to play on (tapped again: let go), or on a tie the pile to review."""
+        st = self.state
+        self.message = ""
+        if st.phase == "pick":
+            return self._do({"action": "pick", "by": self.active(), "pile": sid})
+        if st.phase != "play" or sid not in st.row:
+            return None
+        self.card = None
+        self.picked = None if self.picked == sid else sid
+        return None
+
+    def face_down(self) -> Outcome:
+        if self.picked is None:
+            return Outcome(False, "Tap the suspect whose pile gets the card first.")
+        if self.at_loupe():
+            return Outcome(False, f"{self.name(self.picked)} has the loupe: a card played there lies face up, "
+                                  "so tap which card it is.")
+        return self._do({"action": "play", "by": self.active(), "at": self.picked})
+
+    def tap_card(self, cid: str) -> Outcome | None:
+        """A card type: played face up at the loupe, or the next card revealed; None while a choice is due."""
+        event = self._card_event(cid)
+        if event is None:
+            return Outcome(False, "Tap the suspect with the loupe first: a card is named only when played there.")
+        options = self.choices(cid)
+        if options:
+            key, values = options
+            why = self.session.check({**event, key: values[0]})
+            if why is not None:
+                return Outcome(False, why)
+            self.card = cid
+            return None
+        return self._do(event)
+
+    def choose(self, value: str) -> Outcome:
+        """The active player's choice for the waiting card: a suspect or a player."""
+        if self.card is None:
+            return Outcome(False, "No card is waiting for a choice.")
+        event = self._card_event(self.card)
+        options = self.choices(self.card)
+        assert event is not None and options is not None
+        return self._do({**event, options[0]: value})
+
+    def stuck(self, cid: str) -> Outcome:
+        """No card in hand can be played anywhere: the one discarded."""
+        return self._do({"action": "stuck", "by": self.active(), "card": cid})
+
+    # --- what the taps add up to ----------------------------------------------------------------
+
+    def choices(self, cid: str) -> tuple[str, list[str]] | None:
+        """The choice a card needs now and its options (as the engine takes them), or None."""
+        card = hasty.actions(self.session.db)[cid]
+        st = self.state
+        here = st.review.suspect if st.phase == "reveal" and st.review else self.picked
+        if card.choice == "target":
+            options = [s for s in st.row if s != here] if card.op == "move_under" else list(st.row)
+            return ("target", options) if options else None
+        if card.choice == "player":
+            others = [st.players[p] for p in st.players_in() if p != st.active]
+            return ("player", others) if others else None
+        return None
+
+    def _card_event(self, cid: str) -> Event | None:
+        st = self.state
+        if st.phase == "reveal":
+            return {"action": "reveal", "by": self.active(), "card": cid}
+        if st.phase == "play" and self.at_loupe():
+            return {"action": "play", "by": self.active(), "at": self.picked, "card": cid}
+        return None
+
+    def _do(self, event: Event) -> Outcome:
+        outcome = self.session.do(event)
+        if outcome.ok:
+            self.picked = self.card = None
+        return outcome
+
+    def prompt(self) -> str:
+        """One line on what the table does next, under the row."""
+        st = self.state
+        who = self.active()
+        if st.phase == "over":
+            return ""
+        if st.phase == "pick":
+            return f"[b]{who}[/b] picks the pile to review: tap " + " or ".join(self.name(s) for s in st.tied)
+        if st.phase == "reveal" and st.review is not None:
+            return (f"[b]Review of {self.name(st.review.suspect)}[/b]: {who} reveals the next card, top down "
+                    f"({st.review.pos + 1} left)")
+        if self.card is not None:
+            return f"[b]{who}[/b] chooses for {hasty.actions(self.session.db)[self.card].name}"
+        if self.picked is None:
+            return f"[b]{who}[/b]: tap the pile to play on"
+        if self.at_loupe():
+            return f"[b]{who}[/b] plays face up at the loupe on {self.name(self.picked)}: which card?"
+        return f"[b]{who}[/b] plays face down on [b]{self.name(self.picked)}[/b]: tap Face down"
+
+
+# --- the table ------------------------------------------------------------------------------------
+
+class Table(GameTable):
+    pad_class = HastyPad
+    pad: HastyPad
+
+    def scoreline(self, s: dict[str, Any]) -> str:
+        sets = " + ".join(self._set_name(x) for x in s["sets"])
+        if s["phase"] == "over":
+            return f"Game over · {sets}"
+        loupe = "first round, safe" if s["first_round"] else f"{len(s['out'])} out"
+        return f"Turn {s['turn']} · {s['active']} · {sets} · {loupe}"
+
+    def widgets(self, s: dict[str, Any]) -> list[Any]:
+        pad = self.pad
+        self.message = pad.message
+        self.secrets_after = None
+        if s["phase"] == "over":
+            return [self._over(s), self._row(s), self._last(s)]
+        if pad.card is not None:
+            return self._choice(s)
+        if self._picking(s):  # the card types take the pad (one set) or lead the state (several): the row below
+            grids = [] if self._cards_in_pad() else self._card_grids(self._prefix(s))
+            if s["phase"] == "reveal":
+                return [self._review(s), *grids, self._row(s)]
+            return [label(f"[b]{s['active']}[/b] plays a card face up at the loupe on "
+                          f"[b]{pad.name(str(pad.picked))}[/b]: tap which (its effect happens now)."),
+                    *grids, self._row(s)]
+        self.secrets_after = 1  # each player's "hold to see" right under what just happened
+        return [self._last(s), self._players(s)]
+
+    def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
+        if s["phase"] == "over":
+            return []
+        if s["phase"] == "reveal" and s["history"]:  # what the last card did, in reach while the next is entered
+            line = self._line(f"[b]Last:[/b] {s['history'][-1]}")
+        else:
+            line = self._line(self.pad.prompt())
+        if self._picking(s):
+            return [*self._card_grids(self._prefix(s)), line] if self._cards_in_pad() else [line]
+        return [self._row(s), line]
+
+    def _picking(self, s: dict[str, Any]) -> bool:
+        """Whether a card type is tapped next: the card revealed, or the one played face up at the loupe."""
+        return self.pad.card is None and (s["phase"] == "reveal" or s["phase"] == "play" and self.pad.at_loupe())
+
+    @staticmethod
+    def _prefix(s: dict[str, Any]) -> str:
+        return "reveal" if s["phase"] == "reveal" else "card"
+
+    def _cards_in_pad(self) -> bool:
+        """One set's dozen card types fit the fixed pad; several sets' scroll in the state above it."""
+        return len(self.pad.cards()) <= 15
+
+    def actions(self, s: dict[str, Any]) -> list[Any]:
+        pad, screen = self.pad, self.screen
+        if pad.card is not None:
+            return [button("Cancel", "choice_cancel", lambda: screen.then(setattr, pad, "card", None), flat=True)]
+        if s["phase"] != "play":
+            return []
+        down = button("Face down", "face_down", lambda: screen.do(pad.face_down()),
+                      disabled=pad.picked is None or pad.at_loupe())
+        return [down, button("Clear", "clear", lambda: screen.then(pad.clear), flat=True),
+                button("Can't play", "stuck", self._stuck_page, flat=True)]
+
+    def secrets(self, s: dict[str, Any]) -> dict[str, str]:
+        if s["phase"] == "over" or self.pad.card is not None:
+            return {}
+        out = {}
+        for i, p in enumerate(s["players"]):
+            if p in s["out"]:
+                continue
+            mine = self.session.summary(i)
+            if mine["secret"] == "the Traitor":
+                text = ("You are [b]the Traitor[/b]: you win if every other player is out while two or more "
+                        "suspects remain, and lose when only one is left.")
+            else:
+                text = f"Your secret suspect: [b]{mine['secret']}[/b]"
+            known = {q: n for q, n in mine["known_secrets"].items() if q != p and q not in s["out"]}
+            if known:
+                text += "\nYou know: " + ", ".join(f"{q}'s is {n}" for q, n in known.items())
+            out[p] = text
+        return out
+
+    def has_draft(self) -> bool:
+        return self.pad.picked is not None or self.pad.card is not None
+
+    # --- parts -------------------------------------------------------------------------------------
+
+    def _set_name(self, set_id: str) -> str:
+        found = self.session.db.sets.get(set_id)
+        return found.name if found else set_id
+
+    def _cols(self, n: int) -> int:
+        """Tiles a row: four on a phone (five with ten suspects or more in landscape, where height is short)."""
+        if self.screen.landscape:
+            return 5 if n > 8 else 4
+        return 3 if n <= 6 else 4
+
+    def _cell(self) -> float:
+        return float(dp(50) if self.screen.landscape else dp(60))
+
+    def _row(self, s: dict[str, Any]) -> GridLayout:
+        """Every suspect: the living left to right (pile size, the loupe, the tapped one), then the murdered."""
+        app, pad = self.app, self.pad
+        cols = self._cols(len(s["row"]))
+        rows = -(-len(s["row"]) // cols)
+        grid = GridLayout(cols=cols, size_hint_y=None, height=self._cell() * rows + dp(3) * (rows - 1), spacing=dp(3))
+        review = (s["review"] or {}).get("suspect")
+        tied = set(s["tied"])
+        for r in s["row"]:
+            loupe = r["id"] == s["loupe"] and s["phase"] != "over"
+            foot = [f"{r['pile']} card{'' if r['pile'] == 1 else 's'}" if r["alive"] else "murdered"]
+            if loupe:
+                foot.insert(0, "[b]LOUPE[/b]")
+            if r["owner"] and r["alive"] and s["phase"] != "over":  # exposed: whose secret suspect it is
+                foot = [*foot[:-1], str(r["pile"]), f"{r['owner']}'s"] if loupe else [*foot, f"{r['owner']}'s"]
+            name = f"[b]{r['name']}[/b]" if r["alive"] else f"[s]{r['name']}[/s]"
+            lit = r["id"] == pad.picked or r["name"] == review or r["name"] in tied
+            tile = Tile(text=f"{name}\n[size={int(app.fs * sp(11))}]{' · '.join(foot)}[/size]",
+                        testid=f"suspect_{r['id']}", flat=not lit, markup=True, height=self._cell(),
+                        font_size=app.fs * sp(13))
+            tile.valign = "middle"
+            if not r["alive"]:
+                tile.color = self._rgba("muted")
+            tile.bind(on_release=lambda *_, sid=r["id"]: self._tap(self.pad.tap_suspect, sid))
+            if loupe:  # the loupe: a thick bar in the accent colour across the tile's top
+                colour_bar(tile, app.colors["accent"], side="top", thick=6)
+            grid.add_widget(tile)
+        return grid
+
+    def _tap(self, tap: Any, what: str) -> None:
+        """A tap on the pad: an event's outcome shown (a refusal in the engine's words), else a redraw."""
+        self.screen.say("")
+        outcome = tap(what)
+        if outcome is None:
+            self.screen.refresh()
+        else:
+            self.screen.do(outcome)
+
+    def _line(self, text: str) -> FitLabel:
+        fs = self.app.fs * sp(14)
+        return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
+                        color=self._rgba("text"), halign="center", valign="middle")
+
+    def _rgba(self, key: str) -> Any:
+        from companion.theme import rgba
+
+        return rgba(self.app.colors[key])
+
+    def _last(self, s: dict[str, Any]) -> Any:
+        """What the last event did, in the engine's words (a reveal: what the card did)."""
+        if not s["history"]:
+            first = "The first round is safe: no review until the loupe passes the last suspect twice." \
+                if s["first_round"] else "No card played yet."
+            return label(first, muted=True)
+        return label(f"[b]Last:[/b] {s['history'][-1]}")
+
+    def _players(self, s: dict[str, Any]) -> BoxLayout:
+        """One line a player, in their colour: cards in hand, out or to play; the deck and turn order."""
+        box = column()
+        colours = self.session.log.setup.get("colours") or []
+        for i, p in enumerate(s["players"]):
+            state = "[b]out[/b]" if p in s["out"] else f"{s['hands'][p]} in hand"
+            turn = " · [b]to play[/b]" if p == s["active"] else ""
+            line = label(f"{p} · {state}{turn}", padding=(dp(12), 0))
+            hexcol = PLAYER_COLOURS.get(colours[i]) if i < len(colours) else None
+            if hexcol:
+                colour_bar(line, readable(hexcol, self.app.colors["bg"]), side="left", thick=8)
+            box.add_widget(line)
+        box.add_widget(label(f"Deck {s['deck']} · discards {s['discards']} · turns go {s['direction']}", muted=True))
+        return box
+
+    def _review(self, s: dict[str, Any]) -> Any:
+        review = s["review"]
+        seen = ", ".join(review["revealed"]) or "none yet"
+        return label(f"[b]Review of {review['suspect']}[/b] ({review['left']} left): {s['active']} turns the next "
+                     f"card over, top down, and taps which it is. Revealed: {seen}.")
+
+    def _card_grids(self, prefix: str) -> list[Any]:
+        """The card types of the sets in play, three a row (grouped by set when several are in play)."""
+        pad = self.pad
+        sets = self.session.state.sets
+        out: list[Any] = []
+        for set_id in sets:
+            if len(sets) > 1:
+                out.append(label(self._set_name(set_id), muted=True))
+            grid = GridLayout(cols=4 if self.screen.landscape else 3, size_hint_y=None, spacing=dp(3))
+            grid.bind(minimum_height=grid.setter("height"))
+            for card in pad.cards():
+                if card.sets[0] != set_id and len(sets) > 1:
+                    continue
+                note = RESTRICTION_SHORT[card.restriction]
+                text = card.name + (f"\n[size={int(self.app.fs * sp(10))}]{note}[/size]" if note else "")
+                tile = Tile(text=text, testid=f"{prefix}_{card.id}", flat=True, markup=True,
+                            height=dp(48) if self.screen.landscape else dp(52),
+                            font_size=self.app.fs * sp(13))
+                tile.valign = "middle"
+                tile.bind(on_release=lambda *_, c=card.id: self._tap(self.pad.tap_card, c))
+                grid.add_widget(tile)
+            out.append(grid)
+        return out
+
+    def _choice(self, s: dict[str, Any]) -> list[Any]:
+        pad = self.pad
+        card = hasty.actions(self.session.db)[str(pad.card)]
+        options = pad.choices(card.id)
+        assert options is not None
+        key, values = options
+        whom = "which suspect" if key == "target" else "which player"
+        out: list[Any] = [label(f"[b]{card.name}[/b]: {hasty.effect_text(card.effect, card.name)}\n"
+                                f"{s['active']} chooses {whom}:")]
+        grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+        grid.bind(minimum_height=grid.setter("height"))
+        for v in values:
+            text = pad.name(v) if key == "target" else v
+            grid.add_widget(button(text, f"choose_{v}", lambda v=v: self.screen.do(pad.choose(v)), flat=True))
+        out.append(grid)
+        return out
+
+    def _stuck_page(self) -> None:
+        """No card in hand can be played anywhere: show the hand, discard one (its type tapped here)."""
+        pad = self.pad
+        body = self.screen.start_page()
+        body.add_widget(label(f"[b]{pad.active()} can play no card[/b] anywhere (each is barred by its restriction): "
+                              "show your hand to the table and tap the card you discard."))
+        for card in pad.cards():
+            body.add_widget(button(card.name, f"stuck_{card.id}", lambda c=card.id: self.screen.do(pad.stuck(c)),
+                                   flat=True))
+        body.add_widget(button("Back", "stuck_back", self.screen.refresh))
+
+    def _over(self, s: dict[str, Any]) -> BoxLayout:
+        """The winner and why, then each player's secret suspect (all public now) and who was out."""
+        res = s["result"]
+        box = column()
+        winners = res.get("winners") or []
+        head = (f"{winners[0]} wins" if len(winners) == 1 else
+                f"{' and '.join(winners)} share the win" if winners else "Nobody wins")
+        box.add_widget(label(f"[b][size={int(self.app.fs * sp(19))}]{head}[/size][/b]"))
+        box.add_widget(label(res["why"]))
+        lines = []
+        for p in s["players"]:
+            who = s["known_secrets"].get(p, "?")
+            fate = "out" if p in s["out"] else "in"
+            lines.append(f"{p}: {who} ({fate})")
+        box.add_widget(label("\n".join(lines)))
+        return box

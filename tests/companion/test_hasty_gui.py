@@ -1,0 +1,144 @@
+"""Hasty Accusations in the real app at 360 x 640: five players and the Traitor set up by taps (the row as
+laid out, each secret suspect entered by its player alone), then a whole game by taps (plays face down,
+a card face up at the loupe, reviews walked card by card, murders, eliminations) to the Traitor's win.
+No secret suspect shows anywhere but in its owner's hold; every control at least 48 dp."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rules.cards import load_database
+from rules.games import hasty
+from tests.companion.test_app_gui import SCREENS, run
+
+pytest.importorskip("kivy")
+
+NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+ROW = ["dorian_fitch", "marguerite_lowe", "cornelius_brandt", "hattie_quill", "silas_penhallow",
+       "ottoline_vesey", "barnaby_crewe", "imelda_thorne", "rufus_galloway"]
+SECRETS = {"Ann": "hattie_quill", "Ben": "traitor", "Cat": "dorian_fitch", "Dan": "imelda_thorne",
+           "Eve": "silas_penhallow"}
+BAR = ["face_down", "clear", "stuck", "undo", "history", "table_rules", "table_home"]
+LEAKS = ("Your secret suspect", "You are the Traitor", "You know")
+
+
+def new_game_steps() -> list:
+    """Hasty, five players, the Traitor; the row tapped as laid out; each secret entered by its player."""
+    steps: list = [{"tap": "new_game"}, {"tap": "game_hasty"}]
+    steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
+    steps += [{"tap": "variant_traitor"}]
+    steps += [{"tap": f"pick_row_{s}"} for s in ROW]
+    for i, name in enumerate(NAMES):
+        steps += [{"tap": f"secret_secret_{i}"}, {"tap": f"secret_secret_{i}_{SECRETS[name]}"}]
+    return steps
+
+
+def planned_game() -> list[str]:
+    """The taps of a whole game, worked out on the engine: every card goes on the pile of the next
+    player's suspect to die (face up, a Fresh Lead, when it has the loupe); each review reveals a
+    Bitter Almonds (one of two: nobody dies) and then a Letter Opener (a murder)."""
+    db = load_database("hasty")
+    state = hasty.new_state(db, {"players": NAMES, "variants": ["traitor"], "sets": ["base"], "row": ROW,
+                                 "secrets": SECRETS})
+    victims = [SECRETS[p] for p in NAMES if SECRETS[p] != "traitor"]
+    taps: list[str] = []
+    while not hasty.is_over(state):
+        who = state.players[state.active]
+        if state.phase == "reveal":
+            assert state.review is not None
+            card = "bitter_almonds" if not state.review.revealed and state.review.pos > 0 else "letter_opener"
+            event = {"action": "reveal", "by": who, "card": card}
+            taps.append(f"reveal_{card}")
+        else:
+            target = next(v for v in victims if v in state.row)
+            event = {"action": "play", "by": who, "at": target}
+            if state.row.index(target) == state.loupe:
+                event["card"] = "fresh_lead"
+            taps += [f"suspect_{target}", "card_fresh_lead" if "card" in event else "face_down"]
+        hasty.apply(state, event)
+        assert len(taps) < 400
+    assert state.winners == [NAMES.index("Ben")]  # the Traitor wins: every other player is out
+    return taps
+
+
+def leaks(dump: dict, held: str | None = None) -> list[str]:
+    """Secret text on show: a hold's words (outside `held`'s own hold), or a suspect marked with its owner."""
+    shown = dump["texts"]
+    out = [t for t in shown if any(w in t for w in LEAKS)] if held is None else []
+    alive = [p for p in NAMES if p not in (dump["summary"] or {}).get("out", [])]
+    if not (dump["summary"] or {}).get("result", {}).get("over"):
+        out += [t for t in shown for p in alive if f"({p})" in t]
+    return out
+
+
+def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
+    SCREENS.mkdir(exist_ok=True)
+    taps = planned_game()
+    dumps: dict[str, Path] = {}
+
+    def dump(name: str, shot: bool = False) -> list:
+        dumps[name] = tmp_path / f"{name}.json"
+        out: list = [{"dump": str(dumps[name])}]
+        return out + ([{"shot": str(SCREENS / f"hasty-{name}.png")}] if shot else [])
+
+    steps = new_game_steps()
+    steps[-1:-1] = dump("secret-entry", shot=True)  # Eve alone, picking hers
+    steps += dump("new", shot=True) + [{"tap": "new_start"}] + dump("start", shot=True)
+    steps += [{"press": "secret_1"}, {"wait": 0.6}, *dump("held-ben", shot=True), {"release": "secret_1"}]
+    steps += [{"press": "secret_0"}, {"wait": 0.6}, *dump("held-ann"), {"release": "secret_0"}]
+    reviews = 0
+    for n, tap in enumerate(taps):
+        steps.append({"tap": tap})
+        if n == 0:
+            steps += dump("picked", shot=True)
+        if tap == "card_fresh_lead" and "loupe" not in dumps:
+            steps.pop()
+            steps += dump("loupe", shot=True) + [{"tap": tap}]
+        if tap.startswith("reveal_"):
+            reviews += 1
+            steps += dump(f"review-{reviews}", shot=reviews == 1)
+    steps += dump("over", shot=True)
+    steps += [{"tap": "history"}, *dump("history", shot=True), {"key": 27}, {"tap": "table_rules"},
+              {"text": ["rules.query", "traitor"]}, *dump("rules", shot=True), {"quit": True}]
+    run(tmp_path, steps, timeout=600)
+    data = {n: json.loads(p.read_text()) for n, p in dumps.items()}
+    for name, d in data.items():
+        assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
+        assert d["split_words"] == [], f"{name}: words split across lines: {d['split_words']}"
+        if not name.startswith("held"):
+            assert leaks(d) == [], f"{name}: a secret on the table: {leaks(d)}"
+    assert "Eve only" in "\n".join(data["secret-entry"]["texts"])
+    start = data["start"]["summary"]
+    assert start["players"] == NAMES and start["phase"] == "play" and start["variants"] == ["traitor"]
+    assert [r["id"] for r in start["row"]] == ROW and start["sets"] == ["base"]
+    base = [c.id for c in hasty.actions(load_database("hasty")).values() if "base" in c.sets]
+    in_reach = {"start": BAR + [f"suspect_{s}" for s in ROW], "picked": BAR + [f"suspect_{s}" for s in ROW],
+                "loupe": BAR + [f"card_{c}" for c in base], "review-1": BAR[3:] + [f"reveal_{c}" for c in base]}
+    for d, keys in in_reach.items():  # the row to play on, or every card type to tap, in view with the bar
+        out = [k for k in keys if not data[d]["controls"].get(k, {}).get("in_window")]
+        assert out == [], f"{d}: not on the window without scrolling: {out}"
+    held_ben = "\n".join(data["held-ben"]["texts"])
+    assert "Ben only" in held_ben and "You are the Traitor" in held_ben
+    held_ann = "\n".join(data["held-ann"]["texts"])
+    assert "Your secret suspect: Hattie Quill" in held_ann and "Traitor" not in held_ann
+    picked = data["picked"]
+    assert picked["summary"]["events"] == 0 and not picked["controls"]["face_down"]["disabled"]
+    assert "Ann plays face down on Hattie Quill: tap Face down" in picked["texts"]
+    loupe = data["loupe"]
+    assert loupe["controls"]["face_down"]["disabled"] and "card_letter_opener" in loupe["controls"]
+    first = data["review-1"]
+    assert any("Bitter Almonds: 1 of 2 revealed, no murder yet" in t for t in first["texts"])
+    murders = [d for n, d in data.items() if n.startswith("review-") and d["summary"]["out"]]
+    assert murders, "no murder in any review"
+    over = data["over"]
+    s = over["summary"]
+    assert s["phase"] == "over" and s["result"]["winners"] == ["Ben"] and s["result"]["decided_by"] == "traitor"
+    shown = "\n".join(over["texts"])
+    assert "Ben wins" in shown and "Ben is the Traitor and wins" in shown and "Ben: the Traitor" in shown
+    assert any("murdered" in t for t in over["texts"])
+    history = "\n".join(data["history"]["texts"])
+    assert "Hattie Quill is murdered" in history or "is murdered" in history
+    assert data["rules"]["screen"] == "rules" and any("Traitor" in t for t in data["rules"]["texts"])
