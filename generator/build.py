@@ -25,7 +25,7 @@ from generator.card_sets import SetChoiceError, chosen_sets, restrict
 from generator.compose import Composer, Face
 from generator.files import atomic_dir, atomic_file
 from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
-from generator.scene import Polyline, Scene, TextRun
+from generator.scene import Polyline, Rect, Scene, TextRun
 from generator.sheets import MARK_HALO, MARK_WIDTH, Band, SheetPlan, best_plan
 from generator.units import PT_PER_MM
 from rules.cards import CARDS_DIR, GameDatabase, Mark, Suit, read_database
@@ -198,7 +198,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                         slot = plan.back_slot(i, opts.back_offset)
                         _draw_card(doc, composed, face.back_key, slot.x, slot.y,
                                    _shift(plan.clip(plan.back_slot(i)), shift))
-                    _furniture(doc, plan, opts, f"{label} · backs", shift, composed.composer.store)
+                    _furniture(doc, plan.for_backs(), opts, f"{label} · backs", shift, composed.composer.store)
                     doc.end_page()
         for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
@@ -262,42 +262,43 @@ LABEL_SIZE, LABEL_MIN = 6.5, 4.5  # pt: the page label is for sorting sheets, no
 def _furniture(doc: PdfDocument, plan: SheetPlan, opts: BuildOptions, label: str, shift: tuple[float, float],
                store: SceneStore | None = None) -> None:
     """Crop marks (on a white halo where they lie over the bleed) and a small page label in the widest free band."""
-    items: list[Polyline | TextRun] = []
+    items: list[Polyline | Rect | TextRun] = []
     if opts.crop_marks:
         for a, b in plan.marks_over_bleed(shift):
             items.append(Polyline((a, b), stroke="#FFFFFF", width=MARK_WIDTH + 2 * MARK_HALO))
         for a, b in plan.crop_marks(shift):
             items.append(Polyline((a, b), stroke="#000000", width=MARK_WIDTH))
-    run = _label_run(plan, label, shift)
-    if run is not None:
-        items.append(run)
+    items.extend(_label_run(plan, label, shift))
     from generator.backends.recorded import draw_page_marks
 
     draw_page_marks(doc, Scene(plan.paper_w, plan.paper_h, items=list(items)), store)  # marks alike on many pages
 
 
-def _label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> TextRun | None:
-    """The label at the largest size a free band allows (the first band on a tie), or None."""
+def _label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> list[Rect | TextRun]:
+    """The label at the largest size a free band allows (the first band on a tie), on a white patch over a bleed."""
     m = metrics()
     unit_w = m.width(label, "regular", 1.0) / PT_PER_MM  # mm per pt of size
     unit_h = (m.ascent("regular", 1.0) + m.descent("regular", 1.0)) / PT_PER_MM
     best: tuple[float, Band] | None = None
-    for band in plan.label_bands():
+    for band in plan.label_bands(shift):
         length, depth = (band.h, band.w) if band.turned else (band.w, band.h)
         size = min(LABEL_SIZE, length / unit_w, depth / unit_h)
         if size >= LABEL_MIN and (best is None or size > best[0] + 1e-9):
             best = (size, band)
     if best is None:
-        return None
+        return []
     size, band = best
-    lo = plan.margin + 0.3  # a back page's label moves with its cards, but never into the margin
-    bx = min(max(band.x + shift[0], lo), plan.paper_w - lo - band.w)
-    by = min(max(band.y + shift[1], lo), plan.paper_h - lo - band.h)
+    bx, by = band.x, band.y  # a back page's band has moved with its cards, short of the margin
     width = unit_w * size
     mid = (m.ascent("regular", size) - m.descent("regular", size)) / 2 / PT_PER_MM  # baseline below the centre
+    pad = 0.3
     if band.turned:  # reads up the page; the glyphs stand left of the baseline
-        return TextRun(bx + band.w / 2 + mid, by + (band.h + width) / 2, label, "regular", size, "#666666", angle=270)
-    return TextRun(bx + (band.w - width) / 2, by + band.h / 2 + mid, label, "regular", size, "#666666")
+        patch = Rect(bx, by + (band.h - width) / 2 - pad, band.w, width + 2 * pad, fill="#FFFFFF")
+        run = TextRun(bx + band.w / 2 + mid, by + (band.h + width) / 2, label, "regular", size, "#666666", angle=270)
+    else:
+        patch = Rect(bx + (band.w - width) / 2 - pad, by, width + 2 * pad, band.h, fill="#FFFFFF")
+        run = TextRun(bx + (band.w - width) / 2, by + band.h / 2 + mid, label, "regular", size, "#666666")
+    return [patch, run] if band.on_bleed else [run]
 
 
 # --- PNG export ----------------------------------------------------------------------------

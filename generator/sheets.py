@@ -8,6 +8,11 @@ does not (3 x 3 poker cards on US Letter leave 7.7 mm above and below), the mark
 the outer bleed, which is cut away anyway, and is drawn with a white halo so it shows on a
 dark bleed. A sheet is turned to landscape when that holds more cards; the plan says so in
 `notes`, and its backs are mirrored about the long (then horizontal) axis.
+
+Every sheet carries a label, and it never costs a card: where no free strip takes it, the
+marks on one side are kept short so that the label fits beyond their tips, and if that
+side is still too narrow the block moves away from it (the backs' block mirrors the move).
+A label that then reaches over the outer bleed is drawn on a white patch, like the marks.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ MARK_MIN = 1.5
 MARK_MAX = 5.0
 MARK_WIDTH = 0.25
 MARK_HALO = 0.35  # white on each side of a mark that lies over the bleed
-LABEL_BAND = (60.0, 2.0)  # the least free strip (length, depth) that takes a sheet's label
+LABEL_BAND = (100.0, 2.0)  # the least free strip (length, depth) that takes a long label (two components) at 6.5 pt
+LABEL_DEPTH = 2.3  # the strip a 6.5 pt label fills, kept free beyond the marks when no strip is free
+LABEL_PAD = 0.3  # between a label's strip and the margin, a mark or a card
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 SIDES = ("left", "top", "right", "bottom")
@@ -43,6 +50,7 @@ class Band:
     w: float
     h: float
     turned: bool = False
+    on_bleed: bool = False  # reaches over the outer bleed: the label goes on a white patch
 
 
 @dataclass
@@ -60,6 +68,7 @@ class SheetPlan:
     outer: tuple[float, float, float, float]  # bleed kept outside the block: left, top, right, bottom
     margin: float = 5.0  # the page edge no mark comes nearer than
     notes: list[str] = field(default_factory=list)
+    reserve: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # kept for a label beyond the marks, per side
 
     @property
     def per_sheet(self) -> int:
@@ -137,11 +146,35 @@ class SheetPlan:
         k = SIDES.index(side)
         room, bleed = self._edge_room()[k], self.outer[k]
         limit = self.margin + MARK_WIDTH  # the marks' ink, round caps included, stays clear of the margin
+        if self.reserve[k]:  # the marks begin beyond a label's strip
+            limit = max(limit, self.margin + self.reserve[k] + 2 * LABEL_PAD)
         outside = room - bleed - MARK_GAP - limit
         if outside >= MARK_MIN - 1e-9:
             far = room - bleed - MARK_GAP
             return (far - min(MARK_MAX, outside), far, False)
         return (limit, room - MARK_GAP, True)
+
+    def marks_fit(self) -> bool:
+        """Whether the marks of every side are at least MARK_MIN long."""
+        return all(far - near >= MARK_MIN - 1e-9 for near, far, _ in map(self.mark_span, SIDES))
+
+    def for_backs(self) -> SheetPlan:
+        """The plan of the back pages: the block, its marks and label strips mirrored as the backs are.
+
+        The same plan when the block is centred across the flip's axis and no side keeps label room alone.
+        """
+        left, top, right, bottom = self.outer
+        r_left, r_top, r_right, r_bottom = self.reserve
+        bx0, by0, bx1, by1 = self.block()
+        if self.landscape:
+            if abs(by0 - (self.paper_h - by1)) < 1e-9 and (top, r_top) == (bottom, r_bottom):
+                return self
+            return replace(self, y0=self.paper_h - by1, outer=(left, bottom, right, top),
+                           reserve=(r_left, r_bottom, r_right, r_top), notes=[])
+        if abs(bx0 - (self.paper_w - bx1)) < 1e-9 and (left, r_left) == (right, r_right):
+            return self
+        return replace(self, x0=self.paper_w - bx1, outer=(right, top, left, bottom),
+                       reserve=(r_right, r_top, r_left, r_bottom), notes=[])
 
     def crop_marks(self, shift: tuple[float, float] | float = (0.0, 0.0)) -> list[Segment]:
         """Line segments ((x1, y1), (x2, y2)) in mm; `shift` moves them (for back pages)."""
@@ -179,10 +212,24 @@ class SheetPlan:
     def has_label_room(self) -> bool:
         return any(max(b.w, b.h) >= LABEL_BAND[0] and min(b.w, b.h) >= LABEL_BAND[1] for b in self.label_bands())
 
-    def label_bands(self) -> list[Band]:
-        """Free strips for a page label, top first: beyond the marks' tips, or between two marks."""
+    def label_bands(self, shift: tuple[float, float] = (0.0, 0.0)) -> list[Band]:
+        """Free strips for a page label, left, top, right, bottom: beyond the marks' tips, or between two marks.
+
+        A back page's strips move with its cards by `shift`, cut short where they would reach the margin.
+        """
+        m = self.margin + LABEL_PAD
+        out = []
+        for b in self._label_bands():
+            x0, y0 = max(b.x + shift[0], m), max(b.y + shift[1], m)
+            x1, y1 = min(b.x + b.w + shift[0], self.paper_w - m), min(b.y + b.h + shift[1], self.paper_h - m)
+            if x1 - x0 > 1e-9 and y1 - y0 > 1e-9:
+                out.append(b if (x0, y0, x1, y1) == (b.x, b.y, b.x + b.w, b.y + b.h)
+                           else replace(b, x=x0, y=y0, w=x1 - x0, h=y1 - y0))
+        return out
+
+    def _label_bands(self) -> list[Band]:
         bands: list[Band] = []
-        pad = 0.3
+        pad = LABEL_PAD
         m = self.margin + pad
         xs, ys = self.trim_lines()
         for side in SIDES:
@@ -200,14 +247,15 @@ class SheetPlan:
             for d, a, span in ((depth, m, length), (gap_depth, start + 1.0, end - start - 2.0)):
                 if d <= 0 or span <= 0:
                     continue
+                on = m + d > bleed_edge + 1e-9
                 if side == "top":
-                    bands.append(Band(a, m, span, d))
+                    bands.append(Band(a, m, span, d, on_bleed=on))
                 elif side == "bottom":
-                    bands.append(Band(a, self.paper_h - m - d, span, d))
+                    bands.append(Band(a, self.paper_h - m - d, span, d, on_bleed=on))
                 elif side == "left":
-                    bands.append(Band(m, a, d, span, turned=True))
+                    bands.append(Band(m, a, d, span, turned=True, on_bleed=on))
                 else:
-                    bands.append(Band(self.paper_w - m - d, a, d, span, turned=True))
+                    bands.append(Band(self.paper_w - m - d, a, d, span, turned=True, on_bleed=on))
         return bands
 
 
@@ -230,7 +278,9 @@ def plan_sheet(card_w: float, card_h: float, paper_w: float, paper_h: float, *, 
     if cols < 1 or rows < 1:
         return None
     plan = _grid(card_w, card_h, paper_w, paper_h, cols, rows, bleed, gutter, margin)
-    while not plan.has_label_room() and plan.per_sheet > 1:  # every sheet says what it holds
+    if not plan.has_label_room():
+        plan = _make_label_room(plan) or plan
+    while not plan.has_label_room() and plan.per_sheet > 1:  # only where no side can take it (a tiny page)  # every sheet says what it holds
         plan = _grid(card_w, card_h, paper_w, paper_h, cols, rows - 1, bleed, gutter, margin) if rows > 1 else \
             _grid(card_w, card_h, paper_w, paper_h, cols - 1, rows, bleed, gutter, margin)
         if plan.has_label_room():
@@ -238,10 +288,43 @@ def plan_sheet(card_w: float, card_h: float, paper_w: float, paper_h: float, *, 
         cols, rows = plan.cols, plan.rows
     over = [side for side in SIDES if plan.mark_span(side)[2]]
     if over:
-        where = "all four sides" if len(over) == 4 else " and ".join(over)
-        plan.notes.append(f"crop marks at the {where} lie over the outer bleed (the margin is too narrow for "
+        where = "all four sides" if len(over) == 4 else "the " + " and ".join(over)
+        plan.notes.append(f"crop marks at {where} lie over the outer bleed (the margin is too narrow for "
                           "them beside it): drawn on a white halo, cut away with the bleed")
     return plan
+
+
+def _make_label_room(plan: SheetPlan) -> SheetPlan | None:
+    """The plan with a label's strip kept beyond the marks of one side, or None if no side can take it.
+
+    Tried in turn: the fullest strip before a narrower one; the block centred before moved
+    away from that side (no further than the opposite side's marks allow); top, bottom, left, right.
+    """
+    for depth in (LABEL_DEPTH, LABEL_BAND[1]):
+        for moved in (False, True):
+            for side in ("top", "bottom", "left", "right"):
+                i = SIDES.index(side)
+                reserve = tuple(depth if j == i else 0.0 for j in range(4))
+                tried = replace(plan, reserve=reserve, notes=list(plan.notes))  # type: ignore[arg-type]
+                if moved:
+                    need = plan.margin + depth + 2 * LABEL_PAD + MARK_MIN + MARK_GAP  # marks over the bleed
+                    move = need - plan._edge_room()[i]
+                    if move <= 0:
+                        continue
+                    sign = 1.0 if side in ("top", "left") else -1.0
+                    if side in ("top", "bottom"):
+                        tried = replace(tried, y0=plan.y0 + sign * move)
+                    else:
+                        tried = replace(tried, x0=plan.x0 + sign * move)
+                if tried.marks_fit() and tried.has_label_room():
+                    if moved:
+                        tried.notes.append(f"the block moved {move:.1f} mm off the centre to leave room at the {side} "
+                                           "for the sheet's label (the backs move with it)")
+                    if any(b.on_bleed for b in tried.label_bands()):
+                        tried.notes.append(f"the sheet's label at the {side} reaches over the outer bleed: drawn on a "
+                                           "white patch, cut away with the bleed")
+                    return tried
+    return None
 
 
 def _grid(card_w: float, card_h: float, paper_w: float, paper_h: float, cols: int, rows: int, bleed: float,

@@ -85,7 +85,7 @@ def test_trim_sizes_and_crop_marks_clear_of_the_edge(pi_build, paper):
             if name not in text or "faces" not in text:
                 continue
             objs, xs, ys = crop_marks(pdf[i])
-            assert len(xs) >= 3 and len(ys) >= 3, (name, i)
+            assert len(xs) >= 2 and len(ys) >= 2, (name, i)  # a last sheet may hold one row
             for a, b in itertools.pairwise(xs):
                 assert abs((b - a) - w) <= 0.1, (name, xs)
             for a, b in itertools.pairwise(ys):

@@ -122,17 +122,92 @@ def test_every_sheet_has_a_band_for_its_label_clear_of_marks_and_cards(paper, gu
     plan = best_plan(*card, *paper, bleed=3.0, gutter=gutter)
     bands = plan.label_bands()
     assert bands, "no room for a label"
-    long_enough = [b for b in bands if max(b.w, b.h) >= 60 and min(b.w, b.h) >= 2.0]
+    long_enough = [b for b in bands if max(b.w, b.h) >= 100 and min(b.w, b.h) >= 2.0]
     assert long_enough, bands
-    cards = [plan.clip(plan.slot(i)) for i in range(plan.per_sheet)]
+    bleeds = [plan.clip(plan.slot(i)) for i in range(plan.per_sheet)]
+    trims = [(s.x, s.y, plan.card_w, plan.card_h) for s in map(plan.slot, range(plan.per_sheet))]
     for band in bands:
         assert band.x >= 5.0 and band.y >= 5.0 and band.x + band.w <= plan.paper_w - 5.0 and band.y + band.h <= plan.paper_h - 5.0
         for (x1, y1), (x2, y2) in plan.crop_marks():
             hit_x = min(x1, x2) - MARK_WIDTH < band.x + band.w and max(x1, x2) + MARK_WIDTH > band.x
             hit_y = min(y1, y2) - MARK_WIDTH < band.y + band.h and max(y1, y2) + MARK_WIDTH > band.y
             assert not (hit_x and hit_y), ("a label band crosses a mark", band)
-        for cx, cy, cw, ch in cards:
+        # a band may reach over the outer bleed (it says so: the label goes on a white patch), never a trim
+        for cx, cy, cw, ch in trims if band.on_bleed else bleeds:
             assert not (band.x < cx + cw and band.x + band.w > cx and band.y < cy + ch and band.y + band.h > cy)
+        assert band.on_bleed == any(band.x < cx + cw and band.x + band.w > cx and band.y < cy + ch
+                                    and band.y + band.h > cy for cx, cy, cw, ch in bleeds)
+
+
+def _grid_without_label(card, paper, bleed, gutter):
+    """How many pieces the page holds by the marks alone, as if no sheet had a label."""
+    from generator.sheets import _fit
+
+    return max(_fit(pw, card[0], gutter, 5.0) * _fit(ph, card[1], gutter, 5.0) for pw, ph in (paper, paper[::-1]))
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+@pytest.mark.parametrize("gutter", [0.0, 6.0])
+@pytest.mark.parametrize("bleed", [0.0, 3.0, 6.0])
+@pytest.mark.parametrize("card", [POKER, LARGE, (22.0, 22.0), (25.0, 25.0)], ids=["poker", "large", "token", "tile"])
+def test_the_label_costs_no_pieces(paper, gutter, bleed, card):
+    plan = best_plan(*card, *paper, bleed=bleed, gutter=gutter)
+    assert plan.per_sheet == _grid_without_label(card, paper, bleed, gutter)
+    assert plan.has_label_room() and plan.marks_fit()
+    assert not any("fewer" in note for note in plan.notes)
+
+
+def test_letter_tokens_keep_all_twelve_rows_with_the_label_beside_them():
+    plan = best_plan(22.0, 22.0, *LETTER, bleed=3.0)
+    assert (plan.cols, plan.rows) == (9, 12)  # 108 tokens: the row a label used to cost is back
+    assert any("off the centre" in note for note in plan.notes)
+    backs = plan.for_backs()
+    # the block moved for the label: the backs' block is its mirror image, so every back still lands behind its face
+    face_block, back_block = plan.block(), backs.block()
+    assert back_block[0] == pytest.approx(plan.paper_w - face_block[2])
+    assert back_block[2] == pytest.approx(plan.paper_w - face_block[0])
+    xs, ys = backs.trim_lines()
+    assert xs == sorted({round(plan.back_slot(i).x + d, 4) for i in range(plan.cols) for d in (0.0, 22.0)})
+    assert ys == plan.trim_lines()[1]
+    # each side's label strip: the face's on one side, the back's mirrored to the other
+    face_band = max(plan.label_bands(), key=lambda b: min(b.w, b.h))
+    back_band = max(backs.label_bands(), key=lambda b: min(b.w, b.h))
+    assert face_band.turned and back_band.turned and face_band.x < face_block[0] and back_band.x > back_block[2]
+    # a centred plan is its own back plan (the sheets that had room are drawn as before)
+    a4 = best_plan(*POKER, *A4, bleed=3.0)
+    assert a4.for_backs() is a4
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+@pytest.mark.parametrize("card", [POKER, (22.0, 22.0), (25.0, 25.0)], ids=["poker", "token", "tile"])
+@pytest.mark.parametrize("bleed", [0.0, 3.0, 6.0])
+def test_the_drawn_label_is_on_the_page_clear_of_every_trim(paper, card, bleed):
+    from generator.backends.fonts import metrics
+    from generator.build import _label_run
+    from generator.scene import Rect, TextRun
+    from generator.units import PT_PER_MM
+
+    label = "Detective Graves · Time tokens · sheet 1 of 1 + Trump-change tokens · sheet 1 of 1 · faces"
+    m = metrics()
+    face = best_plan(*card, *paper, bleed=bleed)
+    backs = face.for_backs()
+    for plan, offset in ((face, (0.0, 0.0)), (backs, (0.0, 0.0)), (backs, (0.5, -0.5)), (backs, (1.5, -2.0))):
+        items = _label_run(plan, label, plan.page_offset(offset))
+        if not items and max(map(abs, offset)) > 1.0:
+            continue  # a back shifted far into a narrow margin may have no room left for its label
+        run = next(i for i in items if isinstance(i, TextRun))
+        assert run.size >= 4.5
+        width = m.width(label, "regular", run.size) / PT_PER_MM
+        up, down = m.ascent("regular", run.size) / PT_PER_MM, m.descent("regular", run.size) / PT_PER_MM
+        # the glyphs' box; a turned run reads up the page with its glyphs left of the baseline
+        text = (run.x - up, run.y - width, up + down, width) if run.angle else (run.x, run.y - up, width, up + down)
+        boxes = [text] + [(i.x, i.y, i.w, i.h) for i in items if isinstance(i, Rect)]
+        for x, y, w, h in boxes:
+            assert x >= 0 and x + w <= plan.paper_w and y >= 0 and y + h <= plan.paper_h, (x, y, w, h)
+            for i in range(plan.per_sheet):
+                slot = plan.slot(i) if plan is face else face.back_slot(i, offset)
+                assert not (x < slot.x + plan.card_w and x + w > slot.x and y < slot.y + plan.card_h
+                            and y + h > slot.y), ("the label covers a piece", (x, y, w, h), slot)
 
 
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
