@@ -17,6 +17,7 @@ from rules.problems import Problems
 
 if TYPE_CHECKING:
     from generator.build import BuildOptions, Composed
+    from rules.cards import Sheet
 
 MARGIN = 15.0
 INK = "#222222"
@@ -53,15 +54,59 @@ def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRan
         out.append(PageRange(page, page + 2 * sheets - 1, f"{names}: {count(sheets, 'sheet')}, faces then backs",
                              "double-sided, flip on the long edge (or odd pages, then even pages fed again)"))
         page += 2 * sheets
-    for name, _ in composed.pages.get(paper, []):
-        out.append(PageRange(page, page, name, "single-sided, on plain paper"))
-        page += 1
+    for sheet, on_pages in sheet_pages(composed, paper):
+        if len(on_pages) == 1:
+            out.append(PageRange(page, page, on_pages[0], "single-sided, on plain paper"))
+        else:  # a board tiled over pages: its assembly page, then the tiles
+            tiles = on_pages[1:]
+            out.append(PageRange(page, page + len(on_pages) - 1,
+                                 f"{sheet.name}: assembly page, then {count(len(tiles), 'tile')} "
+                                 f"{_tile(tiles[0])}–{_tile(tiles[-1])}",
+                                 "single-sided, on plain paper; cut and glue the tiles as the assembly page shows"))
+        page += len(on_pages)
     out.append(PageRange(page, page + 1, "Duplex calibration", "double-sided, once, to measure --back-offset"))
     return out
 
 
-def contents(composed: Composed) -> list[tuple[str, str]]:
+def sheet_pages(composed: Composed, paper: str) -> list[tuple[Sheet, list[str]]]:
+    """Each sheet with the names of its pages on `paper`: one, or a tiled board's assembly page and tiles."""
+    pages = [name for name, _ in composed.pages.get(paper, [])]
+    out = []
+    at = 0
+    for sheet in composed.db.sheets:
+        names = []
+        while at < len(pages) and (pages[at] == sheet.name or pages[at].startswith(f"{sheet.name} · ")):
+            names.append(pages[at])
+            at += 1
+        if names:
+            out.append((sheet, names))
+    return out
+
+
+def _tile(name: str) -> str:
+    return name.rsplit(" · ", 1)[-1]
+
+
+def whole_boards(composed: Composed) -> list[tuple[Sheet, str, str]]:
+    """The one-page board files the build writes beside the set: (sheet, file name, paper and scale)."""
+    from generator.board import LARGE_PAPERS, board_size, large_page
+
+    out = []
+    for sheet in composed.db.sheets:
+        size = board_size(composed.lib, composed.composer, sheet)
+        if size is None:
+            continue
+        for large in sorted(LARGE_PAPERS):  # A2 (1:1 if it fits) first
+            lp = large_page(size.width, size.height, large, composed.lib.settings.page_margin)
+            scale = "1:1" if lp.scale == 1.0 else f"at {lp.scale * 100:.0f} %"
+            out.append((sheet, f"{composed.db.id}-{sheet.id}-{large}.pdf", f"{large.upper()}, {scale}"))
+    return out
+
+
+def contents(composed: Composed, paper: str) -> list[tuple[str, str]]:
     """Each component and sheet with its count and size: (what, detail)."""
+    from generator.board import board_size
+
     lib = composed.lib
     rows = []
     for cid, faces in composed.faces.items():
@@ -74,8 +119,16 @@ def contents(composed: Composed) -> list[tuple[str, str]]:
         if designs != len(faces):
             detail += f", {count(designs, 'design')}"
         rows.append((f"{comp.name} [{comp.code}]", detail))
-    for sheet in composed.db.sheets:
-        rows.append((sheet.name, "1 sheet"))
+    wholes = whole_boards(composed)  # written beside the set by every build (generator.board.write_boards)
+    for sheet, names in sheet_pages(composed, paper):
+        if len(names) == 1:
+            rows.append((sheet.name, "1 sheet"))
+            continue
+        size = board_size(lib, composed.composer, sheet)
+        dims = f"{size.width:g} x {size.height:g} mm board" if size is not None else "board"
+        whole = [how.split(",")[0] for s, _, how in wholes if s is sheet]  # the files: under "Also in this folder"
+        rows.append((sheet.name, f"{dims}, {count(len(names) - 1, 'tiled page')} {_tile(names[1])}–{_tile(names[-1])}"
+                                 " + an assembly page" + (f"; or whole on {'/'.join(whole)}" if whole else "")))
     return rows
 
 
@@ -150,7 +203,7 @@ def cover_scenes(composed: Composed, paper: str, opts: BuildOptions, exports: Ex
     page.line(f"Print-and-play set · {paper} · made by Casebook", 9, colour=GREY)
     page.space(3)
     page.line("Contents — tick each as you cut it", 11, "bold")
-    for what, detail in contents(composed):
+    for what, detail in contents(composed, paper):
         page.line(f"{what}: {detail}", 9.5, box=True, gap=1.6)
     page.space(3)
     page.line(f"Pages of {game}-{paper}.pdf", 11, "bold")
@@ -164,6 +217,8 @@ def cover_scenes(composed: Composed, paper: str, opts: BuildOptions, exports: Ex
                      "turned over, print the backs")
     if exports.fold:
         extra.append(f"{game}-{paper}-fold.pdf: each card's face beside its back; cut out the pair, fold, glue")
+    for sheet, name, how in whole_boards(composed):
+        extra.append(f"{name}: {sheet.name} whole on one page ({how}), for a copy shop instead of the tiles")
     if extra:
         page.space(2)
         page.line("Also in this folder", 11, "bold")

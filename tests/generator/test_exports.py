@@ -183,3 +183,35 @@ def test_a_failed_export_leaves_the_previous_one_as_it_was(tmp_path):
         raise RuntimeError("the renderer failed")
     assert (out / "a.png").read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["preview"]  # nothing half-written left beside it
+
+
+def test_the_cover_of_a_set_with_a_board_lists_its_tiles_and_the_one_page_files(tmp_path):
+    assert main(["build", "pi", "--paper", "letter", "--out", str(tmp_path), "--cover"]) == 0
+    out = tmp_path / "pi"
+    (cover,) = texts(out / "pi-letter-cover.pdf")
+    flat = " ".join(cover.split())
+    whole = texts(out / "pi-letter.pdf")
+    tiles = [t for t in whole if re.search(r"The city · page [A-Z]\d\b", t)]
+    assert len(tiles) == 6  # 560 x 400 mm over Letter pages
+    assert "The city: 560 x 400 mm board, 6 tiled pages A1–B3 + an assembly page" in flat
+    assert "The city: 1 sheet" not in flat
+    # every file the build wrote beside the set is named on the cover
+    written = sorted(p.name for p in out.glob("*.pdf") if p.name not in ("pi-letter.pdf", "pi-letter-cover.pdf"))
+    assert written == ["pi-board-a2.pdf", "pi-board-a3.pdf"]
+    for name in written:
+        assert f"{name}: The city whole on one page" in flat
+    assert "(A2, 1:1)" in flat and "(A3, at 69 %)" in flat
+    # the page map gives the board's pages as one entry: its assembly page, then its tiles, as in the PDF
+    (board,) = [e for e in page_map_of(out, "pi") if e.what.startswith("The city")]
+    assert board.last - board.first + 1 == 7
+    assert "The city: assembling 6 pages" in whole[board.first - 1]
+    assert whole[board.first:board.last] == tiles
+    assert f"{board.pages}: The city: assembly page, then 6 tiles A1–B3" in flat
+
+
+def page_map_of(out, game):
+    problems = Problems()
+    opts = BuildOptions(papers=("letter",))
+    composed = compose_game(game, opts, problems)
+    assert composed is not None, problems.format()
+    return page_map(composed, "letter", opts)
