@@ -86,6 +86,7 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
         problems.add(db.place, str(exc))
         return None
     db = restrict(db, sets)  # only what the chosen sets print, for every output alike
+    set_names = [db.sets[s].name for s in sets]  # for sheets that say what was printed
     composer = Composer(lib, db, problems, bleed=opts.bleed, ink_saver=opts.ink_saver, store=store)
     faces = {cid: composer.faces(comp) for cid, comp in db.components.items()}
     for comp in db.components.values():
@@ -118,7 +119,8 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
             if board is not None:
                 sheets.extend(board)
                 continue
-            scene = composer.page(sheet.layout, size.width, size.height, sheet.place, {"sheet": {"id": sheet.id, "name": sheet.name}})
+            scene = composer.page(sheet.layout, size.width, size.height, sheet.place,
+                                  {"sheet": {"id": sheet.id, "name": sheet.name}, "sets": set_names})
             if scene is not None:
                 sheets.append((sheet.name, scene))
         composed.pages[paper] = sheets

@@ -45,11 +45,6 @@ def chosen_sets(db: GameDatabase, wanted: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(s for s in db.sets if s in wanted)
 
 
-def set_names(db: GameDatabase, chosen: tuple[str, ...]) -> str:
-    """The chosen sets for a label: `Base set + Advanced set`; empty for a game without sets."""
-    return " + ".join(db.sets[s].name for s in chosen if s in db.sets)
-
-
 def restrict(db: GameDatabase, chosen: tuple[str, ...]) -> GameDatabase:
     """The database with only what the chosen sets print (a game without sets: itself)."""
     if not db.sets:
