@@ -61,6 +61,7 @@ R_REVEAL = Rule("Revealing a pile", "review_reveal")
 R_CHOICE = Rule("Choices", "review_choice")
 R_END = Rule("End of the game", "end_last_player")
 R_STUCK = Rule("No playable card", "turn_stuck")
+R_COPIES = Rule("How many copies", "cards_copies")
 
 # op -> (parameters with their allowed values, needs a choice: "target" (suspect), "player" or "")
 OPS: dict[str, tuple[dict[str, tuple[Any, ...]], str]] = {
@@ -355,6 +356,7 @@ class State(SharesDatabase):
     acted: list[tuple[str, bool, str]] = field(default_factory=list)  # the last event's effects: (card, in review, what)
     hand_discards: list[int] = field(default_factory=list)  # the last event's discards from hand, by player
     murders: list[tuple[str, int | None]] = field(default_factory=list)  # (suspect, player eliminated)
+    seen: list[str] = field(default_factory=list)  # known cards in the discard pile since it was last shuffled
 
     @property
     def first_round(self) -> bool:
@@ -501,6 +503,21 @@ def next_to_reveal(state: State) -> Entry | None:
     return state.piles[state.review.suspect][state.review.pos]
 
 
+def _check_copies(state: State, cid: str, rule: Rule) -> None:
+    """Refuse a card whose every copy in the sets in play lies known in a pile or in the discard pile."""
+    card = actions(state.db)[cid]
+    known = sum(e.card == cid for pile in state.piles.values() for e in pile) + state.seen.count(cid)
+    if known >= card.copies:
+        raise IllegalAction(f"{card.name}: all {card.copies} copies in play already lie face up or revealed in the "
+                            f"piles or in the discard pile, so nobody can hold another", rule)
+
+
+def _discard(state: State, entries: list[Entry]) -> None:
+    """Cards of piles go to the discard pile; those known stay known until the next reshuffle."""
+    state.discards += len(entries)
+    state.seen.extend(str(e.card) for e in entries if e.card is not None)
+
+
 def _play(state: State, who: int, event: Event) -> None:
     _need(state, "play")
     if who != state.active:
@@ -523,6 +540,7 @@ def _play(state: State, who: int, event: Event) -> None:
         why = _restriction_error(state, card, who, at, face_up)
         if why:
             raise IllegalAction(why, R_RESTRICT)
+        _check_copies(state, card.id, R_COPIES)
     if not face_up and (event.get("target") is not None or event.get("player") is not None):
         raise IllegalAction("a face-down card does nothing until it is revealed: give its choice then", R_CHOICE)
     if face_up and card is not None:
@@ -559,8 +577,10 @@ def _stuck(state: State, who: int, event: Event) -> None:
     if allowed_at(state, who, cid):
         raise IllegalAction(f"{actions(state.db)[cid].name} can be played (at "
                             f"{engine.and_list([state.name(s) for s in allowed_at(state, who, cid)])})", R_STUCK)
+    _check_copies(state, cid, R_COPIES)
     state.hands[who] -= 1
     state.discards += 1
+    state.seen.append(cid)
     _say(state, f"{state.players[who]} can play no card and discards {actions(state.db)[cid].name}")
     if "big_hands" in state.variants:
         if state.hands[who] == 0:
@@ -577,6 +597,7 @@ def _draw(state: State, who: int, n: int) -> None:
         return  # an eliminated player's hand is gone for good
     if n > state.deck and state.discards and "big_hands" not in state.variants:
         state.deck, state.discards = state.deck + state.discards, 0
+        state.seen = []
         state.reshuffles += 1
         _say(state, "the deck ran out: the discards are shuffled into a new deck")
     n = max(0, min(n, state.deck))
@@ -648,12 +669,12 @@ def _end_review(state: State, murdered: bool) -> None:
             kept = state.piles[sid][:-1]  # the top card is discarded, so a game of Big Hands always ends
             state.taken, state.taken_at = [e.card for e in kept], state.events + 1
             state.hands[taker] += len(kept)
-            state.discards += 1
+            _discard(state, state.piles[sid][-1:])
             _say(state, f"{state.name(sid)} survives: {state.players[taker]} takes the pile as a new hand "
                         f"({len(kept)} card{'s' if len(kept) != 1 else ''}; its top card is discarded)")
         else:
             _say(state, f"{state.name(sid)} survives; the pile is discarded")
-            state.discards += len(state.piles[sid])
+            _discard(state, state.piles[sid])
         state.piles[sid] = []
     state.loupe, state.loupe_start = min(state.loupe_start, max(len(state.row) - 1, 0)), 0
     if state.phase != "over":
@@ -705,6 +726,8 @@ def _reveal(state: State, who: int, event: Event) -> None:
         if entry.card is not None and entry.card != cid:
             raise IllegalAction(f"this card was played as {actions(state.db)[entry.card].name}, not "
                                 f"{actions(state.db)[cid].name}", R_REVEAL)
+        if entry.card is None:
+            _check_copies(state, cid, R_COPIES)
     card = actions(state.db)[cid]
     why = _restriction_error(state, card, entry.by, entry.played_at, face_up=False)
     if why:
@@ -788,8 +811,8 @@ def _effect(state: State, card: ActionCard, sid: str, pos: int, event: Event, in
     elif op == "discard_under":
         n = len(under) if fx["count"] == "all" else min(int(fx["count"]), len(under))
         state.acted.append((card.id, in_review, f"removed {[e.card for e in pile[pos - n:pos]]}"))
+        _discard(state, pile[pos - n:pos])
         del pile[pos - n:pos]
-        state.discards += n
         _shift_review(state, sid, n)
         _say(state, f"{card.name}: {n} card{'s' if n != 1 else ''} discarded unseen")
     elif op == "move_under":
@@ -830,10 +853,9 @@ def _effect(state: State, card: ActionCard, sid: str, pos: int, event: Event, in
     if op == "loupe_to":
         if choice is not None:
             index = state.row.index(str(choice))
-            if in_review:
-                state.loupe_start = index
-            else:
-                state.loupe = index
+            state.loupe_start = index  # the card says: after a review the loupe starts there
+            if not in_review:
+                state.loupe = index  # then it takes the turn's usual step (faq_loupe_to)
             _say(state, f"{card.name}: the loupe goes to {state.name(str(choice))}")
     elif op == "reverse_turns":
         state.direction *= -1
@@ -868,9 +890,11 @@ def _murder(state: State, sid: str, in_review: bool) -> None:
         state.hands[owner] = 0
         _say(state, f"{state.players[owner]} is eliminated and discards their hand")
     state.murders.append((sid, owner))
-    state.discards += len(state.piles.pop(sid))
+    _discard(state, state.piles.pop(sid))
     if index < state.loupe:
         state.loupe -= 1
+    if index < state.loupe_start:
+        state.loupe_start -= 1  # it stays on the same suspect
     _check_end(state)
     if state.phase != "over":
         _power(state, sid, "death", state.active)
@@ -904,15 +928,13 @@ def _power(state: State, sid: str, trigger: str, who: int) -> None:
     elif op == "discard_tops":
         for s in state.row:
             if state.piles[s] and not (state.review is not None and state.review.suspect == s):
-                state.piles[s].pop()
-                state.discards += 1
+                _discard(state, [state.piles[s].pop()])
     elif op == "loupe_to_last":
         state.loupe_start = max(len(state.row) - 1, 0)
     elif op == "discard_bottom":
         pile = state.piles[sid]
         if len(pile) > 1:
-            pile.pop(0)
-            state.discards += 1
+            _discard(state, [pile.pop(0)])
     elif op == "loupe_step":
         state.loupe_extra += 1
     elif op == "discard_from_hand" and state.hands[who] > 0:
@@ -983,7 +1005,8 @@ def _need(state: State, *phases: str) -> None:
     if state.phase == "over":
         raise IllegalAction(f"the game is over: {state.why}", R_END)
     if state.phase not in phases:
-        wanted = {"play": "a play", "pick": f"{state.players[state.active]} picks the pile to review (pick)",
+        wanted = {"play": "a play (no review is under way)",
+                  "pick": f"{state.players[state.active]} picks the pile to review (pick)",
                   "reveal": "the next card of the review (reveal)"}[state.phase]
         raise IllegalAction(f"now comes {wanted}", R_REVIEW if state.phase != "play" else R_TURN)
 

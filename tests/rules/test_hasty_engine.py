@@ -282,3 +282,67 @@ def test_every_rule_a_refusal_names_is_an_entry_of_the_rules(db):
     ids = set(re.findall(r'Rule\([^)]*?"([a-z0-9_]+)"\)', Path(h.__file__).read_text()))
     entries = {r.id for r in db.rules} | {f.id for f in db.faq}
     assert len(ids) >= 9 and ids <= entries, sorted(ids - entries)
+
+
+EXPERT_ROW = ["hattie_quill", "silas_penhallow", "dorian_fitch", "marguerite_lowe", "cornelius_brandt"]
+
+
+def test_a_card_whose_copies_all_lie_on_the_table_or_in_the_discards_cannot_be_played(db):
+    """cards_copies (found by the referee): the expert set has 2 Falling Chandeliers and 2 Keyholes."""
+    state = game(db, sets=["expert"], row=EXPERT_ROW)
+    play(state, "Ann", "hattie_quill", "Falling Chandelier")   # murdered: the pile, chandelier and all, is discarded
+    play(state, "Ben", "silas_penhallow", "Falling Chandelier")
+    assert state.seen == ["falling_chandelier", "falling_chandelier"] and state.row[state.loupe] == "dorian_fitch"
+    with pytest.raises(IllegalAction, match="all 2 copies") as refused:
+        play(state, "Cat", "dorian_fitch", "Falling Chandelier")
+    assert refused.value.rule.id == "cards_copies"
+    play(state, "Cat", "marguerite_lowe", "Garrotte")  # another card is fine
+
+
+def test_a_reveal_is_refused_when_every_copy_of_the_card_is_already_seen(db):
+    state = game(db, sets=["expert"], row=EXPERT_ROW, variants=["no_safe_round"])
+    play(state, "Ann", "hattie_quill", "Keyhole", player="Ben")
+    play(state, "Ben", "silas_penhallow", "Keyhole", player="Cat")
+    play(state, "Cat", "hattie_quill")
+    play(state, "Ann", "hattie_quill")
+    play(state, "Ben", "hattie_quill")  # the loupe passes the last suspect: review of hattie (4)
+    assert state.phase == "reveal" and state.review.suspect == "hattie_quill"
+    with pytest.raises(IllegalAction, match="Keyhole: all 2 copies"):
+        reveal(state, "Keyhole", player="Ann")
+    reveal(state, "Informant")
+    assert state.phase == "reveal"
+
+
+def test_a_loupe_card_played_at_the_loupe_steps_on_and_the_loupe_starts_there_after_the_next_review(db):
+    """faq_loupe_to (found by the referee): 'after a review it starts there' also for Wrong Turning at the loupe."""
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "dorian_fitch", "Wrong Turning", target="cornelius_brandt")
+    assert state.row[state.loupe] == "hattie_quill"  # to cornelius, then the turn's step
+    play(state, "Ben", "cornelius_brandt")
+    play(state, "Cat", "cornelius_brandt")  # the loupe passes silas: review of cornelius
+    reveal(state, "Solid Alibi")
+    reveal(state, "Letter Opener")  # protected: nobody dies, the review is over
+    assert state.phase == "play" and state.row[state.loupe] == "cornelius_brandt"
+    assert state.players[state.active] == "Ann"
+
+
+def test_cards_moved_out_of_a_review_take_the_face_up_ones_under_them_along(db):
+    """move_under_ruling (found by the referee): a face-up card under a Filing Mix-up moves and stays face up."""
+    state = game(db, variants=["no_safe_round"])
+    play(state, "Ann", "hattie_quill")
+    play(state, "Ben", "silas_penhallow")
+    play(state, "Cat", "silas_penhallow")
+    play(state, "Ann", "hattie_quill", "Village Gossip")  # at the loupe: face up
+    play(state, "Ben", "hattie_quill")  # review of hattie (3): [Ben's, Gossip up, Ann's]
+    reveal(state, "Filing Mix-up", target="dorian_fitch")
+    assert state.phase == "play" and pile(state, "hattie_quill") == 0
+    assert [e.face_up for e in state.piles["dorian_fitch"]] == [False, True]  # bottom first: Ann's, then the Gossip
+    row = {r["id"]: r for r in h.summary(state)["row"]}
+    assert row["dorian_fitch"]["face_up"] == ["Village Gossip"]
+
+
+def test_a_reveal_without_a_review_says_none_is_under_way(db):
+    state = game(db)
+    play(state, "Ann", "hattie_quill")
+    with pytest.raises(IllegalAction, match="no review is under way"):
+        reveal(state, "Letter Opener")
