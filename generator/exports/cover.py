@@ -143,7 +143,8 @@ def settings(composed: Composed, paper: str, opts: BuildOptions) -> list[str]:
         f"Crop marks {'on' if opts.crop_marks else 'off'}; cut lines {'on' if opts.cut_lines else 'off'}; "
         f"ink saver {'on' if opts.ink_saver else 'off'}",
         f"Back offset {opts.back_offset[0]:g}, {opts.back_offset[1]:g} mm (rebuild with --back-offset X,Y to correct a duplex shift)",
-    ]
+    ] + ([f"Card sets: {', '.join(composed.db.sets[s].name for s in composed.sets)} "
+          f"(rebuild with --set {','.join(composed.sets)}; --set all prints every set)"] if composed.sets else [])
 
 
 class _Page:

@@ -78,7 +78,7 @@ def built(tmp_path_factory):
     out = {}
     for sets in ("advanced", "expert,base"):
         folder = tmp_path_factory.mktemp("hasty-" + sets.replace(",", "-"))
-        assert main(["build", "hasty", "--set", sets, "--out", str(folder)]) == 0
+        assert main(["build", "hasty", "--set", sets, "--cover", "--out", str(folder)]) == 0
         out[sets] = folder / "hasty"
     return out
 
@@ -99,6 +99,9 @@ def test_the_pdf_holds_the_chosen_sets_cards_and_names_them(built, every_set, de
     assert sum(f"Hasty Accusations ({'+'.join(chosen)})" in t for t in texts) >= 2
     printed = " + ".join(f"{s.capitalize()} set" for s in chosen)
     assert f"Action cards printed: {printed}" in whole
+    cover = "\n".join(page_texts(built[sets] / f"hasty-{paper}-cover.pdf"))
+    listed = ", ".join(f"{s.capitalize()} set" for s in chosen)
+    assert f"Card sets: {listed} (rebuild with --set {','.join(chosen)}" in " ".join(cover.split())
 
 
 def test_the_traitor_back_is_the_suspects_back(every_set, tmp_path):
