@@ -346,3 +346,58 @@ def test_a_reveal_without_a_review_says_none_is_under_way(db):
     play(state, "Ann", "hattie_quill")
     with pytest.raises(IllegalAction, match="no review is under way"):
         reveal(state, "Letter Opener")
+
+
+def test_big_hands_a_player_out_of_cards_has_their_own_pile_reviewed_and_takes_it_if_nobody_dies(db):
+    """variant_big_hands and faq_big_hands_review: the review takes the loupe's step; the top card is discarded."""
+    state = game(db, players=("Ann", "Ben"), variants=["big_hands"])
+    assert state.deck == 0 and state.hands == [24, 23]  # the whole base deck, as evenly as possible
+    state.hands[0] = 2  # Ann has played all but two of her cards
+    play(state, "Ann", "cornelius_brandt")
+    play(state, "Ben", "dorian_fitch")
+    play(state, "Ann", "dorian_fitch")        # her last card, on her own suspect: Dorian's pile is reviewed at once
+    assert state.phase == "reveal" and state.review.suspect == "dorian_fitch" and state.hands[0] == 0
+    reveal(state, "Solid Alibi")              # Ann's, on top
+    reveal(state, "Letter Opener")            # Ben's: protected, nobody dies
+    assert state.phase == "play" and state.hands[0] == 1 and state.discards == 1  # the top card went
+    assert pile(state, "dorian_fitch") == 0 and state.loupe == 0 and state.players[state.active] == "Ben"
+
+
+def test_a_rush_card_revealed_after_a_murder_card_does_not_make_it_murder(db):
+    """faq_revealed_later: a murder card acts when it is revealed; a card revealed after it changes nothing."""
+    state = game(db, sets=["advanced"], variants=["no_safe_round"])
+    play(state, "Ann", "hattie_quill")
+    play(state, "Ben", "hattie_quill")
+    play(state, "Cat", "hattie_quill")
+    play(state, "Ann", "silas_penhallow")
+    play(state, "Ben", "dorian_fitch")        # review of hattie (3)
+    reveal(state, "Adder Venom")              # Cat's, on top: 1 of 2
+    reveal(state, "Planted Clue")             # now one copy would do, but the Adder Venom has acted
+    assert "hattie_quill" in state.row and state.phase == "reveal"
+    reveal(state, "Windfall")
+    assert "hattie_quill" in state.row and state.phase == "play"
+
+
+def test_the_loupes_extra_step_past_the_last_suspect_brings_one_review_and_is_then_spent(db):
+    """faq_extra_step: Ottoline's extra step cannot carry over a review."""
+    row = ["ottoline_vesey", "dorian_fitch", "marguerite_lowe", "cornelius_brandt", "hattie_quill"]
+    state = game(db, variants=["powers", "no_safe_round"], row=row)
+    for who, at in (("Ann", "marguerite_lowe"), ("Ben", "marguerite_lowe"), ("Cat", "hattie_quill"),
+                    ("Ann", "marguerite_lowe")):
+        play(state, who, at)
+    assert state.row[state.loupe] == "hattie_quill"
+    play(state, "Ben", "ottoline_vesey")      # two steps: the first passes the last suspect
+    assert state.phase == "reveal" and state.review.suspect == "marguerite_lowe"
+    for card in ("Village Gossip", "Fresh Lead", "Village Gossip"):
+        reveal(state, card)
+    assert state.phase == "play" and state.loupe == 0
+
+
+def test_a_card_played_on_an_empty_pile_of_hattie_quill_is_not_discarded_by_her_power(db):
+    """faq_discard_bottom_alone: the card just played is not 'the bottom card' it discards when it lies alone."""
+    row = ["dorian_fitch", "marguerite_lowe", "cornelius_brandt", "hattie_quill", "silas_penhallow"]
+    state = game(db, variants=["powers"], row=row)
+    play(state, "Ann", "hattie_quill")
+    assert pile(state, "hattie_quill") == 1 and state.discards == 0
+    play(state, "Ben", "hattie_quill")
+    assert pile(state, "hattie_quill") == 1 and state.discards == 1  # now the card under it goes
