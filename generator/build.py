@@ -85,9 +85,10 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
     except SetChoiceError as exc:
         problems.add(db.place, str(exc))
         return None
-    db = restrict(db, sets)  # only what the chosen sets print, for every output alike
-    set_names = [db.sets[s].name for s in sets]  # for sheets that say what was printed
+    # templates see every card (a printed card may name one of a set left out); only the chosen are printed
     composer = Composer(lib, db, problems, bleed=opts.bleed, ink_saver=opts.ink_saver, store=store)
+    db = restrict(db, sets)  # what the chosen sets print, for every output alike
+    printed_sets = [{"id": s, "name": db.sets[s].name} for s in sets]  # for sheets that say what was printed
     faces = {cid: composer.faces(comp) for cid, comp in db.components.items()}
     for comp in db.components.values():
         if comp.size not in lib.sizes:
@@ -120,7 +121,7 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
                 sheets.extend(board)
                 continue
             scene = composer.page(sheet.layout, size.width, size.height, sheet.place,
-                                  {"sheet": {"id": sheet.id, "name": sheet.name}, "sets": set_names})
+                                  {"sheet": {"id": sheet.id, "name": sheet.name}, "sets": printed_sets})
             if scene is not None:
                 sheets.append((sheet.name, scene))
         composed.pages[paper] = sheets

@@ -63,3 +63,32 @@ def test_validate_refuses_a_set_whose_count_is_not_proved(tmp_path, capsys, find
     assert main(["validate", "hasty", "--cards", str(cards)]) == 1
     out = capsys.readouterr().out
     assert said in out and "game.yaml:" in out, out
+
+
+def test_a_component_of_a_set_is_printed_only_with_that_set(tmp_path):
+    """Graves given two sets: a component of a set prints only with it, one without sets always."""
+    import shutil
+
+    from generator.build import BuildOptions, compose_game
+    from rules.cards import CARDS_DIR
+    from rules.problems import Problems
+
+    shutil.copytree(CARDS_DIR / "graves", tmp_path / "graves")
+    game = tmp_path / "graves" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    for code, card_set in (("DET", "main"), ("ID", "extra")):
+        assert text.count(f"    code: {code}\n") == 1
+        text = text.replace(f"    code: {code}\n", f"    code: {code}\n    sets: [{card_set}]\n")
+    text = text.replace("\ncomponents:\n", "\nsets:\n  - {id: main, name: Main set, default: true, count: 45}\n"
+                        "  - {id: extra, name: Extra set, count: 5}\n\ncomponents:\n", 1)
+    game.write_text(text, encoding="utf-8")
+    printed = {}
+    for sets in ((), ("extra",), ("main", "extra")):
+        problems = Problems()
+        composed = compose_game("graves", BuildOptions(papers=("a4",), cards_dir=tmp_path, sets=sets), problems)
+        assert composed is not None, problems.format()
+        printed[sets] = {cid: len(faces) for cid, faces in composed.faces.items()}
+    assert printed[()]["detective"] == 45 and "identities" not in printed[()]
+    assert printed[("extra",)]["identities"] == 5 and "detective" not in printed[("extra",)]
+    assert printed[("main", "extra")]["detective"] == 45 and printed[("main", "extra")]["identities"] == 5
+    assert all(p["mastermind"] == 45 and p["locations"] == 12 for p in printed.values())  # no sets: always

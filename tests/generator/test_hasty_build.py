@@ -133,10 +133,9 @@ def test_the_aid_shows_every_icon_at_5_mm_or_more_with_its_words(monkeypatch, ev
     drawn, boxes = _drawn_symbols(monkeypatch, every_set.lib)
     size = every_set.lib.papers[paper]
     sheet = next(s for s in every_set.db.sheets if s.id == "aid")
-    problems = Problems()
     scene = every_set.composer.page(sheet.layout, size.width, size.height, sheet.place,
-                                    {"sheet": {"id": "aid", "name": sheet.name}, "sets": ["Base set"]})
-    assert not problems.items and not every_set.composer.problems.items
+                                    {"sheet": {"id": "aid", "name": sheet.name}, "sets": [{"id": "base", "name": "Base set"}]})
+    assert scene is not None and not every_set.composer.problems.items, every_set.composer.problems.format()
     icons = {name: min(w, h) for name, w, h in drawn}
     assert set(icons) == {*RESTRICTIONS, *TRIGGERS, *(f"kind_{k}" for k in KINDS)}
     assert min(icons.values()) >= 5.0
