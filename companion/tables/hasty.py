@@ -196,7 +196,8 @@ class HastyPad:
         if self.picked is None:
             return f"[b]{who}[/b]: tap the pile to play on"
         if self.at_loupe():
-            return f"[b]{who}[/b] plays face up at the loupe on {self.name(self.picked)}: which card?"
+            return (f"[b]{who}[/b] plays face up at the loupe on [b]{self.name(self.picked)}[/b]: tap the card "
+                    "(its effect happens now)")
         return f"[b]{who}[/b] plays face down on [b]{self.name(self.picked)}[/b]: tap Face down"
 
 
@@ -218,29 +219,34 @@ class Table(GameTable):
         self.message = pad.message
         self.secrets_after = None
         if s["phase"] == "over":
-            return [self._over(s), self._row(s), self._last(s)]
+            return [self._over(s), self._row(s, in_body=True), self._last(s)]
         if pad.card is not None:
             return self._choice(s)
         if self._picking(s):  # the card types take the pad (one set) or lead the state (several): the row below
             grids = [] if self._cards_in_pad() else self._card_grids(self._prefix(s))
             if s["phase"] == "reveal":
-                return [self._review(s), *grids, self._row(s)]
-            return [label(f"[b]{s['active']}[/b] plays a card face up at the loupe on "
-                          f"[b]{pad.name(str(pad.picked))}[/b]: tap which (its effect happens now)."),
-                    *grids, self._row(s)]
-        self.secrets_after = 1  # each player's "hold to see" right under what just happened
-        return [self._last(s), self._players(s)]
+                return [*self._head(s), self._review(s), *grids, self._row(s, in_body=True)]
+            return [*self._head(s), *grids, self._row(s, in_body=True)]
+        head = self._head(s)
+        self.secrets_after = 1 + len(head)  # each player's "hold to see" right under what just happened
+        return [*head, self._last(s), self._players(s)]
+
+    def _head(self, s: dict[str, Any]) -> list[Any]:
+        """In landscape the pad's column is short: its line (what to do, or what the last card did) leads the state."""
+        return [self._pad_line(s)] if self.screen.landscape else []
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         if s["phase"] == "over":
             return []
-        if s["phase"] == "reveal" and s["history"]:  # what the last card did, in reach while the next is entered
-            line = self._line(f"[b]Last:[/b] {s['history'][-1]}")
-        else:
-            line = self._line(self.pad.prompt())
+        line = [] if self.screen.landscape else [self._pad_line(s)]
         if self._picking(s):
-            return [*self._card_grids(self._prefix(s)), line] if self._cards_in_pad() else [line]
-        return [self._row(s), line]
+            return [*self._card_grids(self._prefix(s)), *line] if self._cards_in_pad() else line
+        return [self._row(s), *line]
+
+    def _pad_line(self, s: dict[str, Any]) -> FitLabel:
+        if s["phase"] == "reveal" and s["history"]:  # what the last card did, in reach while the next is entered
+            return self._line(f"[b]Last:[/b] {s['history'][-1]}")
+        return self._line(self.pad.prompt())
 
     def _picking(self, s: dict[str, Any]) -> bool:
         """Whether a card type is tapped next: the card revealed, or the one played face up at the loupe."""
@@ -293,35 +299,41 @@ class Table(GameTable):
         found = self.session.db.sets.get(set_id)
         return found.name if found else set_id
 
-    def _cols(self, n: int) -> int:
-        """Tiles a row: four on a phone (five with ten suspects or more in landscape, where height is short)."""
+    def _cols(self, n: int, in_body: bool) -> int:
+        """Tiles a row: three or four on a phone; in landscape up to six in the short pad column (two rows), three
+        in the narrow state."""
         if self.screen.landscape:
-            return 5 if n > 8 else 4
+            return 3 if in_body else 6 if n > 8 else 4
         return 3 if n <= 6 else 4
 
     def _cell(self) -> float:
-        return float(dp(50) if self.screen.landscape else dp(60))
+        return float(dp(60))
 
-    def _row(self, s: dict[str, Any]) -> GridLayout:
+    def _row(self, s: dict[str, Any], in_body: bool = False) -> GridLayout:
         """Every suspect: the living left to right (pile size, the loupe, the tapped one), then the murdered."""
         app, pad = self.app, self.pad
-        cols = self._cols(len(s["row"]))
+        small = 11 / 12 if self.screen.landscape else 1.0  # three lines in a landscape tile's 56 dp
+        cols = self._cols(len(s["row"]), in_body)
         rows = -(-len(s["row"]) // cols)
         grid = GridLayout(cols=cols, size_hint_y=None, height=self._cell() * rows + dp(3) * (rows - 1), spacing=dp(3))
         review = (s["review"] or {}).get("suspect")
         tied = set(s["tied"])
         for r in s["row"]:
             loupe = r["id"] == s["loupe"] and s["phase"] != "over"
-            foot = [f"{r['pile']} card{'' if r['pile'] == 1 else 's'}" if r["alive"] else "murdered"]
-            if loupe:
-                foot.insert(0, "[b]LOUPE[/b]")
+            foot = ["[b]LOUPE[/b]"] if loupe else []
             if r["owner"] and r["alive"] and s["phase"] != "over":  # exposed: whose secret suspect it is
-                foot = [*foot[:-1], str(r["pile"]), f"{r['owner']}'s"] if loupe else [*foot, f"{r['owner']}'s"]
+                foot.append(f"{r['owner']}'s")
+            if not r["alive"]:
+                foot = ["murdered"]
+            elif len(foot) > int(loupe) or cols > 4:  # beside a name, or in a narrow tile: the count alone
+                foot.insert(1 if loupe else 0, str(r["pile"]))
+            else:
+                foot.append(f"{r['pile']} card{'' if r['pile'] == 1 else 's'}")
             name = f"[b]{r['name']}[/b]" if r["alive"] else f"[s]{r['name']}[/s]"
             lit = r["id"] == pad.picked or r["name"] == review or r["name"] in tied
-            tile = Tile(text=f"{name}\n[size={int(app.fs * sp(11))}]{' · '.join(foot)}[/size]",
-                        testid=f"suspect_{r['id']}", flat=not lit, markup=True, height=self._cell(),
-                        font_size=app.fs * sp(13))
+            tile = Tile(text=f"{name}\n[size={int(app.fs * small * sp(11))}]{' · '.join(foot)}[/size]",
+                        testid=f"suspect_{r['id']}", flat=not lit, markup=True, height=self._cell())
+            tile.base_font = tile.font_size = app.fs * small * sp(12)  # after the kv rule, which sets its own
             tile.valign = "middle"
             if not r["alive"]:
                 tile.color = self._rgba("muted")

@@ -46,7 +46,7 @@ def test_a_face_down_play_is_two_taps(db, tmp_path):
 def test_at_the_loupe_the_card_is_named_and_refusals_change_nothing(db, tmp_path):
     pad = new_pad(db, tmp_path)
     pad.tap_suspect("dorian_fitch")  # the loupe starts on the first suspect
-    assert pad.at_loupe() and "which card" in pad.prompt()
+    assert pad.at_loupe() and "tap the card (its effect happens now)" in pad.prompt()
     refused = pad.face_down()
     assert not refused.ok and "has the loupe" in refused.message
     refused = pad.tap_card("letter_opener")  # can't be played at the loupe

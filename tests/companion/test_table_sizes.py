@@ -56,3 +56,27 @@ def test_syndicate_actions_in_reach_at_every_size(tmp_path, size):
     steps += [{"dump": str(dump)}, {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-syndicate.png")}, {"quit": True}]
     run(tmp_path, steps, size=size)
     check(json.loads(dump.read_text()), SYNDICATE_KEYS, "a plot picked")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hasty_seven_players_and_the_traitor_in_reach_at_every_size(tmp_path, size):
+    """Eleven suspects (seven players and the Traitor): the row, then every card type at the loupe, with the bar."""
+    from rules.cards import load_database
+    from rules.games import hasty
+
+    db = load_database("hasty")
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    state = hasty.new_state(db, {"players": names, "variants": ["traitor"], "seed": 11})
+    row, loupe = state.row, tmp_path / "loupe.json"
+    first = tmp_path / "first.json"
+    steps = [{"tap": "new_game"}, {"tap": "game_hasty"}, {"tap": "players_more"}, {"tap": "players_more"},
+             {"tap": "variant_traitor"}, {"tap": "deal_seed"}, {"text": ["new.seed", "11"]}, {"tap": "new_start"},
+             {"dump": str(first)}, {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-hasty.png")},
+             {"tap": f"suspect_{row[0]}"}, {"dump": str(loupe)},
+             {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-hasty-loupe.png")}, {"quit": True}]
+    run(tmp_path, steps, size=size)
+    bar = ["face_down", "clear", "stuck", "undo", "history", "table_rules", "table_home"]
+    a, b = json.loads(first.read_text()), json.loads(loupe.read_text())
+    assert [r["id"] for r in a["summary"]["row"]] == row and len(row) == 11
+    check(a, bar + [f"suspect_{s}" for s in row], "the row of eleven")
+    check(b, bar + [f"card_{c}" for c in hasty.deck_cards(db, ["base"])], "the card types at the loupe")
