@@ -107,6 +107,8 @@ class HastyPad:
         """A suspect in the row: the pile to play on (tapped again: let go), or on a tie the pile to review."""
         st = self.state
         self.message = ""
+        if self.card is not None and (self.choices(self.card) or ("", []))[0] == "target":
+            return self.choose(sid)  # the suspect a waiting card needs
         if st.phase == "pick":
             return self._do({"action": "pick", "by": self.active(), "pile": sid})
         if st.phase != "play" or sid not in st.row:
@@ -192,7 +194,9 @@ class HastyPad:
             return (f"[b]Review of {self.name(st.review.suspect)}[/b]: {who} reveals the next card, top down "
                     f"({st.review.pos + 1} left)")
         if self.card is not None:
-            return f"[b]{who}[/b] chooses for {hasty.actions(self.session.db)[self.card].name}"
+            card = hasty.actions(self.session.db)[self.card]
+            which = "tap a suspect" if card.choice == "target" else "tap a player above"
+            return f"[b]{who}[/b] chooses for {card.name}: {which}"
         if self.picked is None:
             return f"[b]{who}[/b]: tap the pile to play on"
         if self.at_loupe():
@@ -421,15 +425,15 @@ class Table(GameTable):
         options = pad.choices(card.id)
         assert options is not None
         key, values = options
-        whom = "which suspect" if key == "target" else "which player"
-        out: list[Any] = [label(f"[b]{card.name}[/b]: {hasty.effect_text(card.effect, card.name)}\n"
-                                f"{s['active']} chooses {whom}:")]
-        grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
-        grid.bind(minimum_height=grid.setter("height"))
-        for v in values:
-            text = pad.name(v) if key == "target" else v
-            grid.add_widget(button(text, f"choose_{v}", lambda v=v: self.screen.do(pad.choose(v)), flat=True))
-        out.append(grid)
+        whom = "taps the suspect in the row below" if key == "target" else "taps the player"
+        out: list[Any] = [*self._head(s), label(f"[b]{card.name}[/b]: {hasty.effect_text(card.effect, card.name)}\n"
+                                                f"{s['active']} chooses: {whom}.")]
+        if key == "player":  # a suspect is chosen on the row itself
+            grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+            grid.bind(minimum_height=grid.setter("height"))
+            for v in values:
+                grid.add_widget(button(v, f"choose_{v}", lambda v=v: self.screen.do(pad.choose(v)), flat=True))
+            out.append(grid)
         return out
 
     def _stuck_page(self) -> None:

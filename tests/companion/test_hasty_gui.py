@@ -38,7 +38,8 @@ def new_game_steps() -> list:
 
 def planned_game() -> list[str]:
     """The taps of a whole game, worked out on the engine: every card goes on the pile of the next
-    player's suspect to die (face up, a Fresh Lead, when it has the loupe); each review reveals a
+    player's suspect to die (face up when it has the loupe: a Wrong Turning, which asks where the loupe goes,
+    then Fresh Leads); each review reveals a
     Bitter Almonds (one of two: nobody dies) and then a Letter Opener (a murder)."""
     db = load_database("hasty")
     state = hasty.new_state(db, {"players": NAMES, "variants": ["traitor"], "sets": ["base"], "row": ROW,
@@ -55,9 +56,14 @@ def planned_game() -> list[str]:
         else:
             target = next(v for v in victims if v in state.row)
             event = {"action": "play", "by": who, "at": target}
-            if state.row.index(target) == state.loupe:
+            if state.row.index(target) == state.loupe and "card_wrong_turning" not in taps:
+                event.update(card="wrong_turning", target=target)  # the loupe goes where Ann chooses
+                taps += [f"suspect_{target}", "card_wrong_turning", f"suspect_{target}"]
+            elif state.row.index(target) == state.loupe:
                 event["card"] = "fresh_lead"
-            taps += [f"suspect_{target}", "card_fresh_lead" if "card" in event else "face_down"]
+                taps += [f"suspect_{target}", "card_fresh_lead"]
+            else:
+                taps += [f"suspect_{target}", "face_down"]
         hasty.apply(state, event)
         assert len(taps) < 400
     assert state.winners == [NAMES.index("Ben")]  # the Traitor wins: every other player is out
@@ -94,9 +100,9 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
         steps.append({"tap": tap})
         if n == 0:
             steps += dump("picked", shot=True)
-        if tap == "card_fresh_lead" and "loupe" not in dumps:
+        if tap == "card_wrong_turning":
             steps.pop()
-            steps += dump("loupe", shot=True) + [{"tap": tap}]
+            steps += dump("loupe", shot=True) + [{"tap": tap}] + dump("choice", shot=True)
         if tap.startswith("reveal_"):
             reviews += 1
             steps += dump(f"review-{reviews}", shot=reviews == 1)
@@ -129,6 +135,10 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
     assert "Ann plays face down on Hattie Quill: tap Face down" in picked["texts"]
     loupe = data["loupe"]
     assert loupe["controls"]["face_down"]["disabled"] and "card_letter_opener" in loupe["controls"]
+    choice = data["choice"]
+    assert "Wrong Turning: Move the loupe to any suspect" in "\n".join(choice["texts"])
+    assert choice["summary"]["events"] == data["loupe"]["summary"]["events"]  # nothing recorded before the choice
+    assert all(choice["controls"][k]["in_window"] for k in [f"suspect_{s}" for s in ROW] + ["choice_cancel"])
     first = data["review-1"]
     assert any("Bitter Almonds: 1 of 2 revealed, no murder yet" in t for t in first["texts"])
     murders = [d for n, d in data.items() if n.startswith("review-") and d["summary"]["out"]]

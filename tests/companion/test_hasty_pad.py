@@ -63,8 +63,8 @@ def test_a_card_that_needs_a_choice_waits_for_it(db, tmp_path):
     assert pad.tap_card("wrong_turning") is None  # the loupe goes to a suspect Ann chooses
     assert pad.card == "wrong_turning" and pad.choices("wrong_turning") == ("target", ROW)
     assert pad.session.log.events == []
-    out = pad.choose("hattie_quill")
-    assert out.ok, out.message
+    out = pad.tap_suspect("hattie_quill")  # a suspect tapped in the row is the choice
+    assert out is not None and out.ok, out.message
     assert pad.session.log.events[-1]["target"] == "hattie_quill"
     assert pad.card is None and pad.state.row[pad.state.loupe] == "silas_penhallow"  # then one step on
 
@@ -124,3 +124,24 @@ def test_the_new_game_form_follows_players_and_toggles(db):
     setup = NEW_GAME.setup(["Ann", "Ben"], ["blue", "green"], ["set_advanced", "set_expert", "traitor"])
     assert setup == {"colours": ["blue", "green"], "sets": ["advanced", "expert"], "variants": ["traitor"]}
     assert NEW_GAME.setup(["Ann", "Ben"], ["blue", "green"], [])["sets"] == ["base"]
+
+
+def test_each_secret_is_its_own_players_and_a_peek_adds_to_the_peekers_only(db, tmp_path):
+    from companion.tables.hasty import Table
+
+    log = GameLog("hasty", db.rules_version, list(SECRETS), ["traitor"], None,
+                  {"sets": ["advanced"], "row": ROW, "secrets": {**SECRETS, "Cat": "traitor"}})
+    session = Session.new(db, log, Store(tmp_path / "saves"))
+    table = Table(None, None, session)
+    secrets = table.secrets(session.summary(None))
+    assert secrets["Ann"] == "Your secret suspect: [b]Dorian Fitch[/b]"
+    assert secrets["Ben"] == "Your secret suspect: [b]Marguerite Lowe[/b]"
+    assert secrets["Cat"].startswith("You are [b]the Traitor[/b]")
+    pad = table.pad
+    pad.tap_suspect("dorian_fitch")
+    assert pad.tap_card("spyglass") is None and pad.choices("spyglass") == ("player", ["Ben", "Cat"])
+    assert pad.choose("Cat").ok  # Ann looks at Cat's secret suspect: the Traitor
+    secrets = table.secrets(session.summary(None))
+    assert secrets["Ann"].endswith("You know: Cat's is the Traitor")
+    assert "You know" not in secrets["Ben"] and "You know" not in secrets["Cat"]
+    assert not any(r["owner"] for r in session.summary(None)["row"])  # nothing marked on the table
