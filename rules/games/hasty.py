@@ -1232,6 +1232,7 @@ def simulate(db: GameDatabase, setup: dict[str, Any], choosers: list[Chooser], r
                 left.subtract(hand)
             for pile in state.piles.values():
                 left.subtract(str(e.card) for e in pile)
+            left.subtract(state.seen)  # discarded since the reshuffle, in sight: not in the new deck
             fresh = list(left.elements())
             rng.shuffle(fresh)
             deck = fresh[:need] + deck
