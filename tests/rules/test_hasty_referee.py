@@ -73,6 +73,15 @@ def test_the_log_replays_to_the_end_the_referee_worked_out(db, name):
     assert h.problems(got.state) == []
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_every_event_is_told_for_people(db, name):
+    problems = Problems()
+    log = parse_log((REFEREE / name).read_text(), str(REFEREE / name), problems)
+    assert log is not None
+    told = [h.describe(run(db, name, until=i).state, event) for i, event in enumerate(log.events)]
+    assert all(told) and not any("None" in line or "_" in line for line in told), told
+
+
 def moments(kind: str):
     for name in GAMES:
         for item in EXPECTED[name].get(kind, []):
