@@ -10,7 +10,8 @@ import importlib
 from types import ModuleType
 
 TABLES = {"graves": "companion.tables.graves", "syndicate": "companion.tables.syndicate",
-          "pi": "companion.tables.pi", "hasty": "companion.tables.hasty"}
+          "pi": "companion.tables.pi", "hasty": "companion.tables.hasty",
+          "clash": "companion.tables.clash"}
 
 
 def table_module(game_id: str) -> ModuleType:

@@ -1,0 +1,954 @@
+"""The Clash of Minds table: the clock tower large in the middle, the three Crime Threads (each side's
+Influence, the influence token's place, deduction tokens, revealed plans), the site and its limit, whose
+turn and the actions left; a card played in two or three taps; the Initial Setup laid face down and named
+once turned up; the Final Turn placed secretly (each side's cards only in its hold) and revealed in turn;
+the Summary thread by thread; the ending. Moriarty's Crime Plan shows only in his hold."""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.screens import column
+from companion.session import Outcome, Session
+from companion.tables.base import GameTable, NewGameSpec
+from companion.theme import readable, rgba
+from companion.widgets import FitLabel, Tile, button, colour_bar, label
+from rules.engine import Event, IllegalAction
+from rules.games import clash
+
+SIDE_COLOURS = {"holmes": "#009E73", "moriarty": "#D55E00"}  # the card database's green and red
+KIND_NAMES = {"victim": "victim", "felony": "felony", "object": "object"}
+TAKE_WORDS = {"play": "Put into play", "draw": "Draw one", "use": "Use one", "support": "Add support",
+              "skip": "Skip"}
+
+NEW_GAME = NewGameSpec(
+    players=2, names=["Ann", "Ben"],
+    players_note="The first player plays Holmes (green) and holds the First Player Card; the second plays "
+                 "Moriarty (red).",
+    variants={"agents": "Agents (4 a side)"},
+    seed_note="Seed: for the sites the app deals ('Deal a site' at each Stage); or tap the site you revealed",
+    palette={"green": SIDE_COLOURS["holmes"], "vermillion": SIDE_COLOURS["moriarty"]})
+
+
+# --- the input: what is tapped of an action not yet recorded ----------------------------------------
+
+@dataclass
+class ClashPad:
+    """The half-entered action, plain Python: the plan being laid, the Initial Setup's threads and names,
+    a card picked for play, a card being used and its effect's choices, a Final Turn card revealed."""
+
+    session: Session
+    plan: list[str] = field(default_factory=list)  # crime plan cards tapped, thread 1 first (Moriarty alone)
+    laid: list[tuple[str, int]] = field(default_factory=list)  # Initial Setup: (side, thread) face down, in order
+    named: list[str] = field(default_factory=list)  # the same cards named once turned up
+    card: str | None = None  # a card from the hand picked to put into play
+    mode: str | None = None  # "support", "use" or "agent": an optional action chosen, its card/thread next
+    using: tuple[int, str] | None = None  # the card being used: (thread index, card id)
+    agent: str | None = None  # the agent being activated
+    choice: dict[str, Any] = field(default_factory=dict)  # the effect's choices so far (target, to, discarded)
+    action_card: str | None = None  # Final Turn: the Action Card just turned over
+    take: str | None = None  # ... and the action taken with it (play, use) waiting for its card
+    discarding: dict[str, list[str]] = field(default_factory=dict)  # Archiving: cards a side discards from hand
+    message: str = ""
+
+    @property
+    def state(self) -> clash.State:
+        return self.session.state
+
+    @property
+    def cards(self) -> clash.Cards:
+        return clash.cards(self.session.db)
+
+    def who(self, side: str) -> str:
+        return self.state.name(side)
+
+    def side(self) -> str:
+        """The side that acts next (the next to lay a setup card, the next to reveal)."""
+        st = self.state
+        if st.phase == "plan":
+            return "moriarty"
+        if st.phase == "setup":
+            k = len(self.laid) if len(self.laid) < 6 else len(self.named)
+            return st.first if k % 2 == 0 else clash.other(st.first)
+        if st.phase == "final_reveal":
+            return clash._next_revealer(st)
+        if st.phase == "site":
+            return st.first
+        return st.active
+
+    def clear(self) -> None:
+        self.plan, self.laid, self.named, self.card, self.mode, self.using, self.agent = [], [], [], None, None, \
+            None, None
+        self.choice, self.action_card, self.take, self.discarding, self.message = {}, None, None, {}, ""
+
+    def clear_action(self) -> None:
+        """Let go of the action being entered (not the Initial Setup laid so far)."""
+        self.card = self.mode = self.using = self.agent = self.action_card = self.take = None
+        self.choice, self.message = {}, ""
+
+    def has_draft(self) -> bool:
+        return bool(self.plan or self.laid or self.card or self.mode or self.using or self.agent or self.action_card
+                    or any(self.discarding.values()))
+
+    # --- what the cards are ------------------------------------------------------------------------
+
+    def designs(self, side: str) -> list[clash.Influence]:
+        return list(self.cards.influence[side].values())
+
+    def playable(self, side: str, cid: str) -> bool:
+        """Whether a copy of the card may still be in the hand: not every copy is seen on the table or discarded."""
+        seen = len(clash._seen(self.state, side, cid)) + self.discarding.get(side, []).count(cid)
+        seen += sum(1 for (s, _t), n in zip(self.laid, self.named, strict=False) if s == side and n == cid)
+        return seen < self.cards.influence[side][cid].copies
+
+    def in_play(self, side: str, ok: Any = None) -> list[tuple[int, str]]:
+        """A side's cards in play as (thread index, card id), thread by thread, those `ok` allows."""
+        return [(i, p.id) for i, th in enumerate(self.state.tables[side].threads) for p in th if ok is None or ok(p)]
+
+    def op_now(self) -> str | None:
+        """The effect op whose choices are being entered: the used card's or the agent's (None: no choice)."""
+        if self.agent is not None:
+            return str(self.cards.agents[self.side()][self.agent].op)
+        if self.using is not None and self.state.site_op() != "no_effects":
+            return str(self.cards.influence[self.side()][self.using[1]].op)
+        return None
+
+    def targets(self) -> list[tuple[int, str]]:
+        """Who the effect may pick: (thread index, card id) of the owner the op names."""
+        op, me = self.op_now(), self.side()
+        foe = clash.other(me)
+        found: list[tuple[int, str]] = []
+        if op == "move_own":
+            found = self.in_play(me)
+        elif op == "recall":
+            found = self.in_play(me, lambda p: not p.used)
+        elif op == "move_opponent":
+            found = self.in_play(foe)
+        elif op == "cancel":
+            found = self.in_play(foe, lambda p: p.used and not p.distracted)
+        if op in ("move_own", "recall") and self.using in found:
+            found.remove(self.using)  # another card than the one used
+        return found
+
+    def target_side(self) -> str:
+        return self.side() if self.op_now() in ("move_own", "recall") else clash.other(self.side())
+
+    def need(self) -> str | None:
+        """What the pad waits for next: plan, site, lay, name, card, thread, use, target, to, discarded,
+        agent, bonus, action_card, take; None when nothing is half entered (or the phase needs no tap)."""
+        st = self.state
+        if st.phase == "plan":
+            return "plan"
+        if st.phase == "site":
+            return "site"
+        if st.phase == "setup":
+            return "lay" if len(self.laid) < 6 else ("name" if len(self.named) < 6 else None)
+        if st.phase == "final_place":
+            return None
+        if st.phase == "final_reveal":
+            if self.action_card is None:
+                return "action_card"
+            if self.take is None:
+                return "take"
+            if self.take == "play":
+                return "card"
+        if self.agent is None and self.mode == "agent":
+            return "agent"
+        if self.using is None and (self.mode == "use" or self.take == "use"):
+            return "use"
+        if self.using is not None or self.agent is not None:
+            return self._effect_need()
+        if self.mode == "support":
+            return "thread"
+        if st.phase == "turns":
+            return "thread" if self.card else ("card" if self.must_play() else None)
+        return None
+
+    def _effect_need(self) -> str | None:
+        op = self.op_now()
+        if op == "bonus" and "thread" not in self.choice:
+            return "bonus"
+        if op in ("move_own", "move_opponent", "cancel", "recall") and "target" not in self.choice and self.targets():
+            return "target"
+        if op in ("move_own", "move_opponent") and "target" in self.choice and "to" not in self.choice:
+            return "to"
+        foe = clash.other(self.side())
+        if op == "discard" and "discarded" not in self.choice and self.state.tables[foe].hand:
+            return "discarded"
+        return None
+
+    def must_play(self) -> bool:
+        """Whether the mandatory action is still open: a card into play this turn."""
+        st = self.state
+        t = st.tables[st.active]
+        return st.phase == "turns" and not st.mandatory_done and t.hand > 0 and t.in_play() < st.limit(st.active)
+
+    # --- taps --------------------------------------------------------------------------------------
+
+    def tap_plan(self, pid: str) -> None:
+        """Moriarty alone taps the crime plan card by card, thread 1 first (a tapped one again: taken back)."""
+        if pid in self.plan:
+            self.plan = self.plan[:self.plan.index(pid)]
+        elif len(self.plan) < 3:
+            kinds = {self.cards.plans[p].thread for p in self.plan}
+            if self.cards.plans[pid].thread in kinds:
+                self.message = f"The plan holds one {self.cards.plans[pid].thread} only: tap another kind."
+                return
+            self.plan.append(pid)
+        self.message = ""
+
+    def lay_plan(self) -> Outcome:
+        if len(self.plan) < 3:
+            return Outcome(False, "Tap three crime plan cards, thread 1 first: a victim, a felony and an object.")
+        out = self._do({"action": "plan", "by": self.who("moriarty"), "plan": list(self.plan)})
+        if out.ok:
+            self.plan = []
+        return out
+
+    def tap_site(self, sid: str) -> Outcome:
+        return self._do({"action": "site", "by": self.who(self.state.first), "site": sid})
+
+    def dealt_site(self) -> str:
+        """The site the app deals for the next Stage from the game's seed (the same seed deals the same sites)."""
+        st = self.state
+        sites = list(self.cards.sites)
+        left = [s for s in sites if s not in st.sites_used] or sites
+        seed = self.session.log.seed if self.session.log.seed is not None else 0
+        return random.Random(f"clash-site-{seed}-{st.stage + 1}").choice(left)
+
+    def deal_site(self) -> Outcome:
+        return self.tap_site(self.dealt_site())
+
+    def tap_thread(self, thread: int) -> Outcome | None:
+        """A Crime Thread (0-2): where a setup card lies, a card goes, a support goes, a moved card goes."""
+        self.message = ""
+        need, st, me = self.need(), self.state, self.side()
+        if need == "lay":
+            self.laid.append((me, thread))
+            return None
+        if need == "to":
+            self.choice["to"] = thread + 1
+            return self._finish()
+        if need == "bonus":
+            self.choice["thread"] = thread + 1
+            return self._finish()
+        if need == "thread" and self.mode == "support":
+            return self._do({"action": "support", "by": self.who(st.active), "thread": thread + 1})
+        if need == "thread" and self.card:
+            return self._do({"action": "play", "by": self.who(st.active), "card": self.card, "thread": thread + 1})
+        return Outcome(False, "Tap a card first, then its thread.")
+
+    def support_agent(self) -> Outcome:
+        return self._do({"action": "support", "by": self.who(self.state.active), "thread": "agent"})
+
+    def tap_card(self, cid: str) -> Outcome | None:
+        """A card design of the side that acts: named in the setup, played, discarded by an effect's victim."""
+        self.message = ""
+        need, me = self.need(), self.side()
+        if need == "name":
+            side = self.laid[len(self.named)][0]
+            if not self.playable(side, cid):
+                return Outcome(False, f"Every copy of {self.cards.influence[side][cid].name} is seen already.")
+            self.named.append(cid)
+            return None
+        if need == "discarded":
+            self.choice["discarded"] = cid
+            return self._finish()
+        if need == "card" and self.state.phase == "final_reveal":
+            return self._do({"action": "reveal", "by": self.who(me), "card": self.action_card, "take": "play",
+                             "influence": cid})
+        if need in ("card", "thread") and self.mode is None:
+            self.card = None if self.card == cid else cid
+            return None
+        return None
+
+    def clear_plan(self) -> None:
+        self.plan, self.message = [], ""
+
+    def take_back(self) -> None:
+        """Initial Setup: the last card laid or named taken back."""
+        if self.named:
+            self.named.pop()
+        elif self.laid:
+            self.laid.pop()
+        self.message = ""
+
+    def record_setup(self) -> Outcome:
+        """The six setup cards as laid and named, recorded in order (tried all together first)."""
+        if len(self.named) < 6:
+            return Outcome(False, "Lay all six cards face down, turn them up, then name each one.")
+        events = [{"action": "setup", "by": self.who(side), "card": cid, "thread": thread + 1}
+                  for (side, thread), cid in zip(self.laid, self.named, strict=True)]
+        trial = copy.deepcopy(self.state)
+        for event in events:
+            try:
+                clash.apply(trial, event)
+            except IllegalAction as exc:
+                return Outcome(False, str(exc))
+        out = Outcome(True)
+        for event in events:
+            out = self.session.do(event)
+        self.laid, self.named = [], []
+        return out
+
+    def choose_mode(self, mode: str) -> Outcome | None:
+        """An optional action from the bar: support or use wait for a thread or a card; draw is done at once."""
+        self.clear_action()
+        if mode == "draw":
+            return self._do({"action": "draw", "by": self.who(self.state.active)})
+        if mode == "end":
+            return self._do({"action": "end", "by": self.who(self.state.active)})
+        self.mode = mode
+        return None
+
+    def tap_in_play(self, thread: int, cid: str) -> Outcome | None:
+        """A card in play: the one to use, or the effect's target."""
+        self.message = ""
+        need = self.need()
+        if need == "use":
+            self.using = (thread, cid)
+            return self._finish()
+        if need == "target":
+            self.choice["target"], self.choice["target_thread"] = cid, thread + 1
+            return self._finish()
+        return None
+
+    def tap_agent(self, aid: str) -> Outcome | None:
+        self.agent = aid
+        return self._finish()
+
+    def reveal(self, action_card: str) -> None:
+        """Final Turn: the Action Card the next revealer turned over (its thread was placed secretly)."""
+        self.clear_action()
+        self.action_card = action_card
+
+    def choose_take(self, take: str) -> Outcome | None:
+        """What to do with the revealed card: one action it shows, or skip; play and use wait for their card."""
+        me = self.side()
+        self.take = take
+        if take in ("play", "use"):
+            return None
+        return self._do({"action": "reveal", "by": self.who(me), "card": self.action_card, "take": take})
+
+    def toggle_discard(self, side: str, cid: str) -> None:
+        """Archiving: a card a side discards from hand (tapped again: kept)."""
+        mine = self.discarding.setdefault(side, [])
+        if cid in mine:
+            mine.remove(cid)
+        elif len(mine) < self.state.tables[side].hand and self.playable(side, cid):
+            mine.append(cid)
+
+    def record_discard(self, side: str) -> Outcome:
+        cards = self.discarding.get(side, [])
+        if not cards:
+            return Outcome(False, "Tap the cards discarded from hand first.")
+        out = self._do({"action": "discard", "by": self.who(side), "cards": list(cards)})
+        if out.ok:
+            self.discarding[side] = []
+        return out
+
+    def place(self, action_card: str, thread: int) -> Outcome:
+        """Final Turn: the placer alone says which Action Card lies face down in which thread."""
+        return self._do({"action": "place", "by": self.who(self.state.active), "card": action_card,
+                         "thread": thread + 1})
+
+    # --- what the taps add up to -------------------------------------------------------------------
+
+    def _finish(self) -> Outcome | None:
+        """The use or activation, once every choice its effect needs is made."""
+        if self._effect_need() is not None:
+            return None
+        me, st = self.side(), self.state
+        event: Event
+        if self.agent is not None:
+            event = {"action": "activate", "by": self.who(me), "agent": self.agent, **self.choice}
+        elif self.using is not None and st.phase == "final_reveal":
+            event = {"action": "reveal", "by": self.who(me), "card": self.action_card, "take": "use",
+                     "influence": self.using[1], **self.choice}
+        elif self.using is not None:
+            event = {"action": "use", "by": self.who(me), "card": self.using[1], "thread": self.using[0] + 1,
+                     **self.choice}
+        else:
+            return None
+        return self._do(event)
+
+    def _do(self, event: Event) -> Outcome:
+        outcome = self.session.do(event)
+        if outcome.ok:
+            self.clear_action()
+        return outcome
+
+    def use_choices(self) -> list[tuple[int, str]]:
+        """The cards that may be used now: own upright ones (in the revealed card's thread in the Final Turn)."""
+        me, st = self.side(), self.state
+        cards = self.in_play(me, lambda p: not p.used)
+        if st.phase == "final_reveal" and self.action_card is not None:
+            thread = dict(st.placed[me])[self.action_card]
+            cards = [(t, c) for t, c in cards if t == thread]
+        return cards
+
+    def prompt(self) -> str:
+        """One line on what the table does next."""
+        st, need, me = self.state, self.need(), self.side()
+        who = f"[b]{self.who(me)}[/b]"
+        if st.phase == "over":
+            return ""
+        if need == "plan":
+            return f"{who} (Moriarty) lays the Crime Plan face down, then enters it alone"
+        if need == "site":
+            return f"Stage {st.stage + 1}: reveal the top Investigation Site and tap it"
+        if need == "lay":
+            return f"Initial Setup: {who} lays a card face down: tap its thread ({len(self.laid) + 1} of 6)"
+        if need == "name":
+            side, thread = self.laid[len(self.named)]
+            return (f"All turned up: {self.who(side)}'s card in thread {thread + 1} is? "
+                    f"({len(self.named) + 1} of 6)")
+        if st.phase == "setup":
+            return "All six named: tap Record setup"
+        if st.phase == "final_place":
+            return f"Final Turn: {who} places an Action Card face down, alone"
+        if need == "action_card":
+            return f"Final Turn: {who} turns an Action Card over: which is it?"
+        words = {"take": "uses it for", "card": "puts which card into play",
+                 "use": "uses which card", "target": "picks the card the effect moves or cancels",
+                 "to": "moves it to which thread", "discarded": f"— {self.who(clash.other(me))} discards which card",
+                 "agent": "activates which Agent", "bonus": "names the thread for the bonus",
+                 "thread": "puts it in which thread"}
+        if need in words:
+            what = self.cards.influence[me][self.card].name if self.card else ""
+            return f"{who} {words[need]}{' ' + what if need == 'thread' and what else ''}?"
+        left = st.tables[me]
+        return f"{who}: optional actions, or End turn ({left.in_play()} of {st.limit(me)} in play)"
+
+
+# --- the widgets -------------------------------------------------------------------------------------
+
+class ClockTower(Widget):
+    """The clock tower's dial: the hours gone by as a red sector from 12, and the hand."""
+
+    def __init__(self, hours: int, colors: dict[str, str], **kw: Any):
+        super().__init__(**kw)
+        self.hours, self.colors = hours, colors
+        self.bind(pos=self.draw, size=self.draw)
+
+    def draw(self, *_args: Any) -> None:
+        c = self.colors
+        size = min(self.width, self.height) - dp(4)
+        cx, cy = self.center_x, self.center_y
+        r = size / 2
+        passed = min(self.hours, clash.CLOCK_HOURS) / clash.CLOCK_HOURS * 360
+        self.canvas.clear()
+        with self.canvas:
+            Color(*rgba(c["panel"]))
+            Ellipse(pos=(cx - r, cy - r), size=(size, size))
+            if passed:
+                Color(*rgba(SIDE_COLOURS["moriarty"], 0.35))
+                Ellipse(pos=(cx - r, cy - r), size=(size, size), angle_start=0, angle_end=passed)
+            Color(*rgba(c["text"]))
+            Line(circle=(cx, cy, r), width=dp(2))
+            for h in range(12):
+                a = math.radians(h * 30)
+                inner = r * (0.72 if h % 3 == 0 else 0.84)
+                Line(points=[cx + inner * math.sin(a), cy + inner * math.cos(a), cx + r * math.sin(a),
+                             cy + r * math.cos(a)], width=dp(2.5 if h % 3 == 0 else 1.2))
+            a = math.radians(self.hours % 12 * 30)
+            Color(*rgba(readable(SIDE_COLOURS["moriarty"], c["panel"])))
+            Line(points=[cx, cy, cx + r * 0.75 * math.sin(a), cy + r * 0.75 * math.cos(a)], width=dp(3.5))
+            Ellipse(pos=(cx - dp(5), cy - dp(5)), size=(dp(10), dp(10)))
+
+
+class Track(Widget):
+    """An influence track: Holmes' half left, Moriarty's right, the token at the advantage."""
+
+    def __init__(self, advantage: int | None, colors: dict[str, str], **kw: Any):
+        super().__init__(size_hint_y=None, height=dp(14), **kw)
+        self.advantage, self.colors = advantage, colors
+        self.bind(pos=self.draw, size=self.draw)
+
+    def draw(self, *_args: Any) -> None:
+        x, y, w = self.x + dp(6), self.center_y, self.width - dp(12)
+        mid = x + w / 2
+        self.canvas.clear()
+        with self.canvas:
+            Color(*rgba(SIDE_COLOURS["holmes"]))
+            Rectangle(pos=(x, y - dp(2)), size=(w / 2, dp(4)))
+            Color(*rgba(SIDE_COLOURS["moriarty"]))
+            Rectangle(pos=(mid, y - dp(2)), size=(w / 2, dp(4)))
+            Color(*rgba(self.colors["text"]))
+            Rectangle(pos=(mid - dp(1), y - dp(6)), size=(dp(2), dp(12)))
+            if self.advantage is not None:
+                at = mid - max(-10, min(10, self.advantage)) / 10 * (w / 2)  # Holmes' lead moves it to his side
+                Ellipse(pos=(at - dp(6), y - dp(6)), size=(dp(12), dp(12)))
+
+
+def panel(widget: Any, colour: str) -> Any:
+    """A coloured background behind a widget (a thread, the clock's strip)."""
+    with widget.canvas.before:
+        Color(*rgba(colour))
+        rect = Rectangle()
+    widget.bind(pos=lambda w, *_: setattr(rect, "pos", w.pos), size=lambda w, *_: setattr(rect, "size", w.size))
+    return widget
+
+
+class Table(GameTable):
+    pad_class = ClashPad
+    pad: ClashPad
+
+    def scoreline(self, s: dict[str, Any]) -> str:
+        if s["phase"] == "over":
+            res = s["result"]
+            return f"Game over · {res['winner'] + ' wins' if res['winner'] else 'a draw'} · Stage {s['stage']}"
+        who = s["active"] or (s["moriarty"] if s["phase"] == "plan" else s["first_player"])
+        return f"Stage {max(1, s['stage'])} · {who} to act · first: {s['first_player']}"
+
+    # --- the state ---------------------------------------------------------------------------------
+
+    def widgets(self, s: dict[str, Any]) -> list[Any]:
+        self.message = self.pad.message
+        out: list[Any] = []
+        if s["phase"] == "over":
+            out.append(self._over(s))
+        out += [self._clock(s), self._threads(s)]
+        self.secrets_after = len(out)  # each player's hold right under the threads
+        out.append(self._players(s))
+        if s["conclusions"] and s["phase"] in ("site", "over"):
+            out.append(self._conclusion(s))
+        if s["history"]:
+            out.append(label(f"[b]Last:[/b] {s['history'][-1]}", muted=True))
+        return out
+
+    def _clock(self, s: dict[str, Any]) -> Any:
+        app = self.app
+        tall = dp(128) if not self.screen.landscape else dp(112)
+        strip = BoxLayout(size_hint_y=None, height=tall, spacing=dp(6))
+        dial = ClockTower(s["clock"]["hours"], app.colors, size_hint_x=None, width=tall)
+        strip.add_widget(dial)
+        info = column()
+        hours, left = s["clock"]["hours"], s["clock"]["left"]
+        big = Label(text=f"[b]{hours}[/b][size={int(app.fs * sp(18))}] of 12 hours[/size]", markup=True,
+                    font_size=app.fs * sp(40), color=rgba(app.colors["text"]), size_hint_y=None,
+                    height=app.fs * sp(50), halign="left", valign="middle")
+        big.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+        info.add_widget(big)
+        info.add_widget(label(f"{s['clock']['shows']} · {left} hour{'' if left == 1 else 's'} left"))
+        site = s["site"]
+        if site:
+            info.add_widget(label(f"[b]{site['name']}[/b]\nlimit {site['limit']} · +{site['hours']} "
+                                  f"hour{'' if site['hours'] == 1 else 's'}\n"
+                                  f"[size={int(app.fs * sp(12))}]{site['text']}[/size]"))
+        elif s["phase"] not in ("plan", "over"):
+            info.add_widget(label(f"Stage {s['stage'] + 1}: no site revealed yet", muted=True))
+        info.pos_hint = {"top": 1}
+        info.bind(minimum_height=lambda _w, h: setattr(strip, "height", max(tall, h)))
+        strip.height = max(tall, info.minimum_height)
+        strip.add_widget(info)
+        return strip
+
+    def _threads(self, s: dict[str, Any]) -> BoxLayout:
+        """The three threads side by side, as tall as the tallest (each fills its column from the top)."""
+        row = BoxLayout(size_hint_y=None, spacing=dp(3))
+        tiles = [self._thread(s, t) for t in s["threads"]]
+
+        def fit(*_a: Any) -> None:
+            row.height = max(float(t.minimum_height) for t in tiles)
+            for t in tiles:
+                t.height = row.height
+
+        for tile in tiles:
+            tile.bind(minimum_height=fit)
+            row.add_widget(tile)
+        fit()
+        return row
+
+    def _thread(self, s: dict[str, Any], t: dict[str, Any]) -> Any:
+        app, c = self.app, self.app.colors
+        small = int(app.fs * sp(11))
+        box = panel(BoxLayout(orientation="vertical", spacing=dp(4), padding=(dp(3), dp(3)), size_hint_y=None),
+                    c["panel"])
+        if t["revealed"]:
+            kind = KIND_NAMES.get(t["kind"] or "", "")
+            state = f"[b]REVEALED[/b]\n[size={small}]{t['plan_name']} ({kind})[/size]"
+        elif t["deduction"]:
+            state = "hidden\n[b]deduction token[/b]"
+        else:
+            state = "hidden"
+        box.add_widget(label(f"[b]Thread {t['thread']}[/b]\n{state}", halign="center",
+                             font_size=app.fs * sp(13)))
+        hol, mor = t["holmes"]["total"], t["moriarty"]["total"]
+        if hol is not None:
+            green = readable(SIDE_COLOURS["holmes"], c["panel"])
+            red = readable(SIDE_COLOURS["moriarty"], c["panel"])
+            big = int(app.fs * sp(24))
+            box.add_widget(label(f"[color={green}][b][size={big}]{hol}[/size][/b][/color]  :  "
+                                 f"[color={red}][b][size={big}]{mor}[/size][/b][/color]", halign="center"))
+            box.add_widget(Track(t["advantage"], c))
+            adv = t["advantage"]
+            lead = (f"[color={green}]Holmes +{adv}[/color]" if adv > 0 else
+                    f"[color={red}]Moriarty +{-adv}[/color]" if adv < 0 else "even")
+            box.add_widget(label(lead, halign="center", font_size=app.fs * sp(13)))
+        for side in clash.SIDES:
+            part = t[side]
+            lines = []
+            for card in part["cards"]:
+                mark = " used" if card.get("used") else ""
+                mark += " [s]fx[/s]" if card.get("distracted") else ""
+                value = f" {card['value']}" if "value" in card else ""
+                lines.append(f"{card['name']}{value}{mark}")
+            if part["support"]:
+                lines.append(f"+{part['support']} support")
+            if part["bonus"]:
+                lines.append(f"+{part['bonus']} agent")
+            if lines:
+                text = label(f"[size={small}]" + "\n".join(lines) + "[/size]", padding=(dp(8), 0))
+                colour_bar(text, SIDE_COLOURS[side], side="left", thick=4)
+                box.add_widget(text)
+        box.add_widget(Widget())  # the spare height of a shorter thread goes below its content
+        return box
+
+    def _players(self, s: dict[str, Any]) -> Any:
+        box = column()
+        left = s["actions_left"]
+        for side in clash.SIDES:
+            t = s["tables"][side]
+            name = t["player"]
+            bits = [f"{t['hand']} in hand", f"deck {t['deck']}", f"discards {t['discard']}"]
+            if t["limit"] is not None:
+                bits.insert(1, f"{t['in_play']} of {t['limit']} in play")
+            if t["support"]:
+                bits.append(f"{t['support']} support")
+            agent = t.get("agent")
+            if agent:
+                if agent["active"]:
+                    bits.append(f"agent {agent['active']} active")
+                elif agent["face_down"]:
+                    bits.append(f"agent face down, {agent['support']} under it")
+            turn = ""
+            if s["active"] == name and s["phase"] == "turns":
+                acts = [] if not left.get("mandatory") else ["play a card"]
+                opt = 3 - len(self.pad.state.optional)
+                acts.append(f"{opt} optional left" if opt else "no optional left")
+                turn = " · [b]to play:[/b] " + ", ".join(acts)
+            if s["last_turn"] == name and s["phase"] == "turns":
+                turn += " · last turn"
+            line = label(f"[b]{name}[/b] ({clash.SIDE_NAMES[side]}){' · first' if s['first_player'] == name else ''}"
+                         f"{turn}\n[size={int(self.app.fs * sp(12))}]{' · '.join(bits)}[/size]", padding=(dp(12), 0))
+            colour_bar(line, SIDE_COLOURS[side], side="left", thick=8)
+            box.add_widget(line)
+        return box
+
+    def _conclusion(self, s: dict[str, Any]) -> Any:
+        """The last Summary, thread by thread: the counts and what each did (tokens, hours, plans revealed)."""
+        stage = s["conclusions"][-1]
+        n = len(s["conclusions"])
+        lines = [f"[b]Summary of Stage {n}[/b] ({s['sites_used'][n - 1]})"]
+        plans = {p.name: p for p in clash.cards(self.session.db).plans.values()}
+        for k in stage:
+            what = {"deduction": "Holmes leads: a deduction token",
+                    "revealed": "Holmes leads: the thread is revealed",
+                    "revealed_already": "Holmes leads; revealed already",
+                    "hour": "Moriarty leads: +1 hour", "two_hours": "Moriarty leads by 3+: +2 hours",
+                    "tie_hour": "even: the site adds 1 hour", "none": "even: nothing happens"}[k["outcome"]]
+            line = f"Thread {k['thread']}: {k['holmes']} : {k['moriarty']}, {what}"
+            if k["plan"]:
+                plan = plans.get(k["plan"])
+                line += f": [b]{k['plan']}[/b]" + (f" ({plan.thread}): {clash.crime_text(plan.effect)}" if plan else "")
+            lines.append(line)
+        return label("\n".join(lines))
+
+    def _over(self, s: dict[str, Any]) -> Any:
+        res = s["result"]
+        head = f"{res['winner']} wins" if res["winner"] else "A draw: an unresolved duel"
+        box = column(label(f"[b][size={int(self.app.fs * sp(22))}]{head}[/size][/b]"), label(res["why"]))
+        return box
+
+    # --- the input ---------------------------------------------------------------------------------
+
+    def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
+        pad = self.pad
+        need = pad.need()
+        line = self._line(pad.prompt())
+        if s["phase"] == "over":
+            return []
+        if need == "site":
+            return [self._sites(s), line]
+        if need in ("lay", "thread", "to", "bonus"):
+            return [self._thread_row(s, need), line]
+        if need == "name":
+            return [self._hand(pad.laid[len(pad.named)][0], "card"), line]
+        if need == "card":
+            return [self._hand(pad.side(), "card"), line]
+        if need == "discarded":
+            return [self._hand(clash.other(pad.side()), "card"), line]
+        if need == "use":
+            return [self._in_play(pad.use_choices(), pad.side(), "use"), line]
+        if need == "target":
+            return [self._in_play(pad.targets(), pad.target_side(), "target"), line]
+        if need == "agent":
+            return [self._agents(pad.side()), line]
+        if need == "action_card":
+            return [self._action_cards(s), line]
+        if need == "take":
+            return [self._takes(), line]
+        return [line]
+
+    def actions(self, s: dict[str, Any]) -> list[Any]:
+        pad, screen, phase = self.pad, self.screen, s["phase"]
+        clear = button("Clear", "clear", lambda: screen.then(pad.clear_action), flat=True)
+        if phase == "plan":
+            return [button(f"{s['moriarty']}: enter the plan alone", "plan", self._plan_page)]
+        if phase == "site":
+            out = [button("Deal a site", "deal_site", lambda: screen.do(pad.deal_site()), flat=True)]
+            if s["stage"]:
+                out.append(button("Discard from hand", "discard", self._discard_page, flat=True))
+            return out
+        if phase == "setup":
+            back = button("Take back", "take_back", lambda: screen.then(pad.take_back), flat=True)
+            back.disabled = not pad.laid
+            record = button("Record setup", "record_setup", lambda: screen.do(pad.record_setup()))
+            record.disabled = len(pad.named) < 6
+            return [back, record]
+        if phase == "final_place":
+            return [button(f"{s['active']}: place a card alone", "place", self._place_page)]
+        if phase == "final_reveal":
+            return [clear] if pad.action_card else []
+        if phase != "turns":
+            return []
+        left = s["actions_left"]
+
+        def mode(m: str) -> Any:
+            return lambda: self._tap(pad.choose_mode, m)
+
+        support = button("Support", "support", mode("support"), flat=pad.mode != "support")
+        use = button("Use", "use", mode("use"), flat=pad.mode != "use")
+        draw = button("Draw", "draw", mode("draw"), flat=True)
+        support.disabled, use.disabled, draw.disabled = (not left.get("support"), not left.get("use"),
+                                                         not left.get("draw"))
+        out = [support, use, draw]
+        if s["variants"]:
+            agent = s["tables"][pad.side()].get("agent") or {}
+            act = button("Agent", "agent", mode("agent"), flat=pad.mode != "agent")
+            act.disabled = not agent.get("face_down")
+            out.append(act)
+        end = button("End turn", "end_turn", mode("end"))
+        end.disabled = pad.must_play()
+        return [*out, end] if not pad.has_draft() else [*out, clear]
+
+    def secrets(self, s: dict[str, Any]) -> dict[str, str]:
+        if s["phase"] == "over":
+            return {}
+        out: dict[str, str] = {}
+        plan = [t for t in s["threads"] if t["plan"] and not t["revealed"]]
+        if plan:
+            plans = clash.cards(self.session.db).plans
+            out[s["moriarty"]] = "Your Crime Plan (hidden threads):\n" + "\n".join(
+                f"Thread {t['thread']}: [b]{t['plan_name']}[/b] ({t['kind']}): {clash.crime_text(plans[t['plan']].effect)}"
+                for t in plan)
+        for side in clash.SIDES:
+            placed = s["final_turn"].get(side) or []
+            hidden = [p for p in placed if not p["revealed"]]
+            if hidden:
+                name = s[side]
+                text = "Your Action Cards face down:\n" + "\n".join(f"{p['card']} in thread {p['thread']}"
+                                                                      for p in hidden)
+                out[name] = f"{out[name]}\n\n{text}" if name in out else text
+        return out
+
+    def has_draft(self) -> bool:
+        return self.pad.has_draft()
+
+    # --- pad parts ---------------------------------------------------------------------------------
+
+    def _tap(self, tap: Any, *args: Any) -> None:
+        """A tap on the pad: an event's outcome shown (a refusal in the engine's words), else a redraw."""
+        self.screen.say("")
+        outcome = tap(*args)
+        if outcome is None:
+            self.screen.refresh()
+        else:
+            self.screen.do(outcome)
+
+    def _line(self, text: str) -> FitLabel:
+        fs = self.app.fs * sp(14)
+        return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
+                        color=rgba(self.app.colors["text"]), halign="center", valign="middle")
+
+    def _grid(self, cols: int) -> GridLayout:
+        grid = GridLayout(cols=cols, size_hint_y=None, spacing=dp(3))
+        grid.bind(minimum_height=grid.setter("height"))
+        return grid
+
+    def _tile(self, text: str, testid: str, action: Any, lit: bool = False, disabled: bool = False,
+              height: float = 52) -> Tile:
+        tile = Tile(text=text, testid=testid, flat=not lit, markup=True, height=dp(height),
+                    font_size=self.app.fs * sp(12), disabled=disabled)
+        tile.valign = "middle"
+        tile.bind(on_release=lambda *_: action())
+        return tile
+
+    def _sites(self, s: dict[str, Any]) -> GridLayout:
+        pad = self.pad
+        grid = self._grid(2)
+        used = set(pad.state.sites_used) if len(pad.state.sites_used) < len(pad.cards.sites) else set()
+        for site in pad.cards.sites.values():
+            grid.add_widget(self._tile(f"[b]{site.name}[/b]\n+{site.hours}h · limit {site.limit}", f"site_{site.id}",
+                                       lambda sid=site.id: self._tap(pad.tap_site, sid), disabled=site.id in used,
+                                       height=48))
+        return grid
+
+    def _thread_row(self, s: dict[str, Any], need: str) -> GridLayout:
+        pad = self.pad
+        grid = self._grid(3)
+        source = pad.choice.get("target_thread")
+        for i in range(3):
+            t = s["threads"][i]
+            note = "revealed" if t["revealed"] else "hidden"
+            tile = self._tile(f"[b]Thread {i + 1}[/b]\n{note}", f"thread_{i + 1}",
+                              lambda i=i: self._tap(pad.tap_thread, i), height=56,
+                              disabled=need == "to" and source == i + 1)
+            grid.add_widget(tile)
+        if need == "thread" and pad.mode == "support" and s["variants"]:
+            me = s["tables"][pad.side()].get("agent") or {}
+            under = self._tile("Under the Agent", "support_agent", lambda: self._tap(pad.support_agent), height=48,
+                               disabled=not me.get("face_down"))
+            grid.add_widget(under)
+        return grid
+
+    def _hand(self, side: str, prefix: str) -> GridLayout:
+        """A side's ten card designs (those whose every copy is seen greyed out): what is in the hand."""
+        pad = self.pad
+        grid = self._grid(3)
+        small = int(self.app.fs * sp(10))
+        for card in pad.designs(side):
+            text = f"{card.name}\n[size={small}]{card.value} · used {card.used_value}[/size]"
+            grid.add_widget(self._tile(text, f"{prefix}_{card.id}", lambda cid=card.id: self._tap(pad.tap_card, cid),
+                                       lit=pad.card == card.id, disabled=not pad.playable(side, card.id)))
+        return grid
+
+    def _in_play(self, found: list[tuple[int, str]], side: str, prefix: str) -> GridLayout:
+        pad = self.pad
+        grid = self._grid(3)
+        names = pad.cards.influence[side]
+        for thread, cid in found:
+            grid.add_widget(self._tile(f"{names[cid].name}\n[size={int(self.app.fs * sp(10))}]thread {thread + 1}"
+                                       "[/size]", f"{prefix}_{thread + 1}_{cid}",
+                                       lambda t=thread, c=cid: self._tap(pad.tap_in_play, t, c)))
+        if not found:
+            grid.add_widget(label("No card to pick.", muted=True))
+        return grid
+
+    def _agents(self, side: str) -> GridLayout:
+        pad = self.pad
+        grid = self._grid(2)
+        t = pad.state.tables[side]
+        for agent in pad.cards.agents[side].values():
+            grid.add_widget(self._tile(f"{agent.name}\n[size={int(self.app.fs * sp(10))}]cost {agent.cost}[/size]",
+                                       f"agent_{agent.id}", lambda a=agent.id: self._tap(pad.tap_agent, a),
+                                       disabled=agent.id in t.agent_discard or t.agent_support < agent.cost))
+        return grid
+
+    def _action_cards(self, s: dict[str, Any]) -> GridLayout:
+        pad = self.pad
+        me = pad.side()
+        grid = self._grid(2)
+        done = pad.state.revealed_actions.get(me, [])
+        for card in clash.ACTION_CARDS:
+            grid.add_widget(self._tile(clash.ACTION_CARD_NAMES[card], f"reveal_{card}",
+                                       lambda c=card: self._tap(pad.reveal, c), disabled=card in done, height=48))
+        return grid
+
+    def _takes(self) -> GridLayout:
+        pad = self.pad
+        me = pad.side()
+        card = str(pad.action_card)
+        thread = dict(pad.state.placed[me])[card]
+        grid = self._grid(3)
+        for take in (*clash.ACTION_CARD_SHOWS[card], "skip"):
+            grid.add_widget(self._tile(f"{TAKE_WORDS[take]}\n[size={int(self.app.fs * sp(10))}]thread {thread + 1}"
+                                       "[/size]" if take != "skip" else "Skip", f"take_{take}",
+                                       lambda k=take: self._tap(pad.choose_take, k), height=52))
+        return grid
+
+    # --- pages: what one player enters alone -------------------------------------------------------
+
+    def _plan_page(self) -> None:
+        pad = self.pad
+        body = self.screen.start_page()
+        body.add_widget(label(f"[b]{pad.who('moriarty')} only[/b] ({pad.who('holmes')} looks away): tap the Crime "
+                              "Plan card you laid in thread 1, then 2, then 3 (one victim, one felony, one object)."))
+        grid = self._grid(2)
+        for plan in pad.cards.plans.values():
+            lit = plan.id in pad.plan
+            text = (f"{pad.plan.index(plan.id) + 1}. " if lit else "") + f"{plan.name}\n" \
+                f"[size={int(self.app.fs * sp(10))}]{plan.thread}[/size]"
+            grid.add_widget(self._tile(text, f"plan_{plan.id}", lambda p=plan.id: self._page_tap(pad.tap_plan, p),
+                                       lit=lit))
+        body.add_widget(grid)
+        if pad.message:
+            body.add_widget(label(pad.message, color=rgba(self.app.colors["error"])))
+        lay = button("Lay the plan", "plan_lay", lambda: self.screen.do(pad.lay_plan()))
+        lay.disabled = len(pad.plan) < 3
+        body.add_widget(lay)
+        body.add_widget(button("Back", "plan_back", lambda: self.screen.then(pad.clear_plan), flat=True))
+
+    def _page_tap(self, tap: Any, *args: Any) -> None:
+        tap(*args)
+        self._plan_page()
+
+    def _place_page(self) -> None:
+        pad = self.pad
+        st = pad.state
+        me = st.active
+        body = self.screen.start_page()
+        body.add_widget(label(f"[b]{pad.who(me)} only[/b] ({pad.who(clash.other(me))} looks away): which Action "
+                              "Card did you lay face down, and in which thread? One tap records it."))
+        placed = [c for c, _t in st.placed.get(me, [])]
+        for card in clash.ACTION_CARDS:
+            if card in placed:
+                continue
+            body.add_widget(label(f"[b]{clash.ACTION_CARD_NAMES[card]}[/b]: "
+                                  f"{' or '.join(TAKE_WORDS[a].lower() for a in clash.ACTION_CARD_SHOWS[card])}"))
+            row = self._grid(3)
+            for i in range(3):
+                row.add_widget(button(f"Thread {i + 1}", f"place_{card}_{i + 1}",
+                                      lambda c=card, i=i: self.screen.do(pad.place(c, i)), flat=True))
+            body.add_widget(row)
+        body.add_widget(button("Back", "place_back", self.screen.refresh, flat=True))
+
+    def _drop(self, side: str, cid: str) -> None:
+        self.pad.toggle_discard(side, cid)
+        self._discard_page(side)
+
+    def _discard_page(self, side: str | None = None) -> None:
+        """Archiving: a player discards any cards from hand (seen by all), before the next site."""
+        pad = self.pad
+        body = self.screen.start_page()
+        if side is None:
+            body.add_widget(label("[b]Archiving[/b]: a player may discard any cards left in hand. Who discards?"))
+            for s in clash.SIDES:
+                body.add_widget(button(f"{pad.who(s)} ({pad.state.tables[s].hand} in hand)", f"discard_{s}",
+                                       lambda s=s: self._discard_page(s), flat=True))
+            body.add_widget(button("Back", "discard_back", self.screen.refresh, flat=True))
+            return
+        mine = pad.discarding.get(side, [])
+        body.add_widget(label(f"[b]{pad.who(side)}[/b] discards: " + (", ".join(
+            pad.cards.influence[side][c].name for c in mine) or "tap the cards")))
+        grid = self._grid(3)
+        for card in pad.designs(side):
+            grid.add_widget(self._tile(card.name, f"drop_{card.id}", lambda c=card.id: self._drop(side, c),
+                                       lit=card.id in mine))
+        body.add_widget(grid)
+        done = button("Discard these", "discard_record", lambda: self.screen.do(pad.record_discard(side)))
+        done.disabled = not mine
+        body.add_widget(done)
+        body.add_widget(button("Back", "discard_back", lambda: self.screen.then(pad.discarding.clear), flat=True))
