@@ -30,7 +30,9 @@ FACE_LIGHTNESS_APART = 8.0  # L*: the papers of those decks' faces
 PATTERN_APART = 0.3  # in the backs' edge-direction signature (-1 all vertical edges .. 1 all horizontal)
 SUIT_COLOURS_APART = 15.0  # CIE76 delta E between any two suits' index colours, normal and colour-blind
 # Decks that players sort back apart after play (game-facts.md: the piles mix at every location)
-SORTED_APART = {"graves": [("detective", "mastermind")]}
+SORTED_APART = {"graves": [("detective", "mastermind")],
+                # Clash: each player takes his own cards back (green Holmes, red Moriarty)
+                "clash": [("holmes_influence", "moriarty_influence"), ("holmes_agents", "moriarty_agents")]}
 
 
 def _linear(c: int) -> float:
@@ -95,7 +97,7 @@ def edge_signature(img: Image.Image) -> tuple[float, float]:
     return (total / 2 / 2.55, (hx - vx) / total if total else 0.0)
 
 
-@pytest.fixture(scope="module", params=["graves", "syndicate"])
+@pytest.fixture(scope="module", params=["graves", "syndicate", "clash"])
 def rendered(request):
     """Every face and back of a game, rendered once: {component: ([faces], [backs])}."""
     problems = Problems()
@@ -127,16 +129,20 @@ def test_decks_sorted_apart_differ_in_lightness_and_pattern(rendered, vision):
 
 
 def test_every_card_of_a_deck_shares_its_back(rendered):
-    """A back tells nothing: every design of a component has the very same back."""
-    _, _, images = rendered
+    """A back tells nothing: every design of a component (of one side, where cards have sides) has the very same back."""
+    _, composed, images = rendered
     for cid, (_, backs) in images.items():
-        first = backs[0].tobytes()
-        assert all(b.tobytes() == first for b in backs), cid
+        sides = [f.card.data.get("side") for f in {f.card.id: f for f in composed.faces[cid]}.values()]
+        for side in set(sides):
+            same_side = [b.tobytes() for b, s in zip(backs, sides, strict=True) if s == side]
+            assert all(b == same_side[0] for b in same_side), (cid, side)
 
 
 @pytest.mark.parametrize("vision", ["normal", "deuteranopia", "protanopia"])
 def test_suit_index_colours_stay_apart(rendered, vision):
     game, composed, _ = rendered
+    if not any("rank" in f.card.data for faces in composed.faces.values() for f in faces):
+        pytest.skip(f"{game} has no ranked cards with a suit index (Clash's sides: test_clash_build.py)")
     # each suit's index colour, read from the composed cards: the first suit symbol under the rank
     colours: dict[str, set[str]] = {}
     for faces in composed.faces.values():
