@@ -212,11 +212,12 @@ class Table(GameTable):
     pad: HastyPad
 
     def scoreline(self, s: dict[str, Any]) -> str:
-        sets = " + ".join(self._set_name(x) for x in s["sets"])
+        names = [self._set_name(x) for x in s["sets"]]
+        sets = names[0] if len(names) == 1 else " + ".join(n.removesuffix(" set") for n in names) + " sets"
         if s["phase"] == "over":
             return f"Game over · {sets}"
-        loupe = "first round, safe" if s["first_round"] else f"{len(s['out'])} out"
-        return f"Turn {s['turn']} · {s['active']} · {sets} · {loupe}"
+        out = " · safe round" if s["first_round"] else f" · {len(s['out'])} out" if s["out"] else ""
+        return f"Turn {s['turn']} · {s['active']} · {sets}{out}"
 
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad

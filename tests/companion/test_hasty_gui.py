@@ -105,7 +105,7 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
             steps += dump("loupe", shot=True) + [{"tap": tap}] + dump("choice", shot=True)
         if tap.startswith("reveal_"):
             reviews += 1
-            steps += dump(f"review-{reviews}", shot=reviews == 1)
+            steps += dump(f"review-{reviews}", shot=reviews in (1, 2, 3))
     steps += dump("over", shot=True)
     steps += [{"tap": "history"}, *dump("history", shot=True), {"key": 27}, {"tap": "table_rules"},
               {"text": ["rules.query", "traitor"]}, *dump("rules", shot=True), {"quit": True}]
@@ -152,3 +152,32 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
     history = "\n".join(data["history"]["texts"])
     assert "Hattie Quill is murdered" in history or "is murdered" in history
     assert data["rules"]["screen"] == "rules" and any("Traitor" in t for t in data["rules"]["texts"])
+
+
+def test_two_sets_dealt_from_a_seed(tmp_path):
+    """Seven players (seven colours, none under 48 dp), the advanced and expert sets, a seed: the card
+    types of both sets under their names at the loupe, one played; each secret in its player's hold."""
+    db = load_database("hasty")
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    state = hasty.new_state(db, {"players": names, "variants": [], "sets": ["advanced", "expert"], "seed": 5})
+    dumps = {n: tmp_path / f"{n}.json" for n in ("form", "loupe", "played", "held")}
+    steps = [{"tap": "new_game"}, {"tap": "game_hasty"}, {"tap": "players_more"}, {"tap": "players_more"},
+             {"tap": "variant_set_advanced"}, {"tap": "variant_set_expert"}, {"tap": "deal_seed"},
+             {"text": ["new.seed", "5"]}, {"dump": str(dumps["form"])}, {"shot": str(SCREENS / "hasty-new-seven.png")},
+             {"tap": "new_start"}, {"tap": f"suspect_{state.row[0]}"}, {"dump": str(dumps["loupe"])},
+             {"shot": str(SCREENS / "hasty-two-sets.png")}, {"tap": "card_ambush"}, {"dump": str(dumps["played"])},
+             {"press": "secret_6"}, {"wait": 0.6}, {"dump": str(dumps["held"])}, {"release": "secret_6"}, {"quit": True}]
+    run(tmp_path, steps)
+    data = {n: json.loads(p.read_text()) for n, p in dumps.items()}
+    for name, d in data.items():
+        assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
+        assert d["split_words"] == [], f"{name}: words split across lines: {d['split_words']}"
+    assert all(f"colour_p7_{c}" in data["form"]["controls"] for c in ("yellow", "sky", "blue"))
+    loupe = data["loupe"]
+    assert {"Advanced set", "Expert set"} <= set(loupe["texts"])
+    assert "card_letter_opener" not in loupe["controls"] and "card_spyglass" in loupe["controls"]
+    played = data["played"]["summary"]
+    assert played["sets"] == ["advanced", "expert"] and played["row"][0]["face_up"] == ["Ambush"]
+    gus = hasty.view(state, 6)["secret"]
+    assert f"Your secret suspect: {gus}" in data["held"]["texts"]
+    assert not any("Your secret suspect" in t for t in data["played"]["texts"])
