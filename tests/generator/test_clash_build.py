@@ -242,3 +242,15 @@ def test_backs_are_duplex_safe(composed):
 def test_validate_passes(capsys):
     assert main(["validate", "clash"]) == 0
     assert "clash: ok" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_player_aid_page_lists_every_site_and_crime_plan_from_the_database(built, composed, paper):
+    texts = page_texts(built / f"clash-{paper}.pdf")
+    aid = next(t for t in texts if "player aid" in t)
+    flat = " ".join(aid.split())
+    for cid in ("sites", "crime_plans"):
+        for card in composed.db.components[cid].cards:
+            assert card["name"] in flat and " ".join(str(card["text"]).split()) in flat, card.id
+    for said in ("Moriarty wins", "Holmes wins", "draw", "The Final Turn", "Deduction Token", "+2 hours"):
+        assert said in flat, said
