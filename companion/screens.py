@@ -416,6 +416,9 @@ class NewGameScreen(Screen):
                 out.setdefault(secret.into, {})[self.names()[secret.player]] = self.secret[secret.key]
             elif secret.key in self.secret:
                 out[secret.key] = self.secret[secret.key]
+            elif secret.into:  # one of every player's secrets: none may be left for later
+                who = self.names()[secret.player]
+                return f"{who}: enter your {secret.noun} first (the button '{who}: enter it secretly')."
         return out
 
     def start_game(self) -> None:

@@ -31,6 +31,7 @@ def new_game_steps() -> list:
     steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
     steps += [{"tap": "variant_traitor"}]
     steps += [{"tap": f"pick_row_{s}"} for s in ROW]
+    steps += [{"tap": "new_start"}]  # refused: nobody has entered a secret suspect yet
     for i, name in enumerate(NAMES):
         steps += [{"tap": f"secret_secret_{i}"}, {"tap": f"secret_secret_{i}_{SECRETS[name]}"}]
     return steps
@@ -92,6 +93,7 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
 
     steps = new_game_steps()
     steps[-1:-1] = dump("secret-entry", shot=True)  # Eve alone, picking hers
+    steps[len(steps) - 2 * len(NAMES) - 1:len(steps) - 2 * len(NAMES) - 1] = dump("missing")
     steps += dump("new", shot=True) + [{"tap": "new_start"}] + dump("start", shot=True)
     steps += [{"press": "secret_1"}, {"wait": 0.6}, *dump("held-ben", shot=True), {"release": "secret_1"}]
     steps += [{"press": "secret_0"}, {"wait": 0.6}, *dump("held-ann"), {"release": "secret_0"}]
@@ -117,6 +119,8 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
         if not name.startswith("held"):
             assert leaks(d) == [], f"{name}: a secret on the table: {leaks(d)}"
     assert "Eve only" in "\n".join(data["secret-entry"]["texts"])
+    assert data["missing"]["screen"] == "new"
+    assert "Ann: enter your secret suspect first (the button 'Ann: enter it secretly')." in data["missing"]["texts"]
     start = data["start"]["summary"]
     assert start["players"] == NAMES and start["phase"] == "play" and start["variants"] == ["traitor"]
     assert [r["id"] for r in start["row"]] == ROW and start["sets"] == ["base"]
