@@ -170,7 +170,8 @@ def test_each_suspect_shows_its_trigger_icon(monkeypatch, every_set):
     for number, card in enumerate(comp.cards, 1):
         del drawn[:], boxes[:]
         composer.scene(layout, composer._card_ctx(comp, card, number, comp.printed, 0), card.id)
-        assert (f"on_{card['power']['trigger']}", 9, 9) in drawn, card.id
+        trigger = f"on_{card['power']['trigger']}"
+        assert (trigger, 9, 9) in drawn and (trigger, 6, 6) in drawn, card.id  # by the power, and in the top corner
         assert (card["portrait"], 30, 31) in drawn, card.id
         triggers.add(card["power"]["trigger"])
     assert triggers == {"death", "play"}
