@@ -407,7 +407,7 @@ class ClashPad:
         if need == "plan":
             return f"{who} (Moriarty) lays the Crime Plan face down, then enters it alone"
         if need == "site":
-            return f"Stage {st.stage + 1}: reveal the top Investigation Site and tap it"
+            return f"Stage {st.stage + 1}: reveal the top Investigation Site, then tap Site revealed"
         if need == "lay":
             return f"Initial Setup: {who} lays a card face down: tap its thread ({len(self.laid) + 1} of 6)"
         if need == "name":
@@ -420,14 +420,16 @@ class ClashPad:
             return f"Final Turn: {who} places an Action Card face down, alone"
         if need == "action_card":
             return f"Final Turn: {who} turns an Action Card over: which is it?"
-        words = {"take": "uses it for", "card": "puts which card into play",
-                 "use": "uses which card", "target": "picks the card the effect moves or cancels",
-                 "to": "moves it to which thread", "discarded": f"— {self.who(clash.other(me))} discards which card",
-                 "agent": "activates which Agent", "bonus": "names the thread for the bonus",
-                 "thread": "puts it in which thread"}
+        if need == "thread":
+            what = self.cards.influence[me][self.card].name if self.card else "a Support Card (face down)"
+            return f"{who} puts {what} in which thread?"
+        words = {"take": f"uses {clash.ACTION_CARD_NAMES.get(str(self.action_card), '')} for what",
+                 "card": "puts which card into play", "use": "uses which card",
+                 "target": "picks the card the effect moves or cancels", "to": "moves it to which thread",
+                 "discarded": f"makes {self.who(clash.other(me))} discard: which card does he choose",
+                 "agent": "activates which Agent", "bonus": "names the thread for the bonus"}
         if need in words:
-            what = self.cards.influence[me][self.card].name if self.card else ""
-            return f"{who} {words[need]}{' ' + what if need == 'thread' and what else ''}?"
+            return f"{who} {words[need]}?"
         left = st.tables[me]
         return f"{who}: optional actions, or End turn ({left.in_play()} of {st.limit(me)} in play)"
 
@@ -519,18 +521,20 @@ class Table(GameTable):
         out: list[Any] = []
         if s["phase"] == "over":
             out.append(self._over(s))
+        if s["conclusions"] and s["phase"] in ("site", "over"):  # the Summary just made leads
+            out.append(self._conclusion(s))
         out += [self._clock(s), self._threads(s)]
+        if s["site"]:
+            out.append(label(f"[b]{s['site']['name']}[/b]: {s['site']['text']}", muted=True))
         self.secrets_after = len(out)  # each player's hold right under the threads
         out.append(self._players(s))
-        if s["conclusions"] and s["phase"] in ("site", "over"):
-            out.append(self._conclusion(s))
         if s["history"]:
             out.append(label(f"[b]Last:[/b] {s['history'][-1]}", muted=True))
         return out
 
     def _clock(self, s: dict[str, Any]) -> Any:
         app = self.app
-        tall = dp(128) if not self.screen.landscape else dp(112)
+        tall = dp(116) if not self.screen.landscape else dp(104)
         strip = BoxLayout(size_hint_y=None, height=tall, spacing=dp(6))
         dial = ClockTower(s["clock"]["hours"], app.colors, size_hint_x=None, width=tall)
         strip.add_widget(dial)
@@ -543,10 +547,9 @@ class Table(GameTable):
         info.add_widget(big)
         info.add_widget(label(f"{s['clock']['shows']} · {left} hour{'' if left == 1 else 's'} left"))
         site = s["site"]
-        if site:
+        if site:  # its effect is told under the threads
             info.add_widget(label(f"[b]{site['name']}[/b]\nlimit {site['limit']} · +{site['hours']} "
-                                  f"hour{'' if site['hours'] == 1 else 's'}\n"
-                                  f"[size={int(app.fs * sp(12))}]{site['text']}[/size]"))
+                                  f"hour{'' if site['hours'] == 1 else 's'}"))
         elif s["phase"] not in ("plan", "over"):
             info.add_widget(label(f"Stage {s['stage'] + 1}: no site revealed yet", muted=True))
         info.pos_hint = {"top": 1}
@@ -560,13 +563,18 @@ class Table(GameTable):
         row = BoxLayout(size_hint_y=None, spacing=dp(3))
         tiles = [self._thread(s, t) for t in s["threads"]]
 
+        def need(tile: Any) -> float:
+            parts = [c for c in tile.children if c.size_hint_y is None]
+            return float(sum(c.height for c in parts) + tile.spacing * len(parts) + tile.padding[1] * 2)
+
         def fit(*_a: Any) -> None:
-            row.height = max(float(t.minimum_height) for t in tiles)
+            row.height = max(need(t) for t in tiles)
             for t in tiles:
                 t.height = row.height
 
         for tile in tiles:
-            tile.bind(minimum_height=fit)
+            for part in tile.children:
+                part.bind(height=fit)
             row.add_widget(tile)
         fit()
         return row
@@ -583,8 +591,9 @@ class Table(GameTable):
             state = "hidden\n[b]deduction token[/b]"
         else:
             state = "hidden"
-        box.add_widget(label(f"[b]Thread {t['thread']}[/b]\n{state}", halign="center",
-                             font_size=app.fs * sp(13)))
+        head = label(f"[b]Thread {t['thread']}[/b]\n{state}", halign="center")
+        head.font_size = app.fs * sp(13)
+        box.add_widget(head)
         hol, mor = t["holmes"]["total"], t["moriarty"]["total"]
         if hol is not None:
             green = readable(SIDE_COLOURS["holmes"], c["panel"])
@@ -596,7 +605,7 @@ class Table(GameTable):
             adv = t["advantage"]
             lead = (f"[color={green}]Holmes +{adv}[/color]" if adv > 0 else
                     f"[color={red}]Moriarty +{-adv}[/color]" if adv < 0 else "even")
-            box.add_widget(label(lead, halign="center", font_size=app.fs * sp(13)))
+            box.add_widget(label(lead, halign="center"))
         for side in clash.SIDES:
             part = t[side]
             lines = []
@@ -610,7 +619,8 @@ class Table(GameTable):
             if part["bonus"]:
                 lines.append(f"+{part['bonus']} agent")
             if lines:
-                text = label(f"[size={small}]" + "\n".join(lines) + "[/size]", padding=(dp(8), 0))
+                text = label("\n".join(lines), padding=(dp(8), 0))
+                text.font_size = small  # after the kv rule, which sets every label's size
                 colour_bar(text, SIDE_COLOURS[side], side="left", thick=4)
                 box.add_widget(text)
         box.add_widget(Widget())  # the spare height of a shorter thread goes below its content
@@ -680,8 +690,6 @@ class Table(GameTable):
         line = self._line(pad.prompt())
         if s["phase"] == "over":
             return []
-        if need == "site":
-            return [self._sites(s), line]
         if need in ("lay", "thread", "to", "bonus"):
             return [self._thread_row(s, need), line]
         if need == "name":
@@ -708,7 +716,8 @@ class Table(GameTable):
         if phase == "plan":
             return [button(f"{s['moriarty']}: enter the plan alone", "plan", self._plan_page)]
         if phase == "site":
-            out = [button("Deal a site", "deal_site", lambda: screen.do(pad.deal_site()), flat=True)]
+            out = [button("Site revealed", "pick_site", self._site_page),
+                   button("Deal a site", "deal_site", lambda: screen.do(pad.deal_site()), flat=True)]
             if s["stage"]:
                 out.append(button("Discard from hand", "discard", self._discard_page, flat=True))
             return out
@@ -796,15 +805,19 @@ class Table(GameTable):
         tile.bind(on_release=lambda *_: action())
         return tile
 
-    def _sites(self, s: dict[str, Any]) -> GridLayout:
+    def _site_page(self) -> None:
+        """The site revealed from the site deck, tapped by name (those of earlier Stages greyed out)."""
         pad = self.pad
+        body = self.screen.start_page()
+        body.add_widget(label(f"[b]Stage {pad.state.stage + 1}[/b]: reveal the top Investigation Site and tap it."))
         grid = self._grid(2)
         used = set(pad.state.sites_used) if len(pad.state.sites_used) < len(pad.cards.sites) else set()
         for site in pad.cards.sites.values():
             grid.add_widget(self._tile(f"[b]{site.name}[/b]\n+{site.hours}h · limit {site.limit}", f"site_{site.id}",
                                        lambda sid=site.id: self._tap(pad.tap_site, sid), disabled=site.id in used,
                                        height=48))
-        return grid
+        body.add_widget(grid)
+        body.add_widget(button("Back", "site_back", self.screen.refresh, flat=True))
 
     def _thread_row(self, s: dict[str, Any], need: str) -> GridLayout:
         pad = self.pad

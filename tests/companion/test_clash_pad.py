@@ -138,7 +138,7 @@ def test_a_use_asks_for_its_effect_s_choices(db):
     assert pad.choose_mode("use") is None and pad.need() == "use"
     assert (0, "interrogation") in pad.use_choices()
     assert pad.tap_in_play(0, "interrogation") is None and pad.need() == "discarded"  # Ben discards, his choice
-    assert "Ben discards which card" in pad.prompt()
+    assert "makes Ben discard" in pad.prompt()
     out = pad.tap_card("bribery")
     assert out is not None and out.ok and out.message == "Ann uses Interrogation in thread 1 (now worth 2); Ben " \
         "discards Bribery"

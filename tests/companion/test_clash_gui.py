@@ -1,0 +1,133 @@
+"""Clash of Minds in the real app at 360 x 640: a new game set up by taps (names, green and red, the seed),
+then a whole game kept by taps alone: the plan entered by Moriarty alone, sites dealt from the seed, the
+Initial Setup laid and named, cards played, used and supported, the Final Turn placed alone and revealed in
+turn, each Summary thread by thread, to the ending; history and rules lookup. No hidden crime plan card and
+no face-down Action Card shows anywhere but in its owner's hold or entry page; every control 48 dp or more,
+and every key of the pad and bar on the window without scrolling."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rules.cards import load_database
+from tests.companion.test_app_gui import SCREENS, run
+from tests.companion.test_clash_pad import PLAN, SEED, planned_game
+
+pytest.importorskip("kivy")
+
+BAR = ["undo", "history", "table_rules", "table_home"]
+PLAN_NAMES = ["Lady Honoria Vale", "Kidnapping", "The Crimson Sapphire"]
+HOLDS = ("Your Crime Plan", "Your Action Cards")  # the words of a hold: never on the table itself
+
+
+def leaks(dump: dict) -> list[str]:
+    """Hidden things on the table: a crime plan card of a thread not yet revealed, a hold's words."""
+    s = dump["summary"]
+    if dump["screen"] != "table" or s is None or s["phase"] == "over":
+        return []
+    shown = "\n".join(dump["texts"])
+    hidden = [PLAN_NAMES[i] for i, t in enumerate(s["threads"]) if not t["revealed"]]
+    return [w for w in (*hidden, *HOLDS) if w in shown]
+
+
+def test_a_whole_game_by_taps_at_phone_size(tmp_path):
+    SCREENS.mkdir(exist_ok=True)
+    db = load_database("clash")
+    taps, pad = planned_game(db, SEED)
+    final = pad.session.summary(None)
+    dumps: dict[str, Path] = {}
+
+    def dump(name: str, shot: bool = False) -> list:
+        dumps[name] = tmp_path / f"{name}.json"
+        out: list = [{"dump": str(dumps[name])}]
+        return out + ([{"shot": str(SCREENS / f"clash-{name}.png")}] if shot else [])
+
+    steps: list = [{"tap": "new_game"}, {"tap": "game_clash"}, {"text": ["new.p1", "Ann"]},
+                   {"text": ["new.p2", "Ben"]}, {"text": ["new.seed", str(SEED)]}, *dump("new", shot=True),
+                   {"tap": "new_start"}, *dump("start", shot=True)]
+    marks = {"plan_lay": "plan-page", "deal_site": "site", "thread_1": "lay", "record_setup": "named",
+             "end_turn": "turn", "place": "final-place", "take_draw": "take", "take_skip": "reveal"}
+    seen: set[str] = set()
+    for n, tap in enumerate(taps):
+        if tap == "deal_site" and "site" in seen and "summary" not in seen:  # Stage 1 summed up, before Stage 2
+            seen.add("summary")
+            steps += dump("summary", shot=True)
+        if tap.startswith("card_") and taps[n - 1].startswith("thread_") and "naming" not in seen:
+            seen.add("naming")  # the Initial Setup turned up: each card named on the hand's grid
+            steps += dump("naming", shot=True)
+        first = marks.get(tap)
+        if first and first not in seen:  # the screen just before the first tap of each kind
+            seen.add(first)
+            steps += dump(first, shot=True)
+        if tap == "place" and "held" not in seen:  # Moriarty's hold: his plan, none of it on the table
+            seen.add("held")
+            steps += [{"press": "secret_1"}, {"wait": 0.6}, *dump("held", shot=True), {"release": "secret_1"}]
+        if tap == "deal_site" and "site-page" not in seen:  # the sites to tap, had the table drawn its own
+            seen.add("site-page")
+            steps += [{"tap": "pick_site"}, *dump("site-page", shot=True), {"tap": "site_back"}]
+        steps.append({"tap": tap})
+        if tap.startswith("card_") and taps[n - 1] in ("end_turn", "record_setup") and "picked" not in seen:
+            seen.add("picked")
+            steps += dump("picked", shot=True)
+        if tap == "use" and "use" not in seen:
+            seen.add("use")
+            steps += dump("use", shot=True)
+        if tap == "place" and "place-page" not in seen:
+            seen.add("place-page")
+            steps += dump("place-page", shot=True)
+    steps += dump("over", shot=True)
+    steps += [{"tap": "history"}, *dump("history", shot=True), {"key": 27}, {"tap": "table_rules"},
+              {"text": ["rules.query", "deduction token"]}, *dump("rules", shot=True), {"quit": True}]
+    run(tmp_path, steps, timeout=900)
+
+    data = {n: json.loads(p.read_text()) for n, p in dumps.items()}
+    for name, d in data.items():
+        assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
+        assert d["split_words"] == [], f"{name}: words split across lines: {d['split_words']}"
+        if name not in ("held", "plan-page", "place-page"):
+            assert leaks(d) == [], f"{name}: hidden on the table: {leaks(d)}"
+    start = data["start"]["summary"]
+    assert start["players"] == ["Ann", "Ben"] and start["holmes"] == "Ann" and start["phase"] == "plan"
+    assert any("0 of 12 hours" in t for t in data["start"]["texts"])
+    in_reach = {"start": ["plan"], "site": ["pick_site", "deal_site"],
+                "site-page": [f"site_{s}" for s in pad.cards.sites],
+                "lay": ["thread_1", "thread_2", "thread_3", "take_back", "record_setup"],
+                "naming": [f"card_{c}" for c in pad.cards.influence["holmes"]] + ["take_back", "record_setup"],
+                "named": ["take_back", "record_setup"],
+                "picked": ["thread_1", "thread_2", "thread_3", "support", "use", "draw", "clear"],
+                "turn": ["support", "use", "draw", "end_turn"], "final-place": ["place"],
+                "reveal": ["take_skip"], "summary": ["deal_site", "discard"]}
+    for name, keys in in_reach.items():
+        out = [k for k in keys if not data[name]["controls"].get(k, {}).get("in_window")]
+        assert out == [], f"{name}: not on the window without scrolling: {out}"
+        assert name == "site-page" or all(k in data[name]["controls"] for k in BAR), name
+    held = "\n".join(data["held"]["texts"])
+    assert "Ben only" in held and all(n in held for n in PLAN_NAMES)
+    assert data["held"]["summary"]["phase"] == "final_place"
+    place = "\n".join(data["place-page"]["texts"])
+    assert "only" in place and "Into Play" in place
+    summary = data["summary"]
+    assert summary["controls"]["deal_site"]["in_window"]
+    stage1 = final["conclusions"][0]
+    shown = "\n".join(summary["texts"])
+    assert "Summary of Stage 1" in shown
+    for k in stage1:  # each thread told with its count and what it did
+        assert f"Thread {k['thread']}: {k['holmes']} : {k['moriarty']}" in shown
+    revealed = [k for k in stage1 if k["outcome"] == "revealed"]
+    assert revealed and all(k["plan"] in shown for k in revealed)
+    assert "Turn the clock back 1 hour" in shown or "Each player draws 1 Influence Card" in shown
+    assert "Moriarty leads by 3+: +2 hours" in shown
+    over = data["over"]
+    res = over["summary"]["result"]
+    assert over["summary"]["phase"] == "over" and res == final["result"]
+    text = "\n".join(over["texts"])
+    assert (f"{res['winner']} wins" if res["winner"] else "A draw") in text and res["why"] in text
+    assert f"{over['summary']['clock']['hours']} of 12 hours" in text
+    history = "\n".join(data["history"]["texts"])
+    assert "Ben lays the Crime Plan face down" in history and "places an Action Card face down in thread 1" in history
+    assert not any(f"plan: {p}" in history for p in PLAN)
+    rules = data["rules"]
+    assert rules["screen"] == "rules" and any("Deduction" in t for t in rules["texts"])
