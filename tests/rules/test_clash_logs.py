@@ -1,0 +1,59 @@
+"""Whole games of Clash of Minds written as logs from the rules and docs/game-log.md, with the results worked
+out by hand (tests/data/logs/clash/expected.yaml), and illegal logs refused with the rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rules.cards import load_database
+from rules.games import clash as c
+from rules.log import parse_log, replay
+from rules.problems import Problems
+
+LOGS = Path(__file__).resolve().parents[1] / "data" / "logs" / "clash"
+EXPECTED = yaml.safe_load((LOGS / "expected.yaml").read_text())
+
+
+@pytest.fixture(scope="module")
+def db():
+    return load_database("clash")
+
+
+def run(db, name):
+    problems = Problems()
+    log = parse_log((LOGS / name).read_text(), str(LOGS / name), problems)
+    assert log is not None, problems.format()
+    return log, replay(db, log)
+
+
+def test_every_log_has_an_expectation():
+    assert sorted(EXPECTED) == sorted(p.name for p in LOGS.glob("*.yaml") if p.name != "expected.yaml")
+
+
+@pytest.mark.parametrize("name", sorted(n for n, e in EXPECTED.items() if "side" in e))
+def test_whole_games_end_as_the_referee_says(db, name):
+    want = EXPECTED[name]
+    log, result = run(db, name)
+    assert result.error is None, str(result.error)
+    state = result.state
+    got = c.result(state)
+    assert got["over"] and got["side"] == want["side"] and got["winner"] == want["winner"]
+    assert state.hours == want["hours"] and state.revealed == want["revealed"]
+    assert [[k.outcome for k in stage] for stage in state.conclusions] == want["stages"]
+    assert [[[k.holmes, k.moriarty] for k in stage] for stage in state.conclusions] == want["totals"]
+    assert state.events == want["events"] == len(log.events)
+    assert c.problems(state) == []
+    assert all(c.describe(replay(db, log, until=i).state, e) for i, e in enumerate(log.events))
+
+
+@pytest.mark.parametrize("name", sorted(n for n, e in EXPECTED.items() if "illegal_event" in e))
+def test_illegal_events_are_refused_with_the_rule(db, name):
+    want = EXPECTED[name]
+    _, result = run(db, name)
+    assert result.error is not None, "the illegal event was accepted"
+    assert result.error.event_no == want["illegal_event"], str(result.error)
+    assert want["rule"] in str(result.error) and want["says"] in str(result.error), str(result.error)
+    assert result.applied == want["illegal_event"] - 1
