@@ -519,6 +519,8 @@ class Table(GameTable):
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         self.message = self.pad.message
         out: list[Any] = []
+        if self.screen.landscape and s["phase"] != "over":  # the pad's column is short: its line leads here
+            out.append(self._line(self.pad.prompt()))
         if s["phase"] == "over":
             out.append(self._over(s))
         if s["conclusions"] and s["phase"] in ("site", "over"):  # the Summary just made leads
@@ -534,15 +536,16 @@ class Table(GameTable):
 
     def _clock(self, s: dict[str, Any]) -> Any:
         app = self.app
-        tall = dp(116) if not self.screen.landscape else dp(104)
+        tall = dp(104) if self.screen.landscape else max(dp(116), min(dp(220), self.screen.width * 0.28))
         strip = BoxLayout(size_hint_y=None, height=tall, spacing=dp(6))
         dial = ClockTower(s["clock"]["hours"], app.colors, size_hint_x=None, width=tall)
         strip.add_widget(dial)
         info = column()
         hours, left = s["clock"]["hours"], s["clock"]["left"]
+        large = app.fs * (sp(64) if tall > dp(160) else sp(40))  # a tablet's clock reads from further away
         big = Label(text=f"[b]{hours}[/b][size={int(app.fs * sp(18))}] of 12 hours[/size]", markup=True,
-                    font_size=app.fs * sp(40), color=rgba(app.colors["text"]), size_hint_y=None,
-                    height=app.fs * sp(50), halign="left", valign="middle")
+                    font_size=large, color=rgba(app.colors["text"]), size_hint_y=None,
+                    height=large * 1.25, halign="left", valign="middle")
         big.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
         info.add_widget(big)
         info.add_widget(label(f"{s['clock']['shows']} · {left} hour{'' if left == 1 else 's'} left"))
@@ -685,30 +688,32 @@ class Table(GameTable):
     # --- the input ---------------------------------------------------------------------------------
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
-        pad = self.pad
-        need = pad.need()
-        line = self._line(pad.prompt())
+        """The keys for what is tapped next, and the line saying so (in landscape the line leads the state)."""
         if s["phase"] == "over":
             return []
+        keys = self._keys(s)
+        return keys if self.screen.landscape else [*keys, self._line(self.pad.prompt())]
+
+    def _keys(self, s: dict[str, Any]) -> list[Any]:
+        pad = self.pad
+        need = pad.need()
         if need in ("lay", "thread", "to", "bonus"):
-            return [self._thread_row(s, need), line]
-        if need == "name":
-            return [self._hand(pad.laid[len(pad.named)][0], "card"), line]
-        if need == "card":
-            return [self._hand(pad.side(), "card"), line]
-        if need == "discarded":
-            return [self._hand(clash.other(pad.side()), "card"), line]
+            return [self._thread_row(s, need)]
+        hands = {"name": pad.laid[len(pad.named)][0] if need == "name" else "", "card": pad.side(),
+                 "discarded": clash.other(pad.side())}
+        if need in hands:
+            return [self._hand(hands[need], "card")]
         if need == "use":
-            return [self._in_play(pad.use_choices(), pad.side(), "use"), line]
+            return [self._in_play(pad.use_choices(), pad.side(), "use")]
         if need == "target":
-            return [self._in_play(pad.targets(), pad.target_side(), "target"), line]
+            return [self._in_play(pad.targets(), pad.target_side(), "target")]
         if need == "agent":
-            return [self._agents(pad.side()), line]
+            return [self._agents(pad.side())]
         if need == "action_card":
-            return [self._action_cards(s), line]
+            return [self._action_cards(s)]
         if need == "take":
-            return [self._takes(), line]
-        return [line]
+            return [self._takes()]
+        return []
 
     def actions(self, s: dict[str, Any]) -> list[Any]:
         pad, screen, phase = self.pad, self.screen, s["phase"]
@@ -839,13 +844,14 @@ class Table(GameTable):
 
     def _hand(self, side: str, prefix: str) -> GridLayout:
         """A side's ten card designs (those whose every copy is seen greyed out): what is in the hand."""
-        pad = self.pad
-        grid = self._grid(3)
+        pad, wide = self.pad, self.screen.landscape
+        grid = self._grid(4 if wide else 3)  # three rows of four in a landscape pad's short column
         small = int(self.app.fs * sp(10))
         for card in pad.designs(side):
-            text = f"{card.name}\n[size={small}]{card.value} · used {card.used_value}[/size]"
+            text = card.name if wide else f"{card.name}\n[size={small}]{card.value} · used {card.used_value}[/size]"
             grid.add_widget(self._tile(text, f"{prefix}_{card.id}", lambda cid=card.id: self._tap(pad.tap_card, cid),
-                                       lit=pad.card == card.id, disabled=not pad.playable(side, card.id)))
+                                       lit=pad.card == card.id, disabled=not pad.playable(side, card.id),
+                                       height=48 if wide else 52))
         return grid
 
     def _in_play(self, found: list[tuple[int, str]], side: str, prefix: str) -> GridLayout:

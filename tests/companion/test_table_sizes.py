@@ -80,3 +80,28 @@ def test_hasty_seven_players_and_the_traitor_in_reach_at_every_size(tmp_path, si
     assert [r["id"] for r in a["summary"]["row"]] == row and len(row) == 11
     check(a, bar + [f"suspect_{s}" for s in row], "the row of eleven")
     check(b, bar + [f"card_{c}" for c in hasty.deck_cards(db, ["base"])], "the card types at the loupe")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_clash_hand_threads_and_bar_in_reach_at_every_size(tmp_path, size):
+    """Clash of Minds: the hand's ten cards with the turn's actions, then the three threads for the card picked."""
+    from rules.cards import load_database
+    from rules.games import clash
+
+    holmes = list(clash.cards(load_database("clash")).influence["holmes"])
+    hand, picked = tmp_path / "hand.json", tmp_path / "picked.json"
+    steps = [{"tap": "new_game"}, {"tap": "game_clash"}, {"text": ["new.seed", "7"]}, {"tap": "new_start"},
+             {"tap": "plan"}, {"tap": "plan_lady_vale"}, {"tap": "plan_kidnapping"}, {"tap": "plan_crimson_sapphire"},
+             {"tap": "plan_lay"}, {"tap": "deal_site"}, *({"tap": f"thread_{t}"} for t in (1, 3, 2, 3, 1, 3))]
+    steps += [{"tap": f"card_{c}"} for c in ("interrogation", "intimidation", "informant", "paid_informer",
+                                             "keen_eye", "coded_message")]
+    steps += [{"tap": "record_setup"}, {"dump": str(hand)},
+              {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-clash.png")}, {"tap": "card_telegram"},
+              {"dump": str(picked)}, {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-clash-threads.png")},
+              {"quit": True}]
+    run(tmp_path, steps, size=size)
+    nav = ["undo", "history", "table_rules", "table_home"]
+    a, b = json.loads(hand.read_text()), json.loads(picked.read_text())
+    assert a["summary"]["phase"] == "turns" and a["window"] == list(size)
+    check(a, nav + ["support", "use", "draw", "end_turn"] + [f"card_{c}" for c in holmes], "the hand")
+    check(b, nav + ["support", "use", "draw", "clear", "thread_1", "thread_2", "thread_3"], "the threads")
