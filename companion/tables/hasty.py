@@ -312,7 +312,7 @@ class Table(GameTable):
         return 3 if n <= 6 else 4
 
     def _cell(self) -> float:
-        return float(dp(60))
+        return float(dp(60) * self.app.fs)  # three lines of a tile, larger with larger text
 
     def _row(self, s: dict[str, Any], in_body: bool = False) -> GridLayout:
         """Every suspect: the living left to right (pile size, the loupe, the tapped one), then the murdered."""
@@ -330,7 +330,7 @@ class Table(GameTable):
                 foot.append(f"{r['owner']}'s")
             if not r["alive"]:
                 foot = ["murdered"]
-            elif len(foot) > int(loupe) or cols > 4:  # beside a name, or in a narrow tile: the count alone
+            elif foot or cols > 4:  # beside other words, or in a narrow tile: the count alone
                 foot.insert(1 if loupe else 0, str(r["pile"]))
             else:
                 foot.append(f"{r['pile']} card{'' if r['pile'] == 1 else 's'}")
@@ -412,7 +412,7 @@ class Table(GameTable):
                 note = RESTRICTION_SHORT[card.restriction]
                 text = card.name + (f"\n[size={int(self.app.fs * sp(10))}]{note}[/size]" if note else "")
                 tile = Tile(text=text, testid=f"{prefix}_{card.id}", flat=True, markup=True,
-                            height=dp(48) if self.screen.landscape else dp(52),
+                            height=dp(48) if self.screen.landscape else dp(52) * self.app.fs,
                             font_size=self.app.fs * sp(13))
                 tile.valign = "middle"
                 tile.bind(on_release=lambda *_, c=card.id: self._tap(self.pad.tap_card, c))
