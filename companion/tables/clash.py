@@ -300,6 +300,7 @@ class ClashPad:
         for event in events:
             out = self.session.do(event)
         self.laid, self.named = [], []
+        self.said(out.message)
         return out
 
     def choose_mode(self, mode: str) -> Outcome | None:
@@ -387,7 +388,12 @@ class ClashPad:
         outcome = self.session.do(event)
         if outcome.ok:
             self.clear_action()
+            self.said(outcome.message)
         return outcome
+
+    def said(self, text: str) -> None:
+        """What an event did, in the engine's words, shown until the next tap (whole under Last and in History)."""
+        self.message = text if len(text) <= 150 else text[:148].rsplit(" ", 1)[0] + " …"
 
     def use_choices(self) -> list[tuple[int, str]]:
         """The cards that may be used now: own upright ones (in the revealed card's thread in the Final Turn)."""
@@ -407,12 +413,12 @@ class ClashPad:
         if need == "plan":
             return f"{who} (Moriarty) lays the Crime Plan face down, then enters it alone"
         if need == "site":
-            return f"Stage {st.stage + 1}: reveal the top Investigation Site, then tap Site revealed"
+            return f"Stage {st.stage + 1}: reveal the top Investigation Site and tap it (or let the app deal one)"
         if need == "lay":
             return f"Initial Setup: {who} lays a card face down: tap its thread ({len(self.laid) + 1} of 6)"
         if need == "name":
             side, thread = self.laid[len(self.named)]
-            return (f"All turned up: {self.who(side)}'s card in thread {thread + 1} is? "
+            return (f"Turn all six up. {self.who(side)}'s card in thread {thread + 1} is? "
                     f"({len(self.named) + 1} of 6)")
         if st.phase == "setup":
             return "All six named: tap Record setup"
@@ -721,7 +727,7 @@ class Table(GameTable):
         if phase == "plan":
             return [button(f"{s['moriarty']}: enter the plan alone", "plan", self._plan_page)]
         if phase == "site":
-            out = [button("Site revealed", "pick_site", self._site_page),
+            out = [button("Tap the site", "pick_site", self._site_page),
                    button("Deal a site", "deal_site", lambda: screen.do(pad.deal_site()), flat=True)]
             if s["stage"]:
                 out.append(button("Discard from hand", "discard", self._discard_page, flat=True))

@@ -316,3 +316,33 @@ def test_a_whole_game_by_the_pad_reaches_an_ending_with_every_summary_kind(db):
     outcomes = {k["outcome"] for stage in s["conclusions"] for k in stage}
     assert "revealed" in outcomes and outcomes & {"hour", "two_hours"}, outcomes
     assert taps.count("record_setup") == len(s["conclusions"])
+
+
+def test_with_agents_a_support_goes_under_the_agent_and_activates_it(db):
+    pad = new_pad(db, variants=["agents"])
+    for p in PLAN:
+        pad.tap_plan(p)
+    pad.lay_plan()
+    pad.tap_site("waterloo_station")
+    assert pad.state.tables["holmes"].agent_here  # each side drew a face-down agent
+    for t in (0, 0, 1, 2, 0, 1):
+        pad.tap_thread(t)
+    for c in ("interrogation", "intimidation", "informant", "paid_informer", "keen_eye", "coded_message"):
+        pad.tap_card(c)
+    assert pad.record_setup().ok
+    pad.tap_card("telegram")
+    pad.tap_thread(1)
+    pad.choose_mode("support")
+    out = pad.support_agent()
+    assert out.ok and out.message == "Ann adds a Support Card under the Agent (1)"
+    pad.choose_mode("support")
+    assert pad.support_agent().ok
+    assert pad.choose_mode("agent") is None and pad.need() == "agent"
+    assert pad.tap_agent("lestrade") is None and pad.need() == "bonus"  # Lestrade: +2 in a thread named
+    out = pad.tap_thread(2)
+    assert out is not None and out.ok, out
+    assert pad.session.log.events[-1] == {"action": "activate", "by": "Ann", "agent": "lestrade", "thread": 3}
+    assert pad.state.tables["holmes"].bonus == [0, 0, 2]
+    pad.choose_mode("agent")
+    refused = pad.tap_agent("dr_fell")  # one agent a Stage, and it is active already
+    assert refused is not None and not refused.ok and pad.state.tables["holmes"].agent == "lestrade"
