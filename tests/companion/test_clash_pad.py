@@ -339,8 +339,8 @@ def test_with_agents_a_support_goes_under_the_agent_and_activates_it(db):
     assert pad.support_agent().ok
     assert pad.choose_mode("agent") is None and pad.need() == "agent"
     assert pad.tap_agent("lestrade") is None and pad.need() == "bonus"  # Lestrade: +2 in a thread named
-    out = pad.tap_thread(2)
-    assert out is not None and out.ok, out
+    named = pad.tap_thread(2)
+    assert named is not None and named.ok, named
     assert pad.session.log.events[-1] == {"action": "activate", "by": "Ann", "agent": "lestrade", "thread": 3}
     assert pad.state.tables["holmes"].bonus == [0, 0, 2]
     pad.choose_mode("agent")
