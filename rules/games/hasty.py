@@ -1091,6 +1091,8 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
     return {
         "game": ID, "players": list(state.players), "variants": list(state.variants), "sets": list(state.sets),
         "events": state.events, "phase": state.phase, "turn": state.turn, "first_round": state.first_round,
+        "step": f"turn {state.turn} · {sum(not o for o in state.out)} of {len(state.players)} in",
+        "scored": False,  # an elimination game: no points to show, only who is still in
         "active": None if over else state.players[state.active],
         "direction": "clockwise" if state.direction == 1 else "anticlockwise",
         "loupe": state.row[state.loupe] if state.row and state.loupe < len(state.row) else None,

@@ -112,3 +112,17 @@ def test_a_row_dealt_at_the_table_starts_the_game_in_that_order(graves_db, tmp_p
     mastermind = NEW_GAME.secrets[0].player
     assert s.summary(0)["case"].get("identity") is None  # the Detective's view does not hold it
     assert ["Ann", "Ben"][mastermind] == s.summary(None)["case"]["mastermind"]
+
+
+def test_an_elimination_game_says_who_is_in_and_who_won_without_points():
+    hasty_db = load_database("hasty")
+    log = referee("hasty/traitor_wins.yaml")
+    whole = standing(hasty_db, log)
+    assert whole is not None and whole.finished and whole.winner
+    assert progress_line(whole, len(log.events)) == f"finished: {whole.winner} won"
+    midway = standing(hasty_db, referee("hasty/traitor_wins.yaml", len(log.events) // 2))
+    assert midway is not None and not midway.finished
+    line = progress_line(midway, 0)
+    state = Session(hasty_db, referee("hasty/traitor_wins.yaml", len(log.events) // 2)).state
+    still_in = sum(not o for o in state.out)
+    assert line == f"turn {state.turn} · {still_in} of {len(state.players)} in"
