@@ -429,11 +429,16 @@ class ClashPad:
         if need == "thread":
             what = self.cards.influence[me][self.card].name if self.card else "a Support Card (face down)"
             return f"{who} puts {what} in which thread?"
+        foe = self.who(clash.other(me))
+        targets = {"move_own": "moves which other card of theirs", "recall": "takes which upright card back to hand",
+                   "move_opponent": f"moves which of {foe}'s cards", "cancel": f"cancels which used card of {foe}"}
+        under = st.tables[me].agent_support
         words = {"take": f"uses {clash.ACTION_CARD_NAMES.get(str(self.action_card), '')} for what",
                  "card": "puts which card into play", "use": "uses which card",
-                 "target": "picks the card the effect moves or cancels", "to": "moves it to which thread",
-                 "discarded": f"makes {self.who(clash.other(me))} discard: which card does he choose",
-                 "agent": "activates which Agent", "bonus": "names the thread for the bonus"}
+                 "target": targets.get(str(self.op_now()), "picks which card"), "to": "moves it to which thread",
+                 "discarded": f"makes {foe} discard a card of {foe}'s choice: which",
+                 "agent": f"activates which Agent ({under} Support Card{'' if under == 1 else 's'} under it)",
+                 "bonus": "names the thread for the bonus"}
         if need in words:
             return f"{who} {words[need]}?"
         left = st.tables[me]

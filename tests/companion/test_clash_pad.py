@@ -148,7 +148,7 @@ def test_a_use_asks_for_its_effect_s_choices(db):
     pad.tap_thread(2)
     pad.choose_mode("use")
     pad.tap_in_play(2, "red_herring")  # move one of Holmes' cards to another thread
-    assert pad.need() == "target" and pad.target_side() == "holmes"
+    assert pad.need() == "target" and pad.target_side() == "holmes" and "moves which of Ann's cards" in pad.prompt()
     assert (1, "telegram") in pad.targets()
     assert pad.tap_in_play(1, "telegram") is None and pad.need() == "to"
     out = pad.tap_thread(0)
