@@ -156,7 +156,7 @@ class ClashPad:
             return "lay" if len(self.laid) < 6 else ("name" if len(self.named) < 6 else None)
         if st.phase == "final_place":
             return None
-        if st.phase == "final_reveal":
+        if st.phase == "final_reveal" and self.mode != "agent":  # an Agent may act before the card is revealed
             if self.action_card is None:
                 return "action_card"
             if self.take is None:
@@ -745,26 +745,29 @@ class Table(GameTable):
             return [back, record]
         if phase == "final_place":
             return [button(f"{s['active']}: place a card alone", "place", self._place_page)]
-        if phase == "final_reveal":
-            return [clear] if pad.action_card else []
-        if phase != "turns":
-            return []
-        left = s["actions_left"]
 
         def mode(m: str) -> Any:
             return lambda: self._tap(pad.choose_mode, m)
+
+        def agent_key() -> Any:
+            agent = s["tables"][pad.side()].get("agent") or {}
+            act = button("Agent", "agent", mode("agent"), flat=pad.mode != "agent")
+            act.disabled = not agent.get("face_down")
+            return act
+
+        if phase == "final_reveal":
+            keys = [agent_key()] if s["variants"] else []
+            return [*keys, clear] if pad.has_draft() else keys
+        if phase != "turns":
+            return []
+        left = s["actions_left"]
 
         support = button("Support", "support", mode("support"), flat=pad.mode != "support")
         use = button("Use", "use", mode("use"), flat=pad.mode != "use")
         draw = button("Draw", "draw", mode("draw"), flat=True)
         support.disabled, use.disabled, draw.disabled = (not left.get("support"), not left.get("use"),
                                                          not left.get("draw"))
-        out = [support, use, draw]
-        if s["variants"]:
-            agent = s["tables"][pad.side()].get("agent") or {}
-            act = button("Agent", "agent", mode("agent"), flat=pad.mode != "agent")
-            act.disabled = not agent.get("face_down")
-            out.append(act)
+        out = [support, use, draw, *([agent_key()] if s["variants"] else [])]
         end = button("End turn", "end_turn", mode("end"))
         end.disabled = pad.must_play()
         return [*out, end] if not pad.has_draft() else [*out, clear]

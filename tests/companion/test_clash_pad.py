@@ -32,18 +32,18 @@ def new_pad(db, variants=(), seed: int | None = SEED) -> ClashPad:
     return ClashPad(Session(db, log))
 
 
-def after_plan(db, seed: int | None = SEED) -> ClashPad:
+def after_plan(db, seed: int | None = SEED, variants=()) -> ClashPad:
     """A pad with the crime plan laid (PLAN), before the first site."""
-    pad = new_pad(db, seed=seed)
+    pad = new_pad(db, variants, seed=seed)
     for p in PLAN:
         pad.tap_plan(p)
     assert pad.lay_plan().ok
     return pad
 
 
-def laid_out(db, site="waterloo_station") -> ClashPad:
+def laid_out(db, site="waterloo_station", variants=()) -> ClashPad:
     """A pad past the plan, the site and the Initial Setup (the rulebook example's first cards)."""
-    pad = after_plan(db)
+    pad = after_plan(db, variants=variants)
     assert pad.tap_site(site).ok
     for t in (0, 0, 1, 2, 0, 1):
         pad.tap_thread(t)
@@ -163,10 +163,14 @@ def test_a_refused_play_changes_nothing_and_says_the_rule(db):
     assert pad.session.log.events == before
 
 
-def final_turn(db) -> ClashPad:
-    """Both players up to the Final Turn: each plays until the limit of Waterloo Station (5)."""
-    pad = laid_out(db)
+def final_turn(db, variants=()) -> ClashPad:
+    """Both players up to the Final Turn: each plays until the limit of Waterloo Station (5); with Agents,
+    Holmes first adds a Support Card under his."""
+    pad = laid_out(db, variants=variants)
     plays = iter([("telegram", 1), ("bribery", 2), ("tailing", 2), ("red_herring", 1)])
+    if variants:
+        pad.choose_mode("support")
+        assert pad.support_agent().ok
     while pad.state.phase == "turns":
         if pad.must_play():
             card, thread = next(plays)
@@ -346,3 +350,16 @@ def test_with_agents_a_support_goes_under_the_agent_and_activates_it(db):
     pad.choose_mode("agent")
     refused = pad.tap_agent("dr_fell")  # one agent a Stage, and it is active already
     assert refused is not None and not refused.ok and pad.state.tables["holmes"].agent == "lestrade"
+
+
+def test_with_agents_an_agent_acts_in_the_final_turn_before_its_card_is_revealed(db):
+    pad = final_turn(db, variants=["agents"])
+    for card in clash.ACTION_CARDS:
+        for _ in range(2):
+            assert pad.place(card, 0).ok
+    assert pad.state.phase == "final_reveal" and pad.side() == "holmes"
+    assert pad.choose_mode("agent") is None and pad.need() == "agent"
+    out = pad.tap_agent("irene_adler")  # cost 1: no used card of Ben to cancel, so nothing to pick
+    assert out is not None and out.ok, out
+    assert pad.session.log.events[-1] == {"action": "activate", "by": "Ann", "agent": "irene_adler"}
+    assert pad.need() == "action_card" and pad.state.tables["holmes"].agent == "irene_adler"
