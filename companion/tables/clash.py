@@ -188,6 +188,14 @@ class ClashPad:
             return "discarded"
         return None
 
+    def barred(self) -> set[str]:
+        """The optional actions the Stage's site forbids (Waterloo: no draw; Whitechapel: no support)."""
+        return {"no_draw": {"draw"}, "no_support": {"support"}}.get(str(self.state.site_op()), set())
+
+    def replace_agent(self, side: str) -> Outcome:
+        """Archiving: a face-down Agent not activated goes under the Agent deck."""
+        return self._do({"action": "replace_agent", "by": self.who(side)})
+
     def must_play(self) -> bool:
         """Whether the mandatory action is still open: a card into play this turn."""
         st = self.state
@@ -393,7 +401,15 @@ class ClashPad:
 
     def said(self, text: str) -> None:
         """What an event did, in the engine's words, shown until the next tap (whole under Last and in History)."""
-        self.message = text if len(text) <= 150 else text[:148].rsplit(" ", 1)[0] + " …"
+        if len(text) <= 110:
+            self.message = text
+            return
+        shown: list[str] = []
+        for clause in text.split("; "):  # whole clauses that fit, then a mark that there is more
+            if shown and len("; ".join([*shown, clause])) > 100:
+                break
+            shown.append(clause)
+        self.message = "; ".join(shown)[:110] + " …"
 
     def use_choices(self) -> list[tuple[int, str]]:
         """The cards that may be used now: own upright ones (in the revealed card's thread in the Final Turn)."""
@@ -735,7 +751,9 @@ class Table(GameTable):
             out = [button("Tap the site", "pick_site", self._site_page),
                    button("Deal a site", "deal_site", lambda: screen.do(pad.deal_site()), flat=True)]
             if s["stage"]:
-                out.append(button("Discard from hand", "discard", self._discard_page, flat=True))
+                out.append(button("Discard", "discard", self._discard_page, flat=True))
+            if any((s["tables"][side].get("agent") or {}).get("face_down") for side in clash.SIDES):
+                out.append(button("Replace agent", "replace_agent", self._replace_page, flat=True))
             return out
         if phase == "setup":
             back = button("Take back", "take_back", lambda: screen.then(pad.take_back), flat=True)
@@ -765,8 +783,9 @@ class Table(GameTable):
         support = button("Support", "support", mode("support"), flat=pad.mode != "support")
         use = button("Use", "use", mode("use"), flat=pad.mode != "use")
         draw = button("Draw", "draw", mode("draw"), flat=True)
-        support.disabled, use.disabled, draw.disabled = (not left.get("support"), not left.get("use"),
-                                                         not left.get("draw"))
+        barred = pad.barred()
+        support.disabled, use.disabled, draw.disabled = (not left.get("support") or "support" in barred,
+                                                         not left.get("use"), not left.get("draw") or "draw" in barred)
         out = [support, use, draw, *([agent_key()] if s["variants"] else [])]
         end = button("End turn", "end_turn", mode("end"))
         end.disabled = pad.must_play()
@@ -906,10 +925,12 @@ class Table(GameTable):
         card = str(pad.action_card)
         thread = dict(pad.state.placed[me])[card]
         grid = self._grid(3)
+        barred = pad.barred()
         for take in (*clash.ACTION_CARD_SHOWS[card], "skip"):
             grid.add_widget(self._tile(f"{TAKE_WORDS[take]}\n[size={int(self.app.fs * sp(10))}]thread {thread + 1}"
                                        "[/size]" if take != "skip" else "Skip", f"take_{take}",
-                                       lambda k=take: self._tap(pad.choose_take, k), height=52))
+                                       lambda k=take: self._tap(pad.choose_take, k), height=52,
+                                       disabled=take in barred))
         return grid
 
     # --- pages: what one player enters alone -------------------------------------------------------
@@ -957,6 +978,19 @@ class Table(GameTable):
                                       lambda c=card, i=i: self.screen.do(pad.place(c, i)), flat=True))
             body.add_widget(row)
         body.add_widget(button("Back", "place_back", self.screen.refresh, flat=True))
+
+    def _replace_page(self) -> None:
+        """Archiving in the Agent mode: a player may put the face-down Agent back under the Agent deck."""
+        pad = self.pad
+        body = self.screen.start_page()
+        body.add_widget(label("[b]Archiving[/b]: an Agent not activated may stay face down, or go back under the "
+                              "Agent deck (another is drawn at the next Site). Who puts theirs back?"))
+        for side in clash.SIDES:
+            t = pad.state.tables[side]
+            if t.agent_here and not t.agent:
+                body.add_widget(button(f"{pad.who(side)}: put it back", f"replace_{side}",
+                                       lambda sd=side: self.screen.do(pad.replace_agent(sd)), flat=True))
+        body.add_widget(button("Back", "replace_back", self.screen.refresh, flat=True))
 
     def _drop(self, side: str, cid: str) -> None:
         self.pad.toggle_discard(side, cid)

@@ -101,6 +101,8 @@ def test_the_initial_setup_is_laid_face_down_then_named_once_turned_up(db):
     out = pad.record_setup()
     assert out.ok and "Ann reveals Interrogation (thread 1), A Keen Eye (thread 1) and Street Informant" in out.message
     assert [e["action"] for e in pad.session.log.events[-6:]] == ["setup"] * 6
+    # the message slot tells the first whole clauses of it; History and Last tell it all
+    assert pad.message.endswith(" …") and out.message.startswith(pad.message[:-2]) and len(pad.message) <= 112
     assert pad.state.phase == "turns" and pad.need() == "card" and pad.laid == pad.named == []
 
 
@@ -180,6 +182,17 @@ def final_turn(db, variants=()) -> ClashPad:
     return pad
 
 
+def skip_final_turn(pad: ClashPad) -> None:
+    """Every Action Card placed in thread 1 and skipped, to the Archiving."""
+    while pad.state.phase not in ("site", "over"):
+        if pad.state.phase == "final_place":
+            me = pad.state.active
+            assert pad.place(next(c for c in clash.ACTION_CARDS if c not in [x for x, _ in pad.state.placed[me]]), 0).ok
+        else:
+            pad.reveal(next(c for c in clash.ACTION_CARDS if c not in pad.state.revealed_actions[pad.side()]))
+            assert pad.choose_take("skip").ok  # type: ignore[union-attr]
+
+
 def test_the_final_turn_is_placed_alone_and_revealed_in_turn(db):
     pad = final_turn(db)
     assert pad.state.phase == "final_place" and pad.need() is None
@@ -210,13 +223,7 @@ def test_the_final_turn_is_placed_alone_and_revealed_in_turn(db):
 
 def test_archiving_discards_from_hand(db):
     pad = final_turn(db)
-    while pad.state.phase != "site":
-        if pad.state.phase == "final_place":
-            me = pad.state.active
-            pad.place(next(c for c in clash.ACTION_CARDS if c not in [x for x, _ in pad.state.placed[me]]), 0)
-        else:
-            pad.reveal(next(c for c in clash.ACTION_CARDS if c not in pad.state.revealed_actions[pad.side()]))
-            pad.choose_take("skip")
+    skip_final_turn(pad)
     hand = pad.state.tables["holmes"].hand
     assert not pad.record_discard("holmes").ok
     pad.toggle_discard("holmes", "racing_the_clock")
@@ -363,3 +370,14 @@ def test_with_agents_an_agent_acts_in_the_final_turn_before_its_card_is_revealed
     assert out is not None and out.ok, out
     assert pad.session.log.events[-1] == {"action": "activate", "by": "Ann", "agent": "irene_adler"}
     assert pad.need() == "action_card" and pad.state.tables["holmes"].agent == "irene_adler"
+
+
+def test_the_site_bars_what_it_forbids_and_an_agent_may_go_back_at_archiving(db):
+    pad = final_turn(db, variants=["agents"])  # at Waterloo Station: no Draw
+    assert pad.barred() == {"draw"}
+    skip_final_turn(pad)
+    assert pad.state.tables["moriarty"].agent_here
+    out = pad.replace_agent("moriarty")
+    assert out.ok and out.message == "Ben puts the face-down Agent back under the Agent deck"
+    assert not pad.state.tables["moriarty"].agent_here
+    assert not pad.replace_agent("moriarty").ok  # none left face down
