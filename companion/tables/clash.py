@@ -694,11 +694,13 @@ class Table(GameTable):
         lines = [f"[b]Summary of Stage {n}[/b] ({s['sites_used'][n - 1]})"]
         plans = {p.name: p for p in clash.cards(self.session.db).plans.values()}
         for k in stage:
-            what = {"deduction": "Holmes leads: a deduction token",
-                    "revealed": "Holmes leads: the thread is revealed",
-                    "revealed_already": "Holmes leads; revealed already",
-                    "hour": "Moriarty leads: +1 hour", "two_hours": "Moriarty leads by 3+: +2 hours",
-                    "tie_hour": "even: the site adds 1 hour", "none": "even: nothing happens"}[k["outcome"]]
+            lead = k["holmes"] - k["moriarty"]
+            ahead = f"Holmes leads by {lead}" if lead > 0 else \
+                f"Moriarty leads by {-lead}" if lead < 0 else "even, which this site counts as Holmes' by 1"
+            what = {"deduction": f"{ahead}: a deduction token", "revealed": f"{ahead}: the thread is revealed",
+                    "revealed_already": f"{ahead}, revealed already", "hour": f"{ahead}: +1 hour",
+                    "two_hours": f"{ahead}: +2 hours", "tie_hour": "even: the site adds 1 hour",
+                    "none": "even: nothing happens" if lead == 0 else f"{ahead}: nothing happens"}[k["outcome"]]
             line = f"Thread {k['thread']}: {k['holmes']} : {k['moriarty']}, {what}"
             if k["plan"]:
                 plan = plans.get(k["plan"])
