@@ -839,7 +839,7 @@ class Table(GameTable):
 
     def _tile(self, text: str, testid: str, action: Any, lit: bool = False, disabled: bool = False,
               height: float = 52) -> Tile:
-        tile = Tile(text=text, testid=testid, flat=not lit, markup=True, height=dp(height),
+        tile = Tile(text=text, testid=testid, flat=not lit, markup=True, height=dp(height) * max(1.0, self.app.fs),
                     font_size=self.app.fs * sp(12), disabled=disabled)
         tile.valign = "middle"
         tile.bind(on_release=lambda *_: action())
