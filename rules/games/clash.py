@@ -1,7 +1,18 @@
-"""Clash of Minds: Holmes vs Moriarty (exactly 2 players): the card vocabulary and its printed texts.
+"""Clash of Minds: Holmes vs Moriarty (exactly 2 players): the card vocabulary, the referee and a simulator.
 
-Every designed card carries its effect as data (`effect`, `ability`); the printed `text` must be
-exactly what this module makes of it, so the card and the engine cannot disagree.
+Every designed card carries its effect as data (`effect`, `ability`); the printed `text` must be exactly
+what this module makes of it (influence_text, site_text, crime_text, agent_text, action_text), so the card
+and the engine cannot disagree; check_database holds that, and the two influence decks alike.
+
+The referee follows the engine contract (rules/engine.py). The table tracks the clock (hours passed since
+12 o'clock), the Site, every card in each Crime Thread on each side, Support Cards (counted: face down),
+Deduction Tokens, revealed threads, the turn and the actions left; every hand, deck and discard pile is
+counted and the cards seen are known, so a card whose copies are all seen is refused. Draws are never
+written: the engine makes them. summary(state) gives what a table shows (its keys: docs/game-log.md,
+Clash); describe(before, event) tells an event with what it did.
+
+simulate() plays whole games with real shuffled decks and hands for the balance benchmark and the property
+tests: Player picks at random among options(), GreedyPlayer looks one step ahead with value_for_holmes.
 """
 
 from __future__ import annotations
@@ -127,7 +138,7 @@ def crime_text(effect: dict[str, Any]) -> str:
         return f"{head} {_cards(int(effect['count']))}."
     if op == "clear_support":
         side = effect["side"]
-        whose = "all" if side == "each" else f"all of {SIDE_NAMES[side]}'s"
+        whose = "all" if side == "each" else f"all of {SIDE_NAMES[side]}" + ("'" if side == "holmes" else "'s")
         return f"Discard {whose} Support Cards in this Crime Thread."
     if op == "keep_first":
         return "The First Player Card does not pass at the end of this Stage."
@@ -1587,8 +1598,8 @@ def _sync(state: State, hidden: Hidden, rng: random.Random) -> None:
         if drawn > 0:
             hidden.hands[side] += rng.sample(_pool(state, hidden, side), drawn)
         if state.agents_mode and t.agent_here and hidden.agent[side] is None:
-            if not hidden.agent_deck[side]:
-                hidden.agent_deck[side] = list(t.agent_discard)
+            if not hidden.agent_deck[side]:  # the referee shuffled the agent discards into a new deck
+                hidden.agent_deck[side] = sorted(set(cards(state.db).agents[side]) - set(t.agent_discard))
                 rng.shuffle(hidden.agent_deck[side])
             hidden.agent[side] = hidden.agent_deck[side].pop()
         if not t.agent_here:

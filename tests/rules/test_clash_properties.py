@@ -86,15 +86,19 @@ def test_the_real_decks_match_the_referee_s_counts(db, monkeypatch):
             assert len(c._pool(state, hidden, side)) == t.deck
             assert [len(s) for s in hidden.support[side]] == t.support
             assert len(hidden.agent_support[side]) == t.agent_support
+            assert not state.agents_mode or len(hidden.agent_deck[side]) == t.agent_deck
         checks.append(state.events)
 
     monkeypatch.setattr(c, "_sync", checked_sync)
-    for seed in range(6):
+    longest = 0
+    for seed in range(40):  # with agents: games of 5 Stages or more shuffle the agent discards into a new deck
         rng = random.Random(100 + seed)
         checks.clear()
-        state, events = c.simulate(db, {"players": PLAYERS, "variants": ["agents"] if seed % 2 else []},
+        state, events = c.simulate(db, {"players": PLAYERS, "variants": ["agents"] if seed % 4 else []},
                                    {"holmes": c.Player(rng), "moriarty": c.Player(rng)}, rng)
         assert checks == list(range(1, len(events) + 1)) and c.is_over(state)
+        longest = max(longest, state.stage if seed % 4 else 0)
+    assert longest >= 5
 
 
 def test_check_never_changes_the_state_and_refuses_strangers(db):
