@@ -17,6 +17,7 @@ tests: Player picks at random among options(), GreedyPlayer looks one step ahead
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import difflib
 import random
@@ -385,7 +386,7 @@ R_USE = Rule("Use one Influence Card", "action_use")
 R_SUPPORT = Rule("Add one Support Card", "action_support")
 R_DRAW = Rule("Draw one Influence Card", "action_draw")
 R_LIMIT = Rule("The Influence Card Limit", "influence_limit")
-R_CARDS = Rule("All plays are public", "turn_own_side")
+R_CARDS = Rule("All plays are public", "faq_cards_seen")
 R_EFFECT = Rule("Effects", "effects_this_thread")
 R_CANCEL = Rule("Distraction Tokens", "effects_distraction")
 R_FINAL_PLACE = Rule("Plan in secret", "final_place")
@@ -394,6 +395,7 @@ R_ARCHIVING = Rule("Archiving", "archiving")
 R_AGENTS = Rule("Playing with Agents", "agents_setup")
 R_ACTIVATE = Rule("Activating an Agent", "agents_activate")
 R_END = Rule("End of the game", "end_moriarty")
+R_ENDS = {side: Rule("End of the game", f"end_{side}") for side in ("holmes", "moriarty", "draw")}  # the one that came
 
 HAND = 5
 SETUP_CARDS = 3
@@ -882,7 +884,12 @@ def _use(state: State, side: str, event: Event, thread: int | None = None) -> No
         given_thread = event.get("thread")
     else:
         given_thread = thread + 1
-    where, card = _locate(state, side, event.get("card"), given_thread, R_USE, lambda c: not c.used)
+    try:
+        where, card = _locate(state, side, event.get("card"), given_thread, R_USE, lambda c: not c.used)
+    except IllegalAction:
+        where, card = _locate(state, side, event.get("card"), given_thread, R_USE)  # not in play: says so
+        raise IllegalAction(f"{card_name(state, side, card.id)} in thread {where + 1} is already used: a card is "
+                            "used only once", R_USE) from None
     design = cards(state.db).influence[side][card.id]
     _say(state, f"{state.name(side)} uses {design.name} in thread {where + 1} (now worth {design.used_value})")
     if state.site_op() == "no_effects":
@@ -910,8 +917,12 @@ def _resolve(state: State, side: str, effect: dict[str, Any], where: int, card: 
     elif op == "weaken":
         _say(state, f"{them}'s Influence in thread {where + 1} is {effect['amount']} lower while it stays used")
     elif op == "support":
-        if state.tables[side].hand and state.site_op() != "no_support":
+        if state.site_op() == "no_support":
+            _say(state, f"{state.here().name}: no Support Card may be added in this Stage")
+        elif state.tables[side].hand:
             _say(state, _support_here(state, side, where + 1, R_EFFECT))
+        else:
+            _say(state, f"{me} has no card in hand to add as a Support Card")
     elif op == "discard":
         _effect_discard(state, other(side), event)
     elif op in ("move_own", "move_opponent"):
@@ -1315,7 +1326,7 @@ def apply(state: State, event: Event) -> None:
     """Apply one event; IllegalAction (naming the rule) if the rules forbid it."""
     action = action_of(event, ACTIONS, R_TURN)
     if state.phase == "over":
-        raise IllegalAction(f"the game is over: {state.why}", R_END)
+        raise IllegalAction(f"the game is over: {state.why}", R_ENDS.get(str(state.winner), R_END))
     side = state.side_of(_player(state, event.get("by")))
     state.said = []
     ACTIONS[action](state, side, event)
@@ -1337,8 +1348,22 @@ def describe(state: State, event: Event, after: State | None = None) -> str:
     if after is not None and after.events > state.events:
         return "; ".join(after.said)
     who, action = str(event.get("by", "someone")), event.get("action")
-    bits = [f"{k} {v}" for k, v in event.items() if k not in ("action", "by")]
+    bits = [f"{k} {_value_words(state, event.get('by'), k, v)}" for k, v in event.items() if k not in ("action", "by")]
     return f"{who}: {action}" + (f" ({', '.join(bits)})" if bits else "")
+
+
+def _value_words(state: State, who: Any, key: str, value: Any) -> Any:
+    """A field of an event the rules refused, by name where it names a known card ('Urgent Telegram')."""
+    if not isinstance(value, str):
+        return value
+    if key == "card" and value in ACTION_CARD_NAMES:
+        return ACTION_CARD_NAMES[value]
+    c = cards(state.db)
+    pools: list[dict[str, Any]] = [c.sites, c.plans]
+    with contextlib.suppress(IllegalAction):
+        side = state.side_of(_player(state, who))
+        pools = [c.influence[side], c.influence[other(side)], c.agents[side], *pools]
+    return next((pool[value].name for pool in pools if value in pool), value)
 
 
 # --- reading the state ----------------------------------------------------------------------------
