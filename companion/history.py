@@ -27,12 +27,11 @@ class Group:
 
 
 def group_titles(s: dict[str, Any]) -> tuple[str, str]:
-    """Where the table stands before an event: (the case, the location) in Graves, ("", the turn) otherwise."""
-    if "case" in s and "locations" in s:
-        case = f"Case {s['case']['number']}: {s['case']['detective']} Detective, {s['case']['mastermind']} Mastermind"
-        if s.get("phase") == "play":
-            return case, str(s["locations"][s["active"]]["name"])
-        return case, "The unmasking" if s.get("phase") in ("unmasking", "identity") else "A new row"
+    """Where the table stands before an event: the engine's own `group` (heading, title) if it gives one (Graves:
+    the case and the location; Clash: the stage and its step), else ("", the turn)."""
+    if "group" in s:
+        heading, title = s["group"]
+        return str(heading), str(title)
     if "turn" in s:
         return "", f"Turn {s['turn']}"
     return "", ""

@@ -1100,10 +1100,20 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
         "cases": [_case_dict(state, c, viewer, helper=False) for c in cases],
         "cases_total": state.cases_total, "locations": locs,
         "step": f"case {state.case.number} of {state.cases_total}",
+        "group": _history_group(state, locs),
         "active": state.active, "turn": state.turn, "lead": state.players[state.lead],
         "to_act": state.players[state.to_act] if state.phase == "play" else None, "passes_in_a_row": state.passes,
         "result": result(state),
     }
+
+
+def _history_group(state: State, locs: list[dict[str, Any]]) -> tuple[str, str]:
+    """The history's heading and group for what happens next: the case, and the location in play (or the row)."""
+    case = (f"Case {state.case.number}: {state.players[state.case.detective]} Detective, "
+            f"{state.players[state.case.mastermind]} Mastermind")
+    if state.phase == "play":
+        return case, str(locs[state.active]["name"])
+    return case, "The unmasking" if state.phase in ("unmasking", "identity") else "A new row"
 
 
 def view(state: State, player: int) -> dict[str, Any]:

@@ -1047,11 +1047,15 @@ def describe(state: State, event: Event, after: State | None = None) -> str:
     if after is not None and after.events > state.events:
         return "; ".join(after.said)
     who, action = str(event.get("by", "someone")), event.get("action")
+
+    def named(sid: object) -> str:  # a refused event may name a suspect not in the row, or nothing
+        return state.name(sid) if isinstance(sid, str) and sid in suspects(state.db) else str(sid)
+
     if action == "play":
         card = f"{event['card']} " if event.get("card") else "a card "
-        return f"{who} plays {card}at {event.get('at')}"
+        return f"{who} plays {card}at {named(event.get('at'))}"
     if action == "pick":
-        return f"{who} picks {event.get('pile')} for the review"
+        return f"{who} picks {named(event.get('pile'))} for the review"
     if action == "reveal":
         return f"{who} reveals {event.get('card', 'the next card')}"
     return f"{who}: {action}"
