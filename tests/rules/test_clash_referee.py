@@ -135,14 +135,18 @@ def checkpoints():
 @pytest.mark.parametrize(("name", "point"), list(checkpoints()))
 def test_the_table_at_each_checkpoint_is_as_worked_out(name, point):
     summary = table(name, point["after"])
-    if "clock" in point:
-        assert summary["clock"]["hours"] == point["clock"]
-    if "hands" in point:
-        assert {s["player"]: s["hand"] for s in summary["tables"].values()} == point["hands"]
-    if "phase" in point:
-        assert summary["phase"] == point["phase"]
-    for thread, want in point.get("totals", {}).items():
-        assert totals(summary, thread) == want, f"thread {thread}"
+    tables = {t["player"]: t for t in summary["tables"].values()}
+    for key, want in point.items():
+        if key == "clock":
+            assert summary["clock"]["hours"] == want
+        elif key == "hands":
+            assert {p: tables[p]["hand"] for p in want} == want
+        elif key == "totals":
+            assert {thread: totals(summary, thread) for thread in want} == want
+        elif key == "agents":
+            assert {p: {k: tables[p]["agent"][k] for k in w} for p, w in want.items()} == want
+        elif key != "after":
+            assert summary[key] == want, key
 
 
 @pytest.mark.parametrize("name", GAMES)
