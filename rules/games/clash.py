@@ -840,7 +840,10 @@ def _support_here(state: State, side: str, target: Any, rule: Rule) -> str:
     if t.hand <= 0:
         raise IllegalAction(f"{state.name(side)} has no card in hand to add as a Support Card", rule)
     if target == "agent":
-        if not state.agents_mode or not t.agent_here or t.agent:
+        if not state.agents_mode:
+            raise IllegalAction("Support Cards go under an Agent only in the Agent mode (variants: [agents])",
+                                Rule("Support under an Agent", "agents_support"))
+        if not t.agent_here or t.agent:
             raise IllegalAction(f"{state.name(side)} has no face-down Agent to put a Support Card under", R_ACTIVATE)
         t.hand -= 1
         t.agent_support += 1
@@ -860,14 +863,18 @@ def _support(state: State, side: str, event: Event) -> None:
 
 
 def _locate(state: State, side: str, cid_text: Any, thread_text: Any, rule: Rule,
-            ok: Callable[[InPlay], bool] = lambda c: True, exclude: InPlay | None = None) -> tuple[int, InPlay]:
-    """A card of one side in play: its thread (given, or the only one holding such a card) and the card."""
+            ok: Callable[[InPlay], bool] = lambda c: True, exclude: InPlay | None = None,
+            unfit: str = "cannot be chosen") -> tuple[int, InPlay]:
+    """A card of one side in play: its thread (given, or the only one holding such a card) and the card; `unfit`
+    says why a card that is there but fails `ok` cannot be chosen."""
     cid = influence_id(state, side, cid_text, rule)
     threads = [_thread(thread_text, rule)] if thread_text is not None else [0, 1, 2]
     found = [(i, c) for i in threads for c in state.tables[side].threads[i] if c.id == cid and c is not exclude
              and ok(c)]
     if not found:
         where = f"thread {threads[0] + 1}" if len(threads) == 1 else "play"
+        if any(c.id == cid and c is not exclude for i in threads for c in state.tables[side].threads[i]):
+            raise IllegalAction(f"{state.name(side)}'s {card_name(state, side, cid)} in {where} {unfit}", rule)
         raise IllegalAction(f"{state.name(side)} has no such {card_name(state, side, cid)} in {where}", rule)
     if len({i for i, _ in found}) > 1:
         raise IllegalAction(f"{card_name(state, side, cid)} lies in threads "
@@ -884,12 +891,8 @@ def _use(state: State, side: str, event: Event, thread: int | None = None) -> No
         given_thread = event.get("thread")
     else:
         given_thread = thread + 1
-    try:
-        where, card = _locate(state, side, event.get("card"), given_thread, R_USE, lambda c: not c.used)
-    except IllegalAction:
-        where, card = _locate(state, side, event.get("card"), given_thread, R_USE)  # not in play: says so
-        raise IllegalAction(f"{card_name(state, side, card.id)} in thread {where + 1} is already used: a card is "
-                            "used only once", R_USE) from None
+    where, card = _locate(state, side, event.get("card"), given_thread, R_USE, lambda c: not c.used,
+                          unfit="is already used: a card is used only once")
     design = cards(state.db).influence[side][card.id]
     _say(state, f"{state.name(side)} uses {design.name} in thread {where + 1} (now worth {design.used_value})")
     if state.site_op() == "no_effects":
@@ -966,7 +969,8 @@ def _effect_cancel(state: State, side: str, event: Event) -> None:
 
     if not _need_target(state, foe, event, ok, None, f"a used card of {state.name(foe)}"):
         return
-    where, target = _locate(state, foe, event["target"], event.get("target_thread"), R_CANCEL, ok)
+    where, target = _locate(state, foe, event["target"], event.get("target_thread"), R_CANCEL, ok,
+                            unfit="is upright or has a Distraction Token already: only a used card without one can be cancelled")
     target.distracted = True
     _say(state, f"a Distraction Token on {card_name(state, foe, target.id)} in thread {where + 1}: its effect is "
          "cancelled")
@@ -978,7 +982,8 @@ def _effect_recall(state: State, side: str, event: Event, card: InPlay | None) -
 
     if not _need_target(state, side, event, ok, card, "another upright card of yours"):
         return
-    where, target = _locate(state, side, event["target"], event.get("target_thread"), R_EFFECT, ok, card)
+    where, target = _locate(state, side, event["target"], event.get("target_thread"), R_EFFECT, ok, card,
+                            unfit="is used: only an upright card goes back to hand")
     state.tables[side].threads[where].remove(target)
     state.tables[side].hand += 1
     _say(state, f"{state.name(side)} takes {card_name(state, side, target.id)} back into hand from thread {where + 1}")

@@ -247,3 +247,32 @@ def test_every_ruling_the_referee_added_is_in_the_database():
     faq = {f.id for f in db().faq}
     assert {"faq_cards_seen", "faq_support_effect_no_support", "faq_influence_not_below_zero",
             "faq_waterloo_final_draw"} <= faq
+
+
+G7 = "g07_agents_second_player_limit.yaml"
+KEEN_EYE_INTO_PLAY = [{"action": "play", "by": "Ben", "card": "master_stroke", "thread": 1}, {"action": "end", "by": "Ben"},
+                      {"action": "play", "by": "Ann", "card": "keen_eye", "thread": 3}]
+
+
+@pytest.mark.parametrize(("keep", "events", "target"), [
+    (10, KEEN_EYE_INTO_PLAY, "master_stroke"),      # upright: nothing to cancel yet
+    (15, KEEN_EYE_INTO_PLAY[2:], "bribery"),        # Irene Adler's token lies on it already (faq_cancel_cancel)
+])
+def test_a_cancel_names_why_the_card_cannot_be_chosen(keep, events, target):
+    got = branch(G7, keep, *events, {"action": "use", "by": "Ann", "card": "keen_eye", "thread": 3, "target": target,
+                                     "target_thread": 1})
+    assert got.error is not None and got.error.rule is not None and got.error.rule.id == "effects_distraction"
+    assert "only a used card without one can be cancelled" in str(got.error)  # was 'Ben has no such ... in thread 1'
+
+
+def test_a_support_under_an_agent_needs_the_agent_mode():
+    got = branch("g01_holmes_reveals_all.yaml", 8, {"action": "support", "by": "Ann", "thread": "agent"})
+    assert got.error is not None and got.error.rule is not None and got.error.rule.id == "agents_support"
+
+
+def test_a_discard_at_archiving_cannot_name_more_copies_than_are_unseen():
+    """Game 1's first Archiving: one Coded Message lies in Ben's discard pile, so he cannot discard two."""
+    got = branch("g01_holmes_reveals_all.yaml", 35, {"action": "discard", "by": "Ben", "cards": ["coded_message"] * 2})
+    assert got.error is not None and got.error.event_no == 36 and "Coded Message" in str(got.error)
+    kept = branch("g01_holmes_reveals_all.yaml", 35, {"action": "discard", "by": "Ben", "cards": ["coded_message"]})
+    assert kept.error is None and c.summary(kept.state)["tables"]["moriarty"]["hand"] == 1
