@@ -18,6 +18,7 @@ A label that then reaches over the outer bleed is drawn on a white patch, like t
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 MARK_GAP = 0.5  # between a mark and the bleed (or, over the bleed, the trim)
 MARK_MIN = 1.5
@@ -69,6 +70,8 @@ class SheetPlan:
     margin: float = 5.0  # the page edge no mark comes nearer than
     notes: list[str] = field(default_factory=list)
     reserve: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # kept for a label beyond the marks, per side
+    # marks and label strips, worked out once per shift: every sheet of a deck asks again (not copied by replace())
+    _memo: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def per_sheet(self) -> int:
@@ -163,6 +166,12 @@ class SheetPlan:
 
         The same plan when the block is centred across the flip's axis and no side keeps label room alone.
         """
+        backs = self._memo.get("backs")
+        if backs is None:
+            backs = self._memo["backs"] = self._mirrored()
+        return backs
+
+    def _mirrored(self) -> SheetPlan:
         left, top, right, bottom = self.outer
         r_left, r_top, r_right, r_bottom = self.reserve
         bx0, by0, bx1, by1 = self.block()
@@ -186,6 +195,13 @@ class SheetPlan:
 
     def _marks(self, shift: tuple[float, float] | float) -> list[tuple[Segment, bool]]:
         sx, sy = (shift, 0.0) if isinstance(shift, int | float) else shift
+        key = ("marks", sx, sy)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._worked_out_marks(sx, sy)
+        return found
+
+    def _worked_out_marks(self, sx: float, sy: float) -> list[tuple[Segment, bool]]:
         xs, ys = self.trim_lines()
         out: list[tuple[Segment, bool]] = []
         for side in SIDES:
@@ -217,6 +233,10 @@ class SheetPlan:
 
         A back page's strips move with its cards by `shift`, cut short where they would reach the margin.
         """
+        key = ("bands", *shift)
+        found = self._memo.get(key)
+        if found is not None:
+            return list(found)
         m = self.margin + LABEL_PAD
         out = []
         for b in self._label_bands():
@@ -225,6 +245,7 @@ class SheetPlan:
             if x1 - x0 > 1e-9 and y1 - y0 > 1e-9:
                 out.append(b if (x0, y0, x1, y1) == (b.x, b.y, b.x + b.w, b.y + b.h)
                            else replace(b, x=x0, y=y0, w=x1 - x0, h=y1 - y0))
+        self._memo[key] = tuple(out)
         return out
 
     def _label_bands(self) -> list[Band]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.problems import DataError, Place, Problems
-from rules.yamlsource import Node, Seq, load_yaml, place_of, plain
+from rules.yamlsource import Node, PackedNode, Seq, load_yaml, place_of, plain
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CARDS_DIR = REPO_ROOT / "cards"
@@ -620,8 +620,11 @@ def _read_card(node: Node, component: Component, db: GameDatabase, problems: Pro
             problems.add(node.key_place(key), f"unknown field '{key}' on card '{cid}' of {component.id}",
                          "one of: " + ", ".join(sorted(set(fields) | CARD_KEYS)))
     _check_fields(node, fields, db, problems, f"card '{cid}'")
-    return Card(cid, component.id, node, max(copies, 1), designed, node.place,
-                _set_list(node, db, problems, f"card '{cid}'"))
+    sets = _set_list(node, db, problems, f"card '{cid}'")
+    # checked: kept packed (plain text, places as numbers), so a deck of thousands stays small
+    data = PackedNode(node)
+    return Card(data["id"] if data.get("id") == cid else str(cid), component.id, data, max(copies, 1), designed,
+                node.place, sets)
 
 
 def _check_fields(node: Node, fields: dict[str, Any], db: GameDatabase, problems: Problems, who: str) -> None:

@@ -11,6 +11,7 @@ text that is not UTF-8, nesting too deep, aliases that expand to too many values
 from __future__ import annotations
 
 import codecs
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 class Node(dict):
     """A YAML mapping that remembers its own place and the place of each key and value."""
 
+    __slots__ = ("place", "key_places", "value_places")
     place: Place
     key_places: dict[str, Place]
     value_places: dict[str, Place]
@@ -40,6 +42,7 @@ class Node(dict):
 class Seq(list):
     """A YAML sequence that remembers its own place and each item's place."""
 
+    __slots__ = ("place", "item_places")
     place: Place
     item_places: list[Place]
 
@@ -54,6 +57,64 @@ class Text(str):
 
     place: Place
     style: str | None
+
+
+class PackedNode(Node):
+    """A mapping once it is checked (a card): its text values plain strings, their places small numbers.
+
+    Located values cost a Place and a Text a value (~3.7 KB a card); a deck of thousands
+    keeps only this once its cards are checked, and every place can still be asked for.
+    Mappings and lists inside it stay located as they were.
+    """
+
+    __slots__ = ("_spots",)
+
+    def __init__(self, node: Node):
+        super().__init__()
+        base = node.place
+        spots: list[int] = []
+        for key, value in node.items():
+            kp, vp = node.key_place(key), node.value_place(key)
+            dict.__setitem__(self, key, _shared(value) if isinstance(value, Text) else value)
+            spots += (kp.line - base.line, kp.col, vp.line - base.line, vp.col)
+        self.place = base
+        self._spots = tuple(spots)
+
+    def _at(self, key: str, which: int) -> Place:
+        for i, k in enumerate(self):
+            if k == key and 4 * i + which + 1 < len(self._spots):
+                line, col = self._spots[4 * i + which], self._spots[4 * i + which + 1]
+                return Place(self.place.path, self.place.line + line, col)
+        return self.place
+
+    def key_place(self, key: str) -> Place:
+        return self._at(key, 0)
+
+    def value_place(self, key: str) -> Place:
+        return self._at(key, 2) if key in self else self.place
+
+    @property
+    def key_places(self) -> dict[str, Place]:  # type: ignore[override]
+        return {key: self._at(key, 0) for key in self}
+
+    @property
+    def value_places(self) -> dict[str, Place]:  # type: ignore[override]
+        return {key: self._at(key, 2) for key in self}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpack, (self.place, dict(self), self._spots))
+
+
+def _unpack(place: Place, items: dict[str, Any], spots: tuple[int, ...]) -> PackedNode:
+    node = PackedNode.__new__(PackedNode)
+    dict.update(node, items)
+    node.place, node._spots = place, spots
+    return node
+
+
+def _shared(text: str) -> str:
+    """A plain string; a short one (a suit, a kind) shared by every card that holds it."""
+    return sys.intern(str(text)) if len(text) <= 24 else str(text)
 
 
 # Limits for files that may be built to hurt; real card files and logs stay far below them.
@@ -410,7 +471,7 @@ class _Reader:
             if value is _MERGE_KEY:
                 frame.key = _MERGE_KEY
             elif isinstance(value, str | int | float | bool):
-                frame.key, frame.key_place = str(value), place
+                frame.key, frame.key_place = sys.intern(str(value)), place  # the same few keys on every card
             else:
                 self.problem(place, "a key must be a plain word", "key: value")
                 frame.key = _BAD_KEY

@@ -8,7 +8,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
@@ -59,6 +61,7 @@ class PdfDocument:
     def end_page(self) -> None:
         self.canvas.showPage()
         self.pages += 1
+        _compress_now(self.canvas._doc.Pages.pages[-1])
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -163,6 +166,26 @@ class PdfDocument:
 
     def save(self) -> None:
         self.canvas.save()
+
+
+def _compress_now(page: pdfdoc.PDFPage) -> None:
+    """Flate the page's content stream as soon as the page ends, as ReportLab would at save.
+
+    ReportLab keeps every page's operators as text until the document is saved; an 8000-card
+    deck's pages then hold tens of MB. Compressed now (the same zlib call, the same filter
+    entries, so the file's bytes are unchanged), each page keeps a fraction of that.
+    """
+    if not page.compression or page.Override_default_compilation or not page.stream:
+        return
+    content = page.stream
+    names: list[str] = []
+    for f in reversed([pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]):
+        content = f.encode(content)  # in the order PDFStream.format applies them
+        names.insert(0, pdfdoc.PDFName(f.pdfname))
+    stream = pdfdoc.PDFStream(content=content)
+    stream.dictionary["Filter"] = pdfdoc.PDFArray(names)
+    stream.__Comment__ = "page stream"
+    page.Contents, page.stream = stream, None
 
 
 def scenes_to_pdf(scenes: list[Scene], path: Path | str, title: str = "") -> None:

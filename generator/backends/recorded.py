@@ -116,7 +116,12 @@ def draw_page_marks(doc: PdfDocument, scene: Scene, store: SceneStore | None) ->
     if store is None or not shapes.items:
         doc.draw(shapes)
     else:
-        rkey = "page:" + hashlib.sha1(f"{backend_fingerprint()}{doc.page_h!r}{shapes!r}".encode()).hexdigest()
+        keys: dict[tuple[object, ...], str] = doc.__dict__.setdefault("_page_keys", {})
+        seen = (doc.page_h, shapes.width, shapes.height, *shapes.items)  # hashed, not written out, on every page
+        rkey = keys.get(seen)
+        if rkey is None:
+            digest = hashlib.sha1(f"{backend_fingerprint()}{doc.page_h!r}{shapes!r}".encode()).hexdigest()
+            rkey = keys[seen] = "page:" + digest
         if rkey in store:
             doc.canvas._code.append(store.get(rkey))
         else:
