@@ -136,6 +136,6 @@ def action_of(event: Any, actions: Any, rule: Rule) -> str:
     if not isinstance(event, dict):
         raise IllegalAction("an event is a mapping with 'action' and 'by'", rule)
     action = event.get("action")
-    if action not in actions:
+    if not isinstance(action, str) or action not in actions:  # a list or mapping is no action (and unhashable)
         raise IllegalAction(f"unknown action '{action}' (actions: {', '.join(actions)})", rule)
     return str(action)

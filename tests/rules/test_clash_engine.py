@@ -383,6 +383,7 @@ def test_bad_events_name_the_place_and_the_fix(db):
     refused(state, {"action": "plan", "by": BEN, "plan": ["lady_vale", "banker_quill", "arson"]},
             "one victim, one felony and one object")
     refused(state, {"action": "dance", "by": BEN}, "unknown action 'dance'")
+    refused(state, {"action": ["plan"], "by": BEN}, "unknown action")  # not a traceback: a list is no action
     with pytest.raises(IllegalAction, match="exactly 2 players"):
         c.new_state(db, {"players": [ANN]})
     with pytest.raises(IllegalAction, match="unknown variant"):
