@@ -114,3 +114,30 @@ def test_check_never_changes_the_state_and_refuses_strangers(db):
         c.apply(step, event)
         assert described == step.history[-1]
     assert c.summary(step) == c.summary(state)
+
+
+JUNK = [None, [], {}, [1], {"a": 1}, -1, 0, 4, 1.5, True, "", "x" * 300, "1", "agent", "skip", "play", "Ann",
+        "keen_eye", "hyde_park", ["lady_vale", "kidnapping", "crimson_sapphire"]]
+FIELDS = ["action", "by", "card", "thread", "site", "plan", "target", "target_thread", "to", "discarded", "influence",
+          "take", "agent", "cards"]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_any_field_garbled_is_refused_or_accepted_never_a_crash(db, seed):
+    """Every event of a real game, with one field replaced by junk or dropped: check says why (or accepts it),
+    and describe tells it, without raising."""
+    rng = random.Random(seed)
+    variants = ["agents"] if seed else []
+    _, events = c.simulate(db, {"players": PLAYERS, "variants": variants},
+                           {"holmes": c.Player(rng), "moriarty": c.Player(rng)}, rng)
+    state = c.new_state(db, {"players": PLAYERS, "variants": variants})
+    refused = 0
+    for event in events:
+        for _ in range(4):
+            bad = {**event, rng.choice(FIELDS): rng.choice(JUNK)}
+            if rng.random() < 0.3:
+                bad.pop(rng.choice(list(bad)))
+            refused += c.check(state, bad) is not None
+            assert isinstance(c.describe(state, bad), str)
+        c.apply(state, event)
+    assert refused > len(events)  # most garbled events are refused, with a reason
