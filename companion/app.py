@@ -172,7 +172,7 @@ class CasebookApp(App):
     title = "Casebook"
 
     def build(self) -> ScreenManager:
-        data = Path(os.environ.get("CASEBOOK_DATA") or self.user_data_dir)
+        data = self._data_folder()
         self.data_dir = data
         self.store = Store(data / "games")
         self.dbs: dict[str, GameDatabase] = {gid: load_database(gid) for gid in TABLES}
@@ -190,6 +190,28 @@ class CasebookApp(App):
             sm.add_widget(screen)
         self.sm = sm  # the start screen lists the saved games (and any recovery) as it is entered
         return sm
+
+    def _data_folder(self) -> Path:
+        """Where saves and settings live: $CASEBOOK_DATA, else the platform's app folder, made if missing
+        (Kivy makes only the last level, so a fresh home without ~/.config would stop the app)."""
+        if os.environ.get("CASEBOOK_DATA"):
+            folder = Path(os.environ["CASEBOOK_DATA"])
+        else:
+            from kivy.utils import platform
+            if platform not in ("android", "ios", "win", "macosx"):
+                config = Path(os.environ.get("XDG_CONFIG_HOME") or "~/.config").expanduser()
+                try:
+                    config.mkdir(parents=True, exist_ok=True)
+                except OSError as err:
+                    raise SystemExit(f"casebook: cannot make {config} for the saved games ({err.strerror}); "
+                                     "set CASEBOOK_DATA to a folder you can write") from None
+            folder = Path(self.user_data_dir)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise SystemExit(f"casebook: cannot make {folder} for the saved games ({err.strerror}); "
+                             "set CASEBOOK_DATA to a folder you can write") from None
+        return folder
 
     def on_start(self) -> None:
         Window.bind(on_keyboard=self._on_key, on_minimize=self._hide_secrets, on_hide=self._hide_secrets)

@@ -219,10 +219,11 @@ class SecretView(ModalView):
 
 class SecretButton(CButton):
     """"Ben: hold to see": held for SECRET_HOLD seconds it opens that player's secret, which stays
-    while held; a tap does nothing, so nobody sees a secret by a stray touch."""
+    while held; a tap does nothing, so nobody sees a secret by a stray touch. Any lift of the finger
+    closes it, also one that slid off the button first (always_release)."""
 
     def __init__(self, player: str, secret: Callable[[], str], **kw: Any):
-        super().__init__(text=f"{player}: hold to see", flat=True, **kw)
+        super().__init__(text=f"{player}: hold to see", flat=True, always_release=True, **kw)
         self.player, self.secret = player, secret
         self._pending: Any = None
 
