@@ -1396,6 +1396,17 @@ def _card_dict(state: State, side: str, p: InPlay) -> dict[str, Any]:
             "value": design.used_value if p.used else design.value, "text": design.effect and influence_text(design.effect)}
 
 
+PHASE_TITLES = {"plan": "The Crime Plan", "site": "The site", "setup": "The Initial Setup", "turns": "Turns",
+                "final_place": "The Final Turn", "final_reveal": "The Final Turn", "over": "The end"}
+
+
+def _history_group(state: State) -> tuple[str, str]:
+    """The history's heading and group for what happens next: the Stage (the site's turning up starts the
+    next one), then its step."""
+    stage = state.stage + 1 if state.phase == "site" else state.stage
+    return (f"Stage {stage}" if stage else ""), PHASE_TITLES.get(state.phase, state.phase)
+
+
 def actions_left(state: State) -> dict[str, Any]:
     """The active player's actions still open this turn: the mandatory one, and how many of each optional."""
     if state.phase != "turns":
@@ -1455,7 +1466,10 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
     return {
         "game": ID, "players": list(state.players), "variants": ["agents"] if state.agents_mode else [],
         "events": state.events, "phase": state.phase, "stage": state.stage,
-        "step": f"Stage {state.stage}: {state.phase}" if state.stage else state.phase,
+        "step": (f"Stage {state.stage} · {state.hours} of {CLOCK_HOURS} hours · {sum(state.revealed)} of 3 revealed"
+                 if state.stage else "the crime plan"),
+        "scored": False,  # no points: the clock and the threads are where a game stands
+        "group": _history_group(state),
         "holmes": state.name("holmes"), "moriarty": state.name("moriarty"),
         "first_player": state.name(state.first), "active": active,
         "clock": {"hours": state.hours, "shows": clock_text(state.hours), "left": max(0, CLOCK_HOURS - state.hours)},

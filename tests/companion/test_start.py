@@ -126,3 +126,24 @@ def test_an_elimination_game_says_who_is_in_and_who_won_without_points():
     state = Session(hasty_db, referee("hasty/traitor_wins.yaml", len(log.events) // 2)).state
     still_in = sum(not o for o in state.out)
     assert line == f"turn {state.turn} · {still_in} of {len(state.players)} in"
+
+
+def test_clash_says_stage_clock_and_reveals_and_its_history_is_grouped_by_stage(tmp_path):
+    clash_db = load_database("clash")
+    log = referee("clash/holmes_wins_in_two_stages.yaml")
+    whole = standing(clash_db, log)
+    assert whole is not None and whole.finished and whole.winner
+    assert progress_line(whole, len(log.events)) == f"finished: {whole.winner} won"
+    half = referee("clash/holmes_wins_in_two_stages.yaml", len(log.events) // 2)
+    state = Session(clash_db, half).state
+    assert progress_line(standing(clash_db, half), 0) == \
+        f"Stage {state.stage} · {state.hours} of 12 hours · {sum(state.revealed)} of 3 revealed"
+    s = Session.new(clash_db, GameLog("clash", log.rules_version, log.players, log.variants, log.seed, log.setup),
+                    Store(tmp_path))
+    for event in log.events:
+        assert s.do(event).ok
+    groups = history(s)
+    headings = [g.heading for g in groups if g.heading]
+    assert [h.split(":")[0] for h in headings] == ["Stage 1", "Stage 2"]
+    assert {g.title for g in groups} >= {"The Initial Setup", "Turns", "The Final Turn"}
+    assert sum(len(g.lines) for g in groups) == len(log.events)
