@@ -173,7 +173,8 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
             progress(f"note: {paper}, {size_id} cards: {note}")
     p = composed.lib.papers[paper]
     with atomic_file(path) as tmp:
-        doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})")
+        doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})",
+                          store=composed.composer.store)  # pages kept compressed for the next build
         for size_id, faces in _groups(composed):
             full = plans[size_id]
             labels = sheet_labels(faces, full.per_sheet)

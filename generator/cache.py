@@ -74,6 +74,8 @@ class SceneStore:
         self._old_index: dict[str, tuple[int, int]] = {}
         self._old: BinaryIO | None = None
         self._new: BinaryIO | None = None
+        self._unflushed = False
+        self._carried: tuple[str, bytes] | None = None
         self._made: list[Path] = []
         if folder is not None:
             self._open_previous(folder / FILE_NAME)
@@ -100,11 +102,36 @@ class SceneStore:
         if key in self._old_index:  # found from the previous build: carried into this one unread
             assert self._old is not None
             offset, length = self._old_index[key]
-            self._write(key, os.pread(self._old.fileno(), length, offset))
+            blob = os.pread(self._old.fileno(), length, offset)
+            self._write(key, blob)
+            self._carried = (key, blob)  # asked for next, most likely: read from here, not back from the file
             self.reused += 1
             self.reused_scenes += ":" not in key  # a scene's key is a bare digest; other entries say what they are
             return True
         return False
+
+    def blob(self, key: str) -> bytes | None:
+        """Bytes kept under `key` by this build or the previous one (a compressed page), or None.
+
+        Never held in memory beyond the call: a large deck's pages stay on disk.
+        """
+        if key in self._index:
+            assert self._new is not None
+            if self._unflushed:
+                self._new.flush()
+                self._unflushed = False
+            offset, length = self._index[key]
+            return os.pread(self._new.fileno(), length, offset)
+        if key in self:  # from the previous build: carried into this one
+            assert self._carried is not None
+            data, self._carried = self._carried[1], None
+            return data
+        return None
+
+    def put_blob(self, key: str, data: bytes) -> None:
+        """Keep bytes for the next build (only with a folder: in memory they would only grow)."""
+        if self.folder is not None and key not in self._index:
+            self._write(key, data)
 
     def put(self, key: str, scene: Scene | object, keep: bool = True) -> None:
         """Add a scene (or a backend's drawing of one); keep=False holds it for this build only."""
@@ -124,6 +151,7 @@ class SceneStore:
             self._new = open(self.folder / f".{FILE_NAME}.tmp", "w+b")  # noqa: SIM115 - closed by commit/close
         self._index[key] = (self._new.tell(), len(blob))
         self._new.write(blob)
+        self._unflushed = True
 
     def get(self, key: str) -> Any:
         """The scene of a key that was put or found (`in`) in this build."""
@@ -131,9 +159,14 @@ class SceneStore:
         if scene is not None:
             return scene
         scene = self._recent.get(key)
+        if scene is None and self._carried is not None and self._carried[0] == key:
+            scene = pickle.loads(self._carried[1])
+            self._carried = None
         if scene is None:
             assert self._new is not None, f"no scene {key}"
-            self._new.flush()
+            if self._unflushed:  # read back through the file: what was written must be in it
+                self._new.flush()
+                self._unflushed = False
             offset, length = self._index[key]
             scene = pickle.loads(os.pread(self._new.fileno(), length, offset))
         self._remember(key, scene)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -36,10 +35,15 @@ _MISSING = object()
 
 
 def _digest(value: Any) -> str:
-    """A stable text for a template value: what a scene's key is made of."""
+    """A stable text for a template value: what a scene's key is made of.
+
+    repr() of the plain data templates see (dicts, lists, strings, numbers) is the same in
+    every run and tells apart what JSON would not (1 and 1.0 and True); a field order
+    changed in the YAML only costs a recompose. Several times faster than json.dumps.
+    """
     if value is _MISSING:
         return "-"
-    return json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False)
+    return repr(value)
 
 
 class _Skip(Exception):

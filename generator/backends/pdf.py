@@ -5,17 +5,25 @@ Pages are written with invariant=1, so the same input gives the same bytes.
 
 from __future__ import annotations
 
+import hashlib
+import zlib
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import reportlab
 from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
 from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
 from generator.scene import Clip, Ellipse, Polyline, Rect, Scene, TextRun, Unclip
 from generator.units import mm_to_pt
+
+if TYPE_CHECKING:
+    from generator.cache import SceneStore
 
 
 @cache
@@ -26,7 +34,9 @@ def _colour(hexstr: str) -> Color:
 class PdfDocument:
     """A PDF being written: pages of a size in mm, scenes drawn at offsets in mm."""
 
-    def __init__(self, path: Path | str, title: str = "", author: str = "Casebook", duplex: bool = True):
+    def __init__(self, path: Path | str, title: str = "", author: str = "Casebook", duplex: bool = True,
+                 store: SceneStore | None = None):
+        self.store = store  # where compressed pages are kept for the next build
         register_pdf_fonts()
         # the initial font is one of ours, so the file names no font it does not embed (Helvetica)
         self.canvas = Canvas(str(path), invariant=1, pageCompression=1, pdfVersion=(1, 7),
@@ -61,7 +71,7 @@ class PdfDocument:
     def end_page(self) -> None:
         self.canvas.showPage()
         self.pages += 1
-        _compress_now(self.canvas._doc.Pages.pages[-1])
+        _compress_now(self.canvas._doc.Pages.pages[-1], self.store)
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -137,6 +147,26 @@ class PdfDocument:
             c.setLineWidth(mm_to_pt(width))
             c.setDash([mm_to_pt(d) for d in dash] if dash else [])
 
+    def begin_placed(self, ox: float, oy: float, height: float,
+                     clip: tuple[float, float, float, float] | None = None) -> None:
+        """Open a drawing placed with its top-left at (ox, oy) mm, clipped to a page box if given.
+
+        The operators saveState, clip_box and translate would write, written at once (a
+        deck replays hundreds of these); close with end_placed. Between the two, q and Q
+        keep the canvas's own state as it was, so nothing of it needs to change.
+        """
+        c = self.canvas
+        code = c._code
+        code.append("q")
+        if clip is not None:
+            x, y, w, h = clip
+            rect = fp_str(mm_to_pt(x), mm_to_pt(self.page_h - y - h), mm_to_pt(w), mm_to_pt(h))
+            code.append(f"n {rect} re {'W*' if c._fillMode == FILL_EVEN_ODD else 'W'} n")
+        code.append(f"{fp_str(1, 0, 0, 1, mm_to_pt(ox), mm_to_pt(self.page_h - oy - height))} cm")
+
+    def end_placed(self) -> None:
+        self.canvas._code.append("Q")
+
     def clip_box(self, clip: tuple[float, float, float, float]) -> None:
         """Clip what follows to a box (x, y, w, h) in mm from the page's top-left corner."""
         path = self.canvas.beginPath()
@@ -157,35 +187,46 @@ class PdfDocument:
             self.draw(scene)
             c.endForm()
             self.page_h = page_h
-        c.saveState()
-        if clip is not None:
-            self.clip_box(clip)
-        c.translate(mm_to_pt(ox), mm_to_pt(self.page_h - oy - scene.height))
+        self.begin_placed(ox, oy, scene.height, clip)
         c.doForm(name)
-        c.restoreState()
+        self.end_placed()
 
     def save(self) -> None:
         self.canvas.save()
 
 
-def _compress_now(page: pdfdoc.PDFPage) -> None:
+def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     """Flate the page's content stream as soon as the page ends, as ReportLab would at save.
 
     ReportLab keeps every page's operators as text until the document is saved; an 8000-card
     deck's pages then hold tens of MB. Compressed now (the same zlib call, the same filter
-    entries, so the file's bytes are unchanged), each page keeps a fraction of that.
+    entries, so the file's bytes are unchanged), each page keeps a fraction of that. With a
+    store, a page the previous build compressed (all but the edited card's, in a rebuild)
+    is taken from it by the digest of its operators.
     """
     if not page.compression or page.Override_default_compilation or not page.stream:
         return
-    content = page.stream
-    names: list[str] = []
-    for f in reversed([pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]):
-        content = f.encode(content)  # in the order PDFStream.format applies them
-        names.insert(0, pdfdoc.PDFName(f.pdfname))
+    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    names: list[str] = [pdfdoc.PDFName(f.pdfname) for f in filters]
+    key, content = None, None
+    if store is not None:
+        key = f"zpage:{_ENCODING}:{'/'.join(names)}:{hashlib.sha1(page.stream.encode('utf8')).hexdigest()}"
+        kept = store.blob(key)
+        if kept is not None:  # ASCII85 text or flate bytes, as the encoding gave them
+            content = kept.decode("latin-1") if rl_config.useA85 else kept
+    if content is None:
+        content = page.stream
+        for f in reversed(filters):
+            content = f.encode(content)  # in the order PDFStream.format applies them
+        if key is not None and store is not None:
+            store.put_blob(key, content.encode("latin-1") if isinstance(content, str) else content)
     stream = pdfdoc.PDFStream(content=content)
     stream.dictionary["Filter"] = pdfdoc.PDFArray(names)
     stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
+
+
+_ENCODING = f"zlib{zlib.ZLIB_RUNTIME_VERSION}-rl{reportlab.Version}"  # what a kept page's bytes came from
 
 
 def scenes_to_pdf(scenes: list[Scene], path: Path | str, title: str = "") -> None:

@@ -80,29 +80,31 @@ def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: 
     recording = store.get(rkey) if rkey in store else None
     scene = store.get(key) if recording is None else None
     height = recording.height if recording is not None else scene.height  # type: ignore[union-attr]
-    c.saveState()
-    if clip is not None:
-        doc.clip_box(clip)
-    c.translate(mm_to_pt(ox), mm_to_pt(doc.page_h - oy - height))
     if recording is not None:
+        doc.begin_placed(ox, oy, height, clip)
         ops = recording.ops
         for style in recording.fonts:  # named now, in first-use order, as drawing would have named them
             ops = ops.replace(_placeholder(style), _subset_name(doc, style))
         c._code.append(ops)
-    else:
-        assert scene is not None
-        start = len(c._code)
-        page_h, doc.page_h = doc.page_h, scene.height
-        try:
-            doc.draw(scene)
-        finally:
-            doc.page_h = page_h
-        fonts = _replayable(scene, doc)
-        if fonts is not None:
-            ops = "\n".join(c._code[start:])
-            for style in fonts:
-                ops = ops.replace(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ")
-            store.put(rkey, Recording(scene.width, scene.height, fonts, ops))
+        doc.end_placed()
+        return
+    c.saveState()
+    if clip is not None:
+        doc.clip_box(clip)
+    c.translate(mm_to_pt(ox), mm_to_pt(doc.page_h - oy - height))
+    assert scene is not None
+    start = len(c._code)
+    page_h, doc.page_h = doc.page_h, scene.height
+    try:
+        doc.draw(scene)  # through the canvas, whose state restoreState puts back
+    finally:
+        doc.page_h = page_h
+    fonts = _replayable(scene, doc)
+    if fonts is not None:
+        ops = "\n".join(c._code[start:])
+        for style in fonts:
+            ops = ops.replace(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ")
+        store.put(rkey, Recording(scene.width, scene.height, fonts, ops))
     c.restoreState()
 
 

@@ -165,3 +165,27 @@ def test_the_store_keeps_only_what_a_build_asked_for(tmp_path):
     last = SceneStore(tmp_path / "cache")
     assert "one" in last and "two" not in last  # 'two' was not asked for by the build before
     last.close()
+
+
+def test_a_rebuild_takes_unchanged_pages_compressed_and_gives_a_cold_builds_bytes(game, tmp_path, monkeypatch):
+    cards, layouts = game
+    out = tmp_path / "out"
+    build(cards, layouts, out)
+    found: list[bool] = []  # for each page: was its compressed stream in the cache?
+    blob = SceneStore.blob
+
+    def seen(self: SceneStore, key: str) -> bytes | None:
+        data = blob(self, key)
+        found.append(data is not None)
+        return data
+
+    monkeypatch.setattr(SceneStore, "blob", seen)
+    build(cards, layouts, out)  # nothing changed: every page comes from the cache
+    assert found and all(found)
+    found.clear()
+    rename(cards, "Luna Moth", "Lunar Moth")
+    build(cards, layouts, out)
+    assert found == [False, True, False, True, True]  # compressed again: the edited card's sheet and the aid that lists it
+    cold = tmp_path / "cold"
+    build(cards, layouts, cold)
+    assert (out / "moth" / "moth-a4.pdf").read_bytes() == (cold / "moth" / "moth-a4.pdf").read_bytes()
