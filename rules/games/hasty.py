@@ -16,7 +16,7 @@ summary(state) gives everything a table or game-over screen shows, by name:
   direction, loupe (suspect id or None), row [{id, name, alive, pile, face_up [card names], owner
   (only when known to the viewer)}], hands {name: n}, deck, out [names], secret (the viewer's
   own), exposed {name: suspect}, review (None or {suspect, left, revealed}), tied (on pick),
-  history [sentences], result.
+  called_off (reviews a card called off, still to come), history [sentences], result.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ ROW_SIZE = {2: 5, 3: 5, 4: 6, 5: 7, 6: 8, 7: 9}
 TRAITOR_ROW_EXTRA = 2  # the Traitor variant lays more suspects: the Traitor loses when one is left
 
 R_SETUP = Rule("Setup", "setup_row")
+R_SECRETS = Rule("Secret suspects", "setup_secrets")
 R_TURN = Rule("Your turn", "turn_play")
 R_LOUPE = Rule("Playing at the loupe", "turn_loupe")
 R_RESTRICT = Rule("Play restrictions", "cards_restrictions")
@@ -442,15 +443,23 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
         secrets = dealt
     else:
         if not isinstance(given, dict) or set(given) != set(players):
-            raise IllegalAction("secrets: one suspect for each player ({Ann: <suspect>, ...})", R_SETUP)
+            raise IllegalAction("secrets: one suspect for each player ({Ann: <suspect>, ...})", R_SECRETS)
         secrets = [TRAITOR if str(given[p]).lower() in (TRAITOR, "the traitor") else suspect_id_db(db, given[p])
                    for p in players]
-    if secrets.count(TRAITOR) != (1 if traitor else 0):
-        raise IllegalAction("with the Traitor variant exactly one player is the Traitor; without it, none",
-                            Rule("Traitor variant", "variant_traitor"))
+    # said without naming whose secret is wrong: the players read it together
+    traitors = secrets.count(TRAITOR)
+    if traitor and traitors != 1:
+        raise IllegalAction(("nobody's secret suspect is the Traitor" if not traitors else
+                             f"{traitors} players' secret suspects are the Traitor")
+                            + ": with the Traitor variant exactly one player is the Traitor", R_SECRETS)
+    if traitors and not traitor:
+        raise IllegalAction("a secret suspect is the Traitor, but the Traitor variant is not played", R_SECRETS)
     real = [s for s in secrets if s != TRAITOR]
-    if len(set(real)) != len(real) or any(s not in row for s in real):
-        raise IllegalAction("each secret suspect is a different suspect of the row", R_SETUP)
+    if len(set(real)) != len(real):
+        raise IllegalAction("two players have the same secret suspect: each is a different suspect of the row",
+                            R_SECRETS)
+    if any(s not in row for s in real):
+        raise IllegalAction("a secret suspect is not in the row: each is a suspect of the row", R_SECRETS)
     total = len(deck_cards(db, chosen))
     if "big_hands" in variants:
         hands = [total // len(players) + (1 if i < total % len(players) else 0) for i in range(len(players))]
@@ -474,18 +483,20 @@ def _say(state: State, text: str) -> None:
     state.said.append(text)
 
 
+# a refusal is read on the one phone everyone sees: one that depends on whose suspect it is says only the rule
+OWN_RULE = {"must_own": "it must go on the player's own suspect", "cant_own": "it can't go on the player's own suspect"}
+
+
 def _restriction_error(state: State, card: ActionCard, who: int, at: str, face_up: bool) -> str | None:
-    """Why a card may not lie where it was played, or None."""
+    """Why a card may not lie where it was played, or None; never whose secret suspect `at` is."""
     own = state.secrets[who] == at
     r = card.restriction
     if r == "must_loupe" and not face_up:
         return f"{card.name} must be played at the loupe"
     if r == "cant_loupe" and face_up:
         return f"{card.name} can't be played at the loupe"
-    if r == "must_own" and not own:
-        return f"{card.name} must be played at your own suspect, and {state.name(at)} is not {state.players[who]}'s"
-    if r == "cant_own" and own:
-        return f"{card.name} can't be played at your own suspect"
+    if r == "must_own" and not own or r == "cant_own" and own:
+        return f"{card.name} can't be played here: {OWN_RULE[r]}"
     return None
 
 
@@ -575,8 +586,10 @@ def _stuck(state: State, who: int, event: Event) -> None:
         raise IllegalAction(f"{state.players[who]} has no card in hand", R_TURN)
     cid = card_id(state, event.get("card"), R_STUCK)
     if allowed_at(state, who, cid):
-        raise IllegalAction(f"{actions(state.db)[cid].name} can be played (at "
-                            f"{engine.and_list([state.name(s) for s in allowed_at(state, who, cid)])})", R_STUCK)
+        card = actions(state.db)[cid]
+        where = (f"its only restriction: {OWN_RULE[card.restriction]}" if card.restriction in OWN_RULE else
+                 f"at {engine.and_list([state.name(s) for s in allowed_at(state, who, cid)])}")
+        raise IllegalAction(f"{card.name} can be played ({where})", R_STUCK)  # where: never whose suspect is whose
     _check_copies(state, cid, R_COPIES)
     state.hands[who] -= 1
     state.discards += 1
@@ -732,7 +745,7 @@ def _reveal(state: State, who: int, event: Event) -> None:
     why = _restriction_error(state, card, entry.by, entry.played_at, face_up=False)
     if why:
         raise IllegalAction(f"{state.players[entry.by]} played this card face down on {state.name(entry.played_at)}, "
-                            f"but {why}", R_RESTRICT)
+                            f"but {why}; a mistake at the table to put right (undo back to that play)", R_RESTRICT)
     _choice(state, card, event, review.suspect)  # refused before anything changes
     entry.card = cid
     review.revealed.append(cid)
@@ -810,11 +823,12 @@ def _effect(state: State, card: ActionCard, sid: str, pos: int, event: Event, in
         _say(state, f"{card.name}: {'protected' if op == 'protect' else 'murders here need one copy fewer'}")
     elif op == "discard_under":
         n = len(under) if fx["count"] == "all" else min(int(fx["count"]), len(under))
-        state.acted.append((card.id, in_review, f"removed {[e.card for e in pile[pos - n:pos]]}"))
-        _discard(state, pile[pos - n:pos])
+        gone = pile[pos - n:pos]
+        state.acted.append((card.id, in_review, f"removed {[e.card for e in gone]}"))
+        _discard(state, gone)
         del pile[pos - n:pos]
         _shift_review(state, sid, n)
-        _say(state, f"{card.name}: {n} card{'s' if n != 1 else ''} discarded unseen")
+        _say(state, f"{card.name}: {_discarded(state, gone)}")
     elif op == "move_under":
         if choice is None:
             return
@@ -870,6 +884,17 @@ def _effect(state: State, card: ActionCard, sid: str, pos: int, event: Event, in
             _draw(state, state.active, int(fx["count"]))
         else:
             state.bonus_draws += int(fx["count"])
+
+
+def _discarded(state: State, gone: list[Entry]) -> str:
+    """The cards a discard took, for people: face-up ones by name (everyone saw them), the others unseen."""
+    if not gone:
+        return "no card under it to discard"
+    hidden = sum(not e.face_up for e in gone)
+    seen = [actions(state.db)[str(e.card)].name for e in gone if e.face_up]
+    parts = ([f"{hidden} card{'s' if hidden != 1 else ''} discarded unseen"] if hidden else []) + \
+        ([f"{engine.and_list(seen)} discarded face up"] if seen else [])
+    return ", and ".join(parts)
 
 
 def _shift_review(state: State, sid: str, removed: int) -> None:
@@ -1051,13 +1076,19 @@ def describe(state: State, event: Event, after: State | None = None) -> str:
     def named(sid: object) -> str:  # a refused event may name a suspect not in the row, or nothing
         return state.name(sid) if isinstance(sid, str) and sid in suspects(state.db) else str(sid)
 
+    def card_named(text: object) -> str:
+        try:
+            return actions(state.db)[card_id(state, text)].name
+        except IllegalAction:
+            return str(text)
+
     if action == "play":
-        card = f"{event['card']} " if event.get("card") else "a card "
+        card = f"{card_named(event['card'])} " if event.get("card") else "a card "
         return f"{who} plays {card}at {named(event.get('at'))}"
     if action == "pick":
         return f"{who} picks {named(event.get('pile'))} for the review"
     if action == "reveal":
-        return f"{who} reveals {event.get('card', 'the next card')}"
+        return f"{who} reveals {card_named(event['card']) if event.get('card') else 'the next card'}"
     return f"{who}: {action}"
 
 
@@ -1106,7 +1137,7 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
         + [{"id": s, "name": state.name(s), "alive": False, "pile": 0, "face_up": [],
             "owner": _owner_name(state, s)} for s in state.dead],
         "hands": dict(zip(state.players, state.hands, strict=True)), "deck": state.deck,
-        "discards": state.discards, "reshuffles": state.reshuffles,
+        "discards": state.discards, "reshuffles": state.reshuffles, "called_off": state.calls_off,
         "out": [state.players[p] for p in range(len(state.players)) if state.out[p]],
         "secret": state.name(state.secrets[viewer]) if viewer is not None else None,
         "known_secrets": {state.players[p]: state.name(state.secrets[p]) for p in range(len(state.players))

@@ -73,7 +73,9 @@ def test_a_card_refused_before_its_choice_asks_nothing(db, tmp_path):
     pad = new_pad(db, tmp_path)
     pad.tap_suspect("dorian_fitch")  # Ann's own suspect, at the loupe
     refused = pad.tap_card("filing_mixup")  # can't be played at your own suspect
-    assert refused is not None and not refused.ok and "can't be played at your own suspect" in refused.message
+    assert refused is not None and not refused.ok
+    # the phone is seen by all: the rule, never "your own suspect" (that would tell Dorian Fitch is Ann's)
+    assert refused.message == "Play restrictions: Filing Mix-up can't be played here: it can't go on the player's own suspect"
     assert pad.card is None and pad.session.log.events == []
 
 

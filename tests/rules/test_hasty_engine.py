@@ -108,7 +108,7 @@ def test_restrictions_are_enforced_when_played_and_when_revealed(db):
         play(state, "Ann", "dorian_fitch", card="letter_opener")
     with pytest.raises(IllegalAction, match="Wrong Turning must be played at the loupe"):
         play(state, "Ann", "hattie_quill", card="wrong_turning")
-    with pytest.raises(IllegalAction, match="must be played at your own suspect"):
+    with pytest.raises(IllegalAction, match="Family Lawyer can't be played here: it must go on the player's own"):
         play(state, "Ann", "hattie_quill", card="family_lawyer")
     with pytest.raises(IllegalAction, match="has the loupe: the card is played face up"):
         play(state, "Ann", "dorian_fitch")
@@ -117,7 +117,7 @@ def test_restrictions_are_enforced_when_played_and_when_revealed(db):
     # a face-down card is checked once it is revealed: Ann played a Filing Mix-up on her own suspect
     state = game(db, variants=["no_safe_round"])
     play(state, "Ann", "marguerite_lowe", card="village_gossip")
-    with pytest.raises(IllegalAction, match="can't be played at your own suspect"):
+    with pytest.raises(IllegalAction, match="Filing Mix-up can't be played here: it can't go on the player's own"):
         play(state, "Ben", "marguerite_lowe", card="filing_mixup")
     state = game(db, variants=["no_safe_round"])
     play(state, "Ann", "hattie_quill")
@@ -203,7 +203,7 @@ def test_an_empty_deck_reshuffles_the_discards_and_without_them_players_pass(db)
 def test_the_traitor_wins_when_the_others_are_out_and_loses_with_one_suspect_left(db):
     secrets = {"Ann": "traitor", "Ben": "marguerite_lowe"}
     state = game(db, players=("Ann", "Ben"), secrets=secrets, variants=["traitor", "no_safe_round"])
-    with pytest.raises(IllegalAction, match="must be played at your own suspect"):
+    with pytest.raises(IllegalAction, match="it must go on the player's own suspect"):
         play(state, "Ann", "hattie_quill", card="family_lawyer")
     for who in ("Ann", "Ben", "Ann", "Ben", "Ann"):
         play(state, who, "marguerite_lowe" if state.row.index("marguerite_lowe") != state.loupe else "hattie_quill")
@@ -243,8 +243,10 @@ def test_a_review_card_at_the_loupe_calls_off_the_next_review(db):
     play(state, "Ben", "hattie_quill")
     play(state, "Cat", "hattie_quill")
     play(state, "Ann", "silas_penhallow")
+    assert h.summary(state)["called_off"] == 1  # the table shows it until the review it calls off
     play(state, "Ben", "hattie_quill")
     assert state.phase == "play" and state.loupe == 0 and "called off" in state.history[-1]
+    assert h.summary(state)["called_off"] == 0
 
 
 def test_a_player_with_no_playable_card_discards_one(db):
@@ -401,3 +403,51 @@ def test_a_card_played_on_an_empty_pile_of_hattie_quill_is_not_discarded_by_her_
     assert pile(state, "hattie_quill") == 1 and state.discards == 0
     play(state, "Ben", "hattie_quill")
     assert pile(state, "hattie_quill") == 1 and state.discards == 1  # now the card under it goes
+
+
+def test_a_refusal_that_depends_on_a_secret_never_says_whose_suspect_it_is(db):
+    """The phone lies on the table: a refused play says the rule, not that a suspect is or is not the player's."""
+    state = game(db)  # Ann's turn, the loupe on Dorian Fitch, Ann's own suspect
+    own = h.check(state, {"action": "play", "by": "Ann", "at": "dorian_fitch", "card": "filing_mixup"})
+    assert own == "Play restrictions: Filing Mix-up can't be played here: it can't go on the player's own suspect"
+    state.loupe = 1  # Marguerite Lowe, Ben's
+    other = h.check(state, {"action": "play", "by": "Ann", "at": "marguerite_lowe", "card": "family_lawyer"})
+    assert other == "Play restrictions: Family Lawyer can't be played here: it must go on the player's own suspect"
+    stuck = h.check(state, {"action": "stuck", "by": "Ann", "card": "filing_mixup"})
+    assert stuck == ("No playable card: Filing Mix-up can be played (its only restriction: it can't go on the "
+                     "player's own suspect)")  # no list of the suspects it may go on: that list leaves hers out
+    for text in (own, other, stuck):
+        assert "your own" not in text and "Ann's" not in text and "Ben's" not in text and "Dorian" not in text
+    told = h.describe(state, {"action": "play", "by": "Ann", "at": "marguerite_lowe", "card": "family_lawyer"})
+    assert told == "Ann plays Family Lawyer at Marguerite Lowe"
+
+
+def test_a_discard_names_the_face_up_cards_it_takes(db):
+    state = game(db)
+    play(state, "Ann", "dorian_fitch", card="solid_alibi")  # face up at the loupe
+    state.loupe = 0
+    play(state, "Ben", "dorian_fitch", card="paper_shredder")
+    assert state.said[-1] == "Paper Shredder: Solid Alibi discarded face up"
+    play(state, "Cat", "silas_penhallow")
+    state.loupe = 4
+    play(state, "Ann", "silas_penhallow", card="paper_shredder")
+    assert "Paper Shredder: 1 card discarded unseen" in state.said
+
+
+def test_wrong_secrets_at_setup_are_told_without_naming_whose(db):
+    with pytest.raises(IllegalAction) as nobody:
+        game(db, variants=["traitor"])
+    with pytest.raises(IllegalAction) as two:
+        game(db, secrets={"Ann": "traitor", "Ben": "traitor", "Cat": "dorian_fitch"}, variants=["traitor"])
+    with pytest.raises(IllegalAction) as same:
+        game(db, secrets={"Ann": "dorian_fitch", "Ben": "dorian_fitch", "Cat": "hattie_quill"})
+    with pytest.raises(IllegalAction) as off_row:
+        game(db, secrets={"Ann": "dorian_fitch", "Ben": "rufus_galloway", "Cat": "hattie_quill"})
+    assert nobody.value.reason == ("nobody's secret suspect is the Traitor: with the Traitor variant exactly one "
+                                   "player is the Traitor")
+    assert two.value.reason.startswith("2 players' secret suspects are the Traitor")
+    assert same.value.reason.startswith("two players have the same secret suspect")
+    assert off_row.value.reason.startswith("a secret suspect is not in the row")
+    for refused in (nobody, two, same, off_row):
+        assert refused.value.rule.id == "setup_secrets"
+        assert not any(p in str(refused.value) for p in ("Ann", "Ben", "Cat"))
