@@ -31,6 +31,7 @@ CACHE_VERSION = 1
 FILE_NAME = f"scenes-v{CACHE_VERSION}.bin"
 _TRAILER = struct.Struct("<Q8s")
 _MAGIC = b"casebook"
+_SPAN = 1 << 32  # an index entry is offset * _SPAN + length
 _CODE = ("cache.py", "compose.py", "layouts.py", "scene.py", "symbols.py", "text.py", "units.py", "backends/fonts.py")
 _code_digest: str | None = None
 
@@ -70,8 +71,9 @@ class SceneStore:
         self.reused_scenes = 0  # of them, scenes (not drawings kept by a backend)
         self._recent: OrderedDict[str, Any] = OrderedDict()
         self._held: dict[str, Any] = {}  # in memory only: no folder, or composed with problems
-        self._index: dict[str, tuple[int, int]] = {}  # this build's scenes in the new file: offset, length
-        self._old_index: dict[str, tuple[int, int]] = {}
+        # this build's entries in the new file: offset and length in one int (a deck of thousands has tens of thousands)
+        self._index: dict[str, int] = {}
+        self._old_index: dict[str, int] = {}
         self._old: BinaryIO | None = None
         self._new: BinaryIO | None = None
         self._unflushed = False
@@ -101,7 +103,7 @@ class SceneStore:
             return True
         if key in self._old_index:  # found from the previous build: carried into this one unread
             assert self._old is not None
-            offset, length = self._old_index[key]
+            offset, length = divmod(self._old_index[key], _SPAN)
             blob = os.pread(self._old.fileno(), length, offset)
             self._write(key, blob)
             self._carried = (key, blob)  # asked for next, most likely: read from here, not back from the file
@@ -120,7 +122,7 @@ class SceneStore:
             if self._unflushed:
                 self._new.flush()
                 self._unflushed = False
-            offset, length = self._index[key]
+            offset, length = divmod(self._index[key], _SPAN)
             return os.pread(self._new.fileno(), length, offset)
         if key in self:  # from the previous build: carried into this one
             assert self._carried is not None
@@ -149,7 +151,7 @@ class SceneStore:
             self._made = [p for p in (self.folder, *self.folder.parents) if not p.exists()]
             self.folder.mkdir(parents=True, exist_ok=True)
             self._new = open(self.folder / f".{FILE_NAME}.tmp", "w+b")  # noqa: SIM115 - closed by commit/close
-        self._index[key] = (self._new.tell(), len(blob))
+        self._index[key] = self._new.tell() * _SPAN + len(blob)
         self._new.write(blob)
         self._unflushed = True
 
@@ -167,7 +169,7 @@ class SceneStore:
             if self._unflushed:  # read back through the file: what was written must be in it
                 self._new.flush()
                 self._unflushed = False
-            offset, length = self._index[key]
+            offset, length = divmod(self._index[key], _SPAN)
             scene = pickle.loads(os.pread(self._new.fileno(), length, offset))
         self._remember(key, scene)
         return scene

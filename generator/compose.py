@@ -50,7 +50,7 @@ class _Skip(Exception):
     """An element could not be drawn; its problem is already reported."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Face:
     """One physical card: which card, which copy; its scenes are fetched by content key when drawn."""
 
@@ -120,6 +120,7 @@ class Composer:
         self._reported: set[tuple[Place, str]] = set()  # one report per template fault, not per card
         self._prepared: dict[str, PreparedLayout] = {}
         self._digests: dict[str, str] = {}
+        self._keys: dict[str, str] = {}
         self._globals = lib.env.globals
         self._library = library_fingerprint(lib)
         cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in db.components.items()}
@@ -154,6 +155,7 @@ class Composer:
                 ctx = self._card_ctx(component, card, number, total, copy)
                 face = self._stored(face_layout, ctx, f"card '{card.id}'")
                 back = self._stored(back_layout, ctx, f"card '{card.id}' (back)")
+                back = self._keys.setdefault(back, back)  # a deck's one back key, held once
                 out.append(Face(component, card, number, face, back, self.store))
         return out
 

@@ -52,7 +52,7 @@ class Mark:
         return {k: getattr(self, k) for k in ("id", "name", "plural", "symbol")}
 
 
-@dataclass
+@dataclass(slots=True)  # a deck may hold thousands
 class Card:
     """One card design; `copies` physical cards are printed from it."""
 

@@ -211,15 +211,15 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     key, content = None, None
     if store is not None:
         key = f"zpage:{_ENCODING}:{'/'.join(names)}:{hashlib.sha1(page.stream.encode('utf8')).hexdigest()}"
-        kept = store.blob(key)
-        if kept is not None:  # ASCII85 text or flate bytes, as the encoding gave them
-            content = kept.decode("latin-1") if rl_config.useA85 else kept
+        content = store.blob(key)
     if content is None:
-        content = page.stream
+        encoded: str | bytes = page.stream
         for f in reversed(filters):
-            content = f.encode(content)  # in the order PDFStream.format applies them
+            encoded = f.encode(encoded)  # in the order PDFStream.format applies them
+        # ASCII85 text held as the bytes save() would write for it (no second copy made then)
+        content = encoded.encode("latin-1") if isinstance(encoded, str) else encoded
         if key is not None and store is not None:
-            store.put_blob(key, content.encode("latin-1") if isinstance(content, str) else content)
+            store.put_blob(key, content)
     stream = pdfdoc.PDFStream(content=content)
     stream.dictionary["Filter"] = pdfdoc.PDFArray(names)
     stream.__Comment__ = "page stream"
