@@ -51,14 +51,21 @@ class TableScreen(Screen):
     page_open = BooleanProperty(False)  # a picker (abilities, identity...) fills the body
 
     def on_pre_enter(self, *args: Any) -> None:
-        app = App.get_running_app()
-        if getattr(self, "_shown_table", None) is not app.table:  # another game: nothing of the last one
-            self._shown_table = app.table
+        # back at the table, a message belongs to the moment it was said: "Undone." and hints go stale; a refusal
+        # stays (its rule looked up meanwhile) unless the game changed elsewhere (another game, History's Redo)
+        if self._moment() != getattr(self, "_left_at", None) or self.message_kind != "error":
             self.say("")
         self.refresh()
 
     def on_leave(self, *args: Any) -> None:
         SecretView.close_all()
+        self._left_at = self._moment()
+
+    @staticmethod
+    def _moment() -> Any:
+        """The game on the table and how far it has gone."""
+        app = App.get_running_app()
+        return app.table, app.session and (len(app.session.log.events), len(app.session.redo_stack))
 
     @property
     def landscape(self) -> bool:

@@ -131,6 +131,10 @@ class Driver:
             where, value = step["text"]
             screen, wid = where.split(".")
             self.app.root.get_screen(screen).ids[wid].text = value
+        elif "scroll" in step:  # a scrolling part moved by a finger: ["table.scroll", 0] (0 the bottom, 1 the top)
+            where, value = step["scroll"]
+            screen, wid = where.split(".")
+            self.app.root.get_screen(screen).ids[wid].scroll_y = float(value)
         elif "shot" in step:
             self.screenshot(str(step["shot"]))
         elif "dump" in step:

@@ -14,6 +14,7 @@ from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import DictProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
@@ -26,8 +27,9 @@ from companion.tables import TABLES, table_module
 from companion.tables.setup import missing, options, pick_grid, row_text
 from companion.theme import PLAYER_COLOURS, rgba
 from companion.widgets import CButton, button, label
+from rules.engine import IllegalAction
 from rules.games import GAMES
-from rules.log import GameLog
+from rules.log import GameLog, start
 
 SECRET_SECONDS = 30  # an open secret entry closes itself after this long
 PLAYER_ROWS = 7  # name rows in newgame.kv (p1..p7); a game's NewGameSpec shows as many as it takes
@@ -57,6 +59,16 @@ def row(*widgets: Any, widths: tuple[float | None, ...] = ()) -> BoxLayout:
             w.bind(texture_size=fit)
         box.add_widget(w)
     fit()
+    return box
+
+
+def steady_label(text: str, longest: str, **kw: Any) -> FloatLayout:
+    """A label that keeps the height of the longest text it may show, so nothing around it moves as it grows."""
+    box = FloatLayout(size_hint_y=None)
+    room = label(longest, opacity=0, pos_hint={"x": 0, "top": 1}, **{**kw, "bold": True})
+    room.bind(height=box.setter("height"))
+    box.add_widget(room)
+    box.add_widget(label(text, pos_hint={"x": 0, "top": 1}, **kw))
     return box
 
 
@@ -190,6 +202,7 @@ class NewGameScreen(Screen):
 
     def on_leave(self, *args: Any) -> None:
         self._close_secret()
+        self.secret = {}  # a secret never waits on a form left behind for whoever opens it next
 
     def redraw(self) -> None:
         app = App.get_running_app()
@@ -275,8 +288,10 @@ class NewGameScreen(Screen):
         names = dict(choices)
         parts: list[Any] = [label(pick.title)]
         parts.append(pick_grid(choices, chosen, f"pick_{pick.key}", lambda c: self._pick(pick, c)))
-        # under the buttons, so that its growing never moves them under the next tap
-        parts.append(label(row_text(names, chosen, pick.count), bold=bool(chosen), muted=not chosen))
+        # under the buttons, as tall as the longest row from the start: its growing never moves them under the next tap
+        longest = sorted(names, key=lambda c: len(names[c]), reverse=True)[:pick.count]
+        parts.append(steady_label(row_text(names, chosen, pick.count), row_text(names, longest, pick.count),
+                                  bold=bool(chosen), muted=not chosen))
         back = button("Take back the last", f"pick_{pick.key}_back", lambda: self._unpick(pick, 1))
         clear = button("Clear the row", f"pick_{pick.key}_clear", lambda: self._unpick(pick, len(chosen)))
         back.disabled = clear.disabled = not chosen
@@ -444,6 +459,16 @@ class NewGameScreen(Screen):
         variants = setup.pop("variants", variants)  # a game may take some toggles into its setup (Hasty's card sets)
         log = GameLog(self.game, app.dbs[self.game].rules_version, names, variants, seed, setup,
                       created=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        try:
+            start(app.dbs[self.game], log)  # a setup the rules refuse is told for people, before anything is saved
+        except IllegalAction as exc:
+            if exc.rule is not None and exc.rule.id in getattr(spec, "secret_rules", ()):
+                self.secret = {}  # whose is wrong stays unsaid: everyone enters theirs again
+                self.ids.error.text = f"Enter the secrets again, each player unseen by the others: {exc.reason}."
+            else:
+                self.ids.error.text = f"{exc.rule.name}: {exc.reason}" if exc.rule else exc.reason
+            self.setup_form()
+            return
         error = app.start_session(log)
         self.ids.error.text = error or ""
         if error is None:

@@ -31,6 +31,8 @@ RESTRICTION_SHORT = {"none": "", "must_loupe": "loupe only", "cant_loupe": "not 
 class HastyNewGame(SetupSpec):
     """Players, colours, card sets, variants; the row as dealt (or from a seed); each secret suspect."""
 
+    secret_rules = ("setup_secrets",)  # a setup refused by this rule: the secrets entered are wrong, whoever's
+
     def for_form(self, db: Any, players: int, variants: list[str], picked: dict[str, list[str]],
                  by_seed: bool) -> SetupSpec:
         """The form for this many players and these toggles: the row's size, one secret per player."""
@@ -223,8 +225,9 @@ class Table(GameTable):
         pad = self.pad
         self.message = pad.message
         self.secrets_after = None
-        if s["phase"] == "over":
-            return [self._over(s), self._row(s, in_body=True), self._last(s)]
+        self._to_top(s)
+        if s["phase"] == "over":  # what the last event did sits in the fixed pad, in full
+            return [self._over(s), self._row(s, in_body=True)]
         if pad.card is not None:
             return self._choice(s)
         if self._picking(s):  # the card types take the pad (one set) or lead the state (several): the row below
@@ -233,8 +236,31 @@ class Table(GameTable):
                 return [*self._head(s), self._review(s), *grids, self._row(s, in_body=True)]
             return [*self._head(s), *grids, self._row(s, in_body=True)]
         head = self._head(s)
-        self.secrets_after = 1 + len(head)  # each player's "hold to see" right under what just happened
-        return [*head, self._last(s), self._players(s)]
+        marks = self._marks(s)
+        self.secrets_after = 1 + len(head) + len(marks)  # each player's "hold to see" right under what just happened
+        return [*head, self._last(s), *marks, self._players(s)]
+
+    def _to_top(self, s: dict[str, Any]) -> None:
+        """A new step (an event, a pile tapped, a card waiting) shows the state from its top: its prompt in view."""
+        step = (s["events"], s["phase"], self.pad.picked, self.pad.card)
+        if step != getattr(self, "_step", None):
+            self._step = step
+            for scroll in ("scroll", "pad_scroll"):
+                self.screen.ids[scroll].scroll_y = 1
+
+    @staticmethod
+    def _marks(s: dict[str, Any]) -> list[Any]:
+        """What lasts on the table beyond one event: a review called off (Court Recess) until the loupe uses it."""
+        out = []
+        n = s.get("called_off", 0)
+        if n:
+            reviews = "review is" if n == 1 else f"{n} reviews are"
+            out.append(label(f"[b]No review next:[/b] the next {reviews} called off (the loupe passes the last "
+                             "suspect and returns to the first)"))
+        piles = [f"{r['name']}: {', '.join(r['face_up'])}" for r in s["row"] if r["alive"] and len(r["face_up"]) > 1]
+        if piles:  # a tile names only its top face-up card
+            out.append(label("[b]Face up:[/b] " + " · ".join(piles)))
+        return out
 
     def _head(self, s: dict[str, Any]) -> list[Any]:
         """In landscape the pad's column is short: its line (what to do, or what the last card did) leads the state."""
@@ -242,7 +268,7 @@ class Table(GameTable):
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         if s["phase"] == "over":
-            return []
+            return [self._last(s)] if s["history"] else []
         line = [] if self.screen.landscape else [self._pad_line(s)]
         if self._picking(s):
             return [*self._card_grids(self._prefix(s)), *line] if self._cards_in_pad() else line
@@ -277,8 +303,8 @@ class Table(GameTable):
                 button("Can't play", "stuck", self._stuck_page, flat=True)]
 
     def secrets(self, s: dict[str, Any]) -> dict[str, str]:
-        if s["phase"] == "over" or self.pad.card is not None:
-            return {}
+        if s["phase"] == "over" or self.pad.card is not None or self._picking(s):
+            return {}  # while a card type is tapped the holds would come between the row and the cards
         out = {}
         for i, p in enumerate(s["players"]):
             if p in s["out"]:
@@ -311,8 +337,9 @@ class Table(GameTable):
             return 3 if in_body else 6 if n > 8 else 4
         return 3 if n <= 6 else 4
 
-    def _cell(self) -> float:
-        return float(dp(60) * self.app.fs)  # three lines of a tile, larger with larger text
+    def _cell(self, face_up: bool = False) -> float:
+        """Three lines of a tile (a fourth while a card lies face up in a pile), larger with larger text."""
+        return float(dp(76 if face_up else 60) * self.app.fs)
 
     def _row(self, s: dict[str, Any], in_body: bool = False) -> GridLayout:
         """Every suspect: the living left to right (pile size, the loupe, the tapped one), then the murdered."""
@@ -320,7 +347,8 @@ class Table(GameTable):
         small = 11 / 12 if self.screen.landscape else 1.0  # three lines in a landscape tile's 56 dp
         cols = self._cols(len(s["row"]), in_body)
         rows = -(-len(s["row"]) // cols)
-        grid = GridLayout(cols=cols, size_hint_y=None, height=self._cell() * rows + dp(3) * (rows - 1), spacing=dp(3))
+        cell = self._cell(any(r["face_up"] for r in s["row"] if r["alive"]))
+        grid = GridLayout(cols=cols, size_hint_y=None, height=cell * rows + dp(3) * (rows - 1), spacing=dp(3))
         review = (s["review"] or {}).get("suspect")
         tied = set(s["tied"])
         for r in s["row"]:
@@ -336,8 +364,12 @@ class Table(GameTable):
                 foot.append(f"{r['pile']} card{'' if r['pile'] == 1 else 's'}")
             name = f"[b]{r['name']}[/b]" if r["alive"] else f"[s]{r['name']}[/s]"
             lit = r["id"] == pad.picked or r["name"] == review or r["name"] in tied
-            tile = Tile(text=f"{name}\n[size={int(app.fs * small * sp(11))}]{' · '.join(foot)}[/size]",
-                        testid=f"suspect_{r['id']}", flat=not lit, markup=True, height=self._cell())
+            small_size = int(app.fs * small * sp(11))
+            text = f"{name}\n[size={small_size}]{' · '.join(foot)}[/size]"
+            if r["face_up"] and r["alive"]:  # public: the top one by name (all of them under the row when several)
+                more = len(r["face_up"]) - 1
+                text += f"\n[size={small_size}][i]{r['face_up'][-1]}{f' +{more}' if more else ''}[/i][/size]"
+            tile = Tile(text=text, testid=f"suspect_{r['id']}", flat=not lit, markup=True, height=cell)
             tile.base_font = tile.font_size = app.fs * small * sp(12)  # after the kv rule, which sets its own
             tile.valign = "middle"
             if not r["alive"]:
@@ -373,7 +405,12 @@ class Table(GameTable):
             first = "The first round is safe: no review until the loupe passes the last suspect twice." \
                 if s["first_round"] else "No card played yet."
             return label(first, muted=True)
-        return label(f"[b]Last:[/b] {s['history'][-1]}")
+        last = s["history"][-1]
+        if s["phase"] == "over":  # the winner and why are told above: the rest of what happened, in full
+            last = "; ".join(part for part in last.split("; ") if not part.startswith("Game over:"))
+        shown = label(f"[b]Last:[/b] {last}")
+        shown.testid = "last"  # for the driver: whether it is in view
+        return shown
 
     def _players(self, s: dict[str, Any]) -> BoxLayout:
         """One line a player, in their colour: cards in hand, out or to play; the deck and turn order."""
@@ -393,8 +430,10 @@ class Table(GameTable):
     def _review(self, s: dict[str, Any]) -> Any:
         review = s["review"]
         seen = ", ".join(review["revealed"]) or "none yet"
-        return label(f"[b]Review of {review['suspect']}[/b] ({review['left']} left): {s['active']} turns the next "
-                     f"card over, top down, and taps which it is. Revealed: {seen}.")
+        shown = label(f"[b]Review of {review['suspect']}[/b] ({review['left']} left): {s['active']} turns the next "
+                      f"card over, top down, and taps which it is. Revealed: {seen}.")
+        shown.testid = "review_prompt"
+        return shown
 
     def _card_grids(self, prefix: str) -> list[Any]:
         """The card types of the sets in play, three a row (grouped by set when several are in play)."""

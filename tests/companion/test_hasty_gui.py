@@ -99,6 +99,8 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
     steps += [{"press": "secret_0"}, {"wait": 0.6}, *dump("held-ann"), {"release": "secret_0"}]
     reviews = 0
     for n, tap in enumerate(taps):
+        if tap.startswith("reveal_") and not reviews:
+            steps.append({"scroll": ["table.scroll", 0]})  # a finger scrolled the state down: the next step is on top
         steps.append({"tap": tap})
         if n == 0:
             steps += dump("picked", shot=True)
@@ -145,6 +147,7 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
     assert all(choice["controls"][k]["in_window"] for k in [f"suspect_{s}" for s in ROW] + ["choice_cancel"])
     first = data["review-1"]
     assert any("Bitter Almonds: 1 of 2 revealed, no murder yet" in t for t in first["texts"])
+    assert first["controls"]["review_prompt"]["in_window"]  # its "Last:" sits in the fixed pad
     murders = [d for n, d in data.items() if n.startswith("review-") and d["summary"]["out"]]
     assert murders, "no murder in any review"
     over = data["over"]
@@ -153,6 +156,8 @@ def test_five_players_and_the_traitor_a_whole_game_by_taps(tmp_path):
     shown = "\n".join(over["texts"])
     assert "Ben wins" in shown and "Ben is the Traitor and wins" in shown and "Ben: the Traitor" in shown
     assert any("murdered" in t for t in over["texts"])
+    last = next(t for t in over["texts"] if t.startswith("Last:"))  # in full, in view, the winner not told twice
+    assert over["controls"]["last"]["in_window"] and "is murdered" in last and "Game over" not in last
     history = "\n".join(data["history"]["texts"])
     assert "Hattie Quill is murdered" in history or "is murdered" in history
     assert data["rules"]["screen"] == "rules" and any("Traitor" in t for t in data["rules"]["texts"])
@@ -185,3 +190,59 @@ def test_two_sets_dealt_from_a_seed(tmp_path):
     gus = hasty.view(state, 6)["secret"]
     assert f"Your secret suspect: {gus}" in data["held"]["texts"]
     assert not any("Your secret suspect" in t for t in data["played"]["texts"])
+
+
+def test_a_walk_at_the_table_form_and_table_hold_still_and_keep_secrets(tmp_path):
+    """What a walk at 360x640 found: the row's buttons stay put as the row is tapped in (the form scrolled to its
+    end); wrong secrets are refused for people and must be entered again; secrets do not outlive a form left with
+    Back; at the table a new step shows the state from its top, face-up cards and a called-off review stay in
+    view, and "Undone." does not outlast a Redo or a look at the rules."""
+    row = ROW[:7]  # five players: seven suspects
+    secrets = ["dorian_fitch", "marguerite_lowe", "cornelius_brandt", "hattie_quill", "silas_penhallow"]
+    spare = "winifred_saltash"  # never tapped: its button must not move while the row is tapped in
+    dumps: dict[str, Path] = {}
+
+    def dump(name: str, shot: str = "") -> list:
+        dumps[name] = tmp_path / f"{name}.json"
+        return [{"dump": str(dumps[name])}] + ([{"shot": str(SCREENS / f"hasty-{shot}.png")}] if shot else [])
+
+    def enter(chosen: list[str]) -> list:
+        return [step for i, sid in enumerate(chosen)
+                for step in ({"tap": f"secret_secret_{i}"}, {"tap": f"secret_secret_{i}_{sid}"})]
+
+    steps: list = [{"tap": "new_game"}, {"tap": "game_hasty"}, {"scroll": ["new.scroll", 0.4]}]  # the row in view
+    for n, sid in enumerate(row):
+        steps += [{"tap": f"pick_row_{sid}"}, *dump(f"pick-{n + 1}", shot="new-row" if n == len(row) - 1 else "")]
+    steps += enter([secrets[0], *secrets[:4]]) + [{"tap": "new_start"}, *dump("same", shot="secrets-again")]
+    steps += enter(secrets) + [{"tap": "new_back"}, {"tap": "new_game"}, *dump("form-again")]
+    steps += enter(secrets) + [{"tap": "new_start"}, {"tap": f"suspect_{row[0]}"}, *dump("loupe-picker")]
+    steps += [{"tap": "card_solid_alibi"}, {"tap": f"suspect_{row[1]}"}, {"tap": "card_court_recess"}]
+    steps += dump("recess", shot="called-off")
+    steps += [{"scroll": ["table.scroll", 0]}, *dump("scrolled"), {"tap": f"suspect_{row[3]}"}, {"tap": "face_down"}]
+    steps += dump("next-step")
+    steps += [{"tap": "undo"}, *dump("undone"), {"tap": "history"}, {"tap": "history_redo"}, {"key": 27}]
+    steps += dump("redone") + [{"tap": "undo"}, {"tap": "table_rules"}, {"key": 27}, *dump("after-rules")]
+    steps += [{"quit": True}]
+    run(tmp_path, steps)
+    data = {n: json.loads(p.read_text()) for n, p in dumps.items()}
+    for name, d in data.items():
+        assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
+        assert d["split_words"] == [], f"{name}: words split across lines: {d['split_words']}"
+    places = {round(data[f"pick-{n}"]["controls"][f"pick_row_{spare}"]["rect"][1], 1) for n in range(1, len(row) + 1)}
+    assert len(places) == 1, f"the row's buttons moved as it was tapped in: {places}"
+    same = "\n".join(data["same"]["texts"])
+    assert "Enter the secrets again, each player unseen by the others: two players have the same secret" in same
+    assert "event 0" not in same and "Ann: enter it secretly" in same  # all to enter again, whose was wrong unsaid
+    again = "\n".join(data["form-again"]["texts"])
+    assert "entered and hidden" not in again and "Ann: enter it secretly" in again and "1. Dorian Fitch" in again
+    picker = data["loupe-picker"]
+    assert not any("hold to see" in t for t in picker["texts"])  # nothing between the row and the card types
+    recess = data["recess"]
+    assert recess["summary"]["called_off"] == 1 and any("No review next" in t for t in recess["texts"])
+    assert any("Solid Alibi" in t and "Dorian Fitch" in t for t in recess["texts"])  # on its tile
+    assert not data["scrolled"]["controls"]["last"]["in_window"]  # a finger scrolled the state away...
+    assert data["next-step"]["controls"]["last"]["in_window"]  # ...and the next step shows it from the top
+    assert data["undone"]["message"] == "Undone."
+    assert data["redone"]["screen"] == "table" and data["redone"]["message"] == ""
+    assert data["redone"]["summary"]["events"] == data["next-step"]["summary"]["events"]
+    assert data["after-rules"]["screen"] == "table" and data["after-rules"]["message"] == ""
