@@ -1469,7 +1469,7 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
         "step": (f"Stage {state.stage} · {state.hours} of {CLOCK_HOURS} hours · {sum(state.revealed)} of 3 revealed"
                  if state.stage else "the crime plan"),
         "scored": False,  # no points: the clock and the threads are where a game stands
-        "group": _history_group(state),
+        "group": list(_history_group(state)),  # a list: the summary stays the same through JSON
         "holmes": state.name("holmes"), "moriarty": state.name("moriarty"),
         "first_player": state.name(state.first), "active": active,
         "clock": {"hours": state.hours, "shows": clock_text(state.hours), "left": max(0, CLOCK_HOURS - state.hours)},

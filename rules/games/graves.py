@@ -1100,7 +1100,7 @@ def summary(state: State, viewer: int | None = None) -> dict[str, Any]:
         "cases": [_case_dict(state, c, viewer, helper=False) for c in cases],
         "cases_total": state.cases_total, "locations": locs,
         "step": f"case {state.case.number} of {state.cases_total}",
-        "group": _history_group(state, locs),
+        "group": list(_history_group(state, locs)),  # a list: the summary stays the same through JSON
         "active": state.active, "turn": state.turn, "lead": state.players[state.lead],
         "to_act": state.players[state.to_act] if state.phase == "play" else None, "passes_in_a_row": state.passes,
         "result": result(state),
