@@ -279,7 +279,11 @@ def _furniture(doc: PdfDocument, plan: SheetPlan, opts: BuildOptions, label: str
 
 
 def _label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> list[Rect | TextRun]:
-    """The label at the largest size a free band allows (the first band on a tie), on a white patch over a bleed."""
+    """The label at the largest size a free band allows, on a white patch over a bleed.
+
+    On a tie a band that reads without turning the page wins (below a part-filled sheet's
+    cards, say), then the first.
+    """
     m = metrics()
     unit_w = m.width(label, "regular", 1.0) / PT_PER_MM  # mm per pt of size
     unit_h = (m.ascent("regular", 1.0) + m.descent("regular", 1.0)) / PT_PER_MM
@@ -287,7 +291,8 @@ def _label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> list[
     for band in plan.label_bands(shift):
         length, depth = (band.h, band.w) if band.turned else (band.w, band.h)
         size = min(LABEL_SIZE, length / unit_w, depth / unit_h)
-        if size >= LABEL_MIN and (best is None or size > best[0] + 1e-9):
+        if size >= LABEL_MIN and (best is None or size > best[0] + 1e-9
+                                  or (size > best[0] - 1e-9 and best[1].turned and not band.turned)):
             best = (size, band)
     if best is None:
         return []
