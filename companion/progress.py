@@ -25,6 +25,7 @@ class Standing:
     winner: str | None = None
     step: str = ""  # "case 2 of 2", "turn 7"
     scored: bool = True  # False for a game without points (Hasty: who is still in is the step)
+    draw: bool = False  # the result says a draw (Clash), not a win shared by all (Hasty)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -39,7 +40,9 @@ def standing(db: GameDatabase, log: GameLog) -> Standing | None:
     scores = {p: int(v) for p, v in (result.get("scores") or s.get("scores") or {}).items()}
     finished = bool(result.get("over"))
     step = s.get("step") or f"turn {s.get('turn', len(log.events) + 1)}"  # each engine says where a game stands
-    return Standing(list(s["players"]), scores, finished, result.get("winner"), step, bool(s.get("scored", True)))
+    draw = "draw" in (result.get("decided_by"), result.get("side"))
+    return Standing(list(s["players"]), scores, finished, result.get("winner"), step, bool(s.get("scored", True)),
+                    draw=draw)
 
 
 def score_text(st: Standing) -> str:
@@ -55,7 +58,9 @@ def progress_line(st: Standing | None, events: int) -> str:
         return f"{events} events (no longer replays)"
     if st.finished:
         if st.winner is None:
-            return f"finished: a draw, {score_text(st)}" if st.scored else "finished: a shared win"
+            if st.scored:
+                return f"finished: a draw, {score_text(st)}"
+            return "finished: a draw" if st.draw else "finished: a shared win"
         return f"finished: {st.winner} won {score_text(st)}" if st.scored else f"finished: {st.winner} won"
     if not st.scored:
         return st.step

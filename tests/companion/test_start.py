@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.history import history
-from companion.progress import progress_line, standing, statistics_line
+from companion.progress import Standing, progress_line, standing, statistics_line
 from companion.session import Session
 from companion.share import result_text, write_export
 from companion.store import Store
@@ -147,3 +147,13 @@ def test_clash_says_stage_clock_and_reveals_and_its_history_is_grouped_by_stage(
     assert [h.split(":")[0] for h in headings] == ["Stage 1", "Stage 2"]
     assert {g.title for g in groups} >= {"The Initial Setup", "Turns", "The Final Turn"}
     assert sum(len(g.lines) for g in groups) == len(log.events)
+
+
+def test_a_clash_draw_says_a_draw_and_a_hasty_shared_win_stays_a_shared_win():
+    clash_db = load_database("clash")
+    log = referee("clash/referee/g03_agents_draw_at_twelve.yaml")
+    drawn = standing(clash_db, log)
+    assert drawn is not None and drawn.finished and drawn.winner is None and drawn.draw
+    assert progress_line(drawn, len(log.events)) == "finished: a draw"
+    shared = Standing(["Ann", "Ben", "Cy"], {}, True, None, "turn 9", scored=False)  # Hasty: two still in, both win
+    assert not shared.draw and progress_line(shared, 0) == "finished: a shared win"
