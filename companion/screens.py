@@ -6,6 +6,7 @@ progress, history, share) that tests drive without a window.
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -196,8 +197,8 @@ class NewGameScreen(Screen):
 
     def on_pre_enter(self, *args: Any) -> None:
         self.ids.error.text = ""
-        if not self.ids.seed.text:
-            self.ids.seed.text = str(int(time.time()) % 10000)
+        if not self.ids.seed.text:  # a fresh seed for each new game, unless the player types one
+            self.ids.seed.text = str(random.randrange(1, 10000))
         self.redraw()
 
     def on_leave(self, *args: Any) -> None:
@@ -473,6 +474,7 @@ class NewGameScreen(Screen):
         self.ids.error.text = error or ""
         if error is None:
             self.picked, self.secret, self.by_seed, self.secret_open = {}, {}, False, ""
+            self.ids.seed.text = ""  # the next new game draws its own seed
 
 
 # --- history -------------------------------------------------------------------------------------

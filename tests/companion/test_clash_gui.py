@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rules.cards import load_database
 from tests.companion.test_app_gui import SCREENS, run
@@ -131,3 +132,16 @@ def test_a_whole_game_by_taps_at_phone_size(tmp_path):
     assert not any(f"plan: {p}" in history for p in PLAN)
     rules = data["rules"]
     assert rules["screen"] == "rules" and any("Deduction" in t for t in rules["texts"])
+
+
+def test_each_new_game_in_one_session_gets_a_fresh_seed_unless_one_is_typed(tmp_path):
+    steps: list = [{"tap": "new_game"}, {"tap": "game_clash"}, {"text": ["new.p1", "Ann"]},
+                   {"text": ["new.p2", "Ben"]}, {"tap": "new_start"}, {"tap": "table_home"}]
+    for _ in range(2):  # two more games, nothing typed in the seed field
+        steps += [{"tap": "new_game"}, {"tap": "new_start"}, {"tap": "table_home"}]
+    steps += [{"tap": "new_game"}, {"text": ["new.seed", "77"]}, {"tap": "new_start"}, {"quit": True}]
+    run(tmp_path, steps, timeout=300)
+    seeds = [yaml.safe_load(p.read_text()).get("seed") for p in sorted((tmp_path / "data").rglob("*.yaml"),
+                                                                       key=lambda p: p.stat().st_mtime)]
+    assert len(seeds) == 4 and seeds[3] == 77, seeds
+    assert len(set(seeds[:3])) == 3, f"the same seed for new games in one session: {seeds}"
