@@ -617,6 +617,8 @@ class Table(GameTable):
         if t["revealed"]:
             kind = KIND_NAMES.get(t["kind"] or "", "")
             state = f"[b]REVEALED[/b]\n[size={small}]{t['plan_name']} ({kind})[/size]"
+        elif t["plan_name"] and s["phase"] == "over":  # everything is public once the game is over
+            state = f"never revealed\n[size={small}]{t['plan_name']} ({KIND_NAMES.get(t['kind'] or '', '')})[/size]"
         elif t["deduction"]:
             state = "hidden\n[b]deduction token[/b]"
         else:
@@ -712,6 +714,10 @@ class Table(GameTable):
         res = s["result"]
         head = f"{res['winner']} wins" if res["winner"] else "A draw: an unresolved duel"
         box = column(label(f"[b][size={int(self.app.fs * sp(22))}]{head}[/size][/b]"), label(res["why"]))
+        plan = [f"Thread {t['thread']}: [b]{t['plan_name']}[/b] ({KIND_NAMES.get(t['kind'] or '', '')})"
+                + ("" if t["revealed"] else ", never revealed") for t in s["threads"] if t["plan_name"]]
+        if plan:  # the hidden crime plan, public once the game is over
+            box.add_widget(label("[b]The crime plan[/b]\n" + "\n".join(plan)))
         return box
 
     # --- the input ---------------------------------------------------------------------------------

@@ -145,3 +145,28 @@ def test_each_new_game_in_one_session_gets_a_fresh_seed_unless_one_is_typed(tmp_
                                                                        key=lambda p: p.stat().st_mtime)]
     assert len(seeds) == 4 and seeds[3] == 77, seeds
     assert len(set(seeds[:3])) == 3, f"the same seed for new games in one session: {seeds}"
+
+
+def test_when_moriarty_wins_the_game_over_screen_shows_the_whole_crime_plan(tmp_path):
+    from companion.store import Store
+    from rules.log import parse_log
+    from rules.problems import Problems
+
+    path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / "g02_moriarty_clock.yaml"
+    log = parse_log(path.read_text(), path.name, Problems())
+    assert log is not None
+    store = Store(tmp_path / "data" / "games")
+    store.save(store.new_id("clash"), log)
+    over = tmp_path / "over.json"
+    run(tmp_path, [{"tap_prefix": "resume_"}, {"dump": str(over)},
+                   {"shot": str(SCREENS / "clash-moriarty-wins.png")}, {"quit": True}], name="over")
+    d = json.loads(over.read_text())
+    s = d["summary"]
+    assert s["phase"] == "over" and s["result"]["side"] == "moriarty"
+    hidden = [t for t in s["threads"] if not t["revealed"]]
+    assert hidden, "the referee game ends with threads still hidden"
+    shown = "\n".join(d["texts"])
+    plans = load_database("clash").components["crime_plans"]
+    names = {c.id: str(c["name"]) for c in plans.cards}
+    for p in log.setup["plan"]:
+        assert names[p] in shown, f"the crime plan card {names[p]} is not shown at the end"
