@@ -58,6 +58,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--bleed", type=_mm, help="bleed in mm (default 3)")
     b.add_argument("--gutter", type=_mm, default=0.0, help="space between cards in mm (default 0: cards abut)")
     b.add_argument("--no-crop-marks", action="store_true", help="leave out crop marks")
+    b.add_argument("--no-backs", action="store_true", help="leave out the back pages (or game.yaml print: {backs: false})")
+    b.add_argument("--no-calibration", action="store_true", help="leave out the two duplex calibration pages")
+    b.add_argument("--no-labels", action="store_true", help="leave out the small label on each card sheet")
     b.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                    help="shift back pages by X,Y mm to correct a duplex printer")
     b.add_argument("--ink-saver", action="store_true", help="light backgrounds, for greyscale or low ink")
@@ -193,6 +196,7 @@ def build(args: argparse.Namespace) -> int:
     opts.papers = tuple(args.paper) if args.paper else ("a4", "letter")
     opts.bleed, opts.gutter = args.bleed, args.gutter
     opts.crop_marks = not args.no_crop_marks
+    opts.backs, opts.calibration, opts.labels = not args.no_backs, not args.no_calibration, not args.no_labels
     opts.back_offset, opts.ink_saver = args.back_offset, args.ink_saver
     opts.png, opts.dpi = args.png, args.dpi
     from generator.exports.run import export_options, run_exports, unknown_services

@@ -55,6 +55,9 @@ class BuildOptions:
     sides: str = "both"  # "faces" or "backs": one side only, for printers without duplex (exports/variants.py)
     cut_lines: bool = False  # guillotine lines edge to edge along the trims, on face pages
     sets: tuple[str, ...] = ()  # card sets to print (generator/card_sets.py); empty: the game's defaults
+    backs: bool = True  # back pages (--no-backs; or game.yaml print: {backs: false})
+    calibration: bool = True  # the two duplex calibration pages (--no-calibration)
+    labels: bool = True  # the small label on each card sheet (--no-labels)
 
 
 @dataclass
@@ -172,6 +175,8 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         for note in plan.notes:  # every setting the imposition changed by itself, said
             progress(f"note: {paper}, {size_id} cards: {note}")
     p = composed.lib.papers[paper]
+    backs, calibration, labelled = (getattr(opts, k) and composed.db.printing.get(k, True)
+                                    for k in ("backs", "calibration", "labels"))
     with atomic_file(path) as tmp:
         doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})",
                           store=composed.composer.store)  # pages kept compressed for the next build
@@ -193,16 +198,18 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                         from generator.exports.variants import cut_lines
 
                         doc.draw(cut_lines(plan))
-                    _furniture(doc, plan, opts, f"{label} · faces", (0.0, 0.0), composed.composer.store)
+                    _furniture(doc, plan, opts, f"{label} · faces" if labelled else "", (0.0, 0.0),
+                               composed.composer.store)
                     doc.end_page()
-                if opts.sides != "faces":
+                if opts.sides != "faces" and backs:
                     doc.begin_page(plan.paper_w, plan.paper_h)
                     shift = plan.page_offset(opts.back_offset)
                     for i, face in enumerate(batch):
                         slot = plan.back_slot(i, opts.back_offset)
                         _draw_card(doc, composed, face.back_key, slot.x, slot.y,
                                    _shift(plan.clip(plan.back_slot(i)), shift))
-                    _furniture(doc, plan.for_backs(), opts, f"{label} · backs", shift, composed.composer.store)
+                    _furniture(doc, plan.for_backs(), opts, f"{label} · backs" if labelled else "", shift,
+                               composed.composer.store)
                     doc.end_page()
         for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
@@ -210,8 +217,8 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
             doc.draw(scene)
             doc.end_page()
         front, back = calibration_pages(p.width, p.height, opts.back_offset)
-        for i, scene in enumerate((front, back)):
-            if (i == 0 and opts.sides == "backs") or (i == 1 and opts.sides == "faces"):
+        for i, scene in enumerate((front, back) if calibration else ()):
+            if (i == 0 and opts.sides == "backs") or (i == 1 and (opts.sides == "faces" or not backs)):
                 continue  # one side only: its half of the calibration
             doc.begin_page(p.width, p.height)
             if i == 0:
@@ -272,7 +279,8 @@ def _furniture(doc: PdfDocument, plan: SheetPlan, opts: BuildOptions, label: str
             items.append(Polyline((a, b), stroke="#FFFFFF", width=MARK_WIDTH + 2 * MARK_HALO))
         for a, b in plan.crop_marks(shift):
             items.append(Polyline((a, b), stroke="#000000", width=MARK_WIDTH))
-    items.extend(_label_run(plan, label, shift))
+    if label:  # none with --no-labels
+        items.extend(_label_run(plan, label, shift))
     from generator.backends.recorded import draw_page_marks
 
     draw_page_marks(doc, Scene(plan.paper_w, plan.paper_h, items=list(items)), store)  # marks alike on many pages

@@ -162,6 +162,7 @@ class GameDatabase:
     marks: dict[str, Mark] = field(default_factory=dict)
     records: dict[str, Component] = field(default_factory=dict)  # data the cards refer to, not printed
     sets: dict[str, CardSet] = field(default_factory=dict)  # the card sets, if the game has any
+    printing: dict[str, bool] = field(default_factory=dict)  # game.yaml `print:` switches (backs, calibration, labels)
 
     @property
     def default_sets(self) -> tuple[str, ...]:
@@ -268,6 +269,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         extra={k: v for k, v in raw.items() if k not in KNOWN_GAME_KEYS},
         marks=_read_marks(raw, problems),
         sets=_read_sets(raw, problems),
+        printing=_read_printing(raw, problems),
     )
     for key in raw:
         if key not in KNOWN_GAME_KEYS:
@@ -309,7 +311,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
 
 
 KNOWN_GAME_KEYS = {"id", "title", "short_title", "players", "rules_version", "rulebook", "credit",
-                   "suits", "marks", "components", "records", "board", "sheets", "rules", "sets"}
+                   "suits", "marks", "components", "records", "board", "sheets", "rules", "sets", "print"}
 BOARD_KEYS = {"width", "height", "columns", "rows", "districts"}
 LENGTH = re.compile(r"^\d+(\.\d+)?(mm|cm|in|pt)$")
 
@@ -453,6 +455,29 @@ def _read_suits(raw: Node, problems: Problems) -> dict[str, Suit]:
         suits[sid] = Suit(sid, r.text("name", required=True), r.text("plural") or r.text("name"),
                           r.text("symbol", required=True), colour, ink, node.place)
     return suits
+
+
+PRINT_SWITCHES = ("backs", "calibration", "labels")  # parts of a PDF a game may leave out (casebook build --no-...)
+
+
+def _read_printing(raw: Node, problems: Problems) -> dict[str, bool]:
+    """game.yaml `print: {backs: false, calibration: false, labels: false}`: what the PDFs leave out."""
+    node = raw.get("print")
+    if node is None:
+        return {}
+    if not isinstance(node, Node):
+        problems.add(raw.value_place("print"), "print must be a mapping", "print: {backs: false}")
+        return {}
+    switches = {}
+    for key, value in node.items():
+        if key not in PRINT_SWITCHES:
+            problems.add(node.key_place(key), f"unknown key '{key}' in print", "one of: " + ", ".join(PRINT_SWITCHES))
+        elif not isinstance(value, bool):
+            problems.add(node.value_place(key), f"print: {key} must be true or false, not {value!r}",
+                         f"{key}: false (leave it out) or true (the default)")
+        else:
+            switches[key] = value
+    return switches
 
 
 def _read_sets(raw: Node, problems: Problems) -> dict[str, CardSet]:
