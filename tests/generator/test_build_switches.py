@@ -5,19 +5,11 @@ from __future__ import annotations
 import re
 import shutil
 
-import pypdfium2 as pdfium
 import pytest
 
 from casebook.cli import main
 from tests.conftest import ROOT
-
-
-def _pages(path):
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
-    finally:
-        pdf.close()
+from tests.generator.test_build import page_texts
 
 
 def _build(out, *flags, cards=None):
@@ -25,7 +17,7 @@ def _build(out, *flags, cards=None):
     if cards is not None:
         argv += ["--cards", str(cards)]
     assert main(argv) == 0
-    return _pages(out / "syndicate" / "syndicate-a4.pdf")
+    return page_texts(out / "syndicate" / "syndicate-a4.pdf")
 
 
 @pytest.fixture(scope="module")
