@@ -345,10 +345,34 @@ class ClashPad:
     def choose_take(self, take: str) -> Outcome | None:
         """What to do with the revealed card: one action it shows, or skip; play and use wait for their card."""
         me = self.side()
+        why = self.take_refusal(take)
+        if why is not None:
+            return Outcome(False, f"{TAKE_WORDS[take]}: {why}.")
         self.take = take
         if take in ("play", "use"):
             return None
-        return self._do({"action": "reveal", "by": self.who(me), "card": self.action_card, "take": take})
+        out = self._do({"action": "reveal", "by": self.who(me), "card": self.action_card, "take": take})
+        if not out.ok:
+            self.take = None  # refused: the revealed card's actions are offered again
+        return out
+
+    def take_refusal(self, take: str) -> str | None:
+        """Why the revealed Action Card's action cannot be taken now (None: it can), in a few words."""
+        me, st = self.side(), self.state
+        t = st.tables[me]
+        if take == "skip":
+            return None
+        if take in self.barred():
+            return f"{st.here().name} forbids it"
+        if take == "play" and t.in_play() >= st.limit(me):
+            return f"at the limit ({t.in_play()} of {st.limit(me)})"
+        if take in ("play", "support") and not t.hand:
+            return "hand empty"
+        if take == "use" and not self.use_choices():
+            return "no upright card here"
+        if take == "draw" and not (t.deck or t.discards()):
+            return "nothing to draw"
+        return None
 
     def toggle_discard(self, side: str, cid: str) -> None:
         """Archiving: a card a side discards from hand (tapped again: kept)."""
@@ -456,7 +480,10 @@ class ClashPad:
                  "agent": f"activates which Agent ({under} Support Card{'' if under == 1 else 's'} under it)",
                  "bonus": "names the thread for the bonus"}
         if need in words:
-            return f"{who} {words[need]}?"
+            return f"{'Final Turn: ' if st.phase == 'final_reveal' else ''}{who} {words[need]}?"
+        if st.phase == "final_reveal":
+            card = clash.ACTION_CARD_NAMES.get(str(self.action_card), "the Action Card")
+            return f"Final Turn: {who} takes one action of {card}, or Skip"
         left = st.tables[me]
         return f"{who}: optional actions, or End turn ({left.in_play()} of {st.limit(me)} in play)"
 
@@ -935,10 +962,12 @@ class Table(GameTable):
         grid = self._grid(3)
         barred = pad.barred()
         for take in (*clash.ACTION_CARD_SHOWS[card], "skip"):
-            grid.add_widget(self._tile(f"{TAKE_WORDS[take]}\n[size={int(self.app.fs * sp(10))}]thread {thread + 1}"
+            why = pad.take_refusal(take)  # greyed with its reason: at the limit, no upright card, an empty hand
+            under = why if why is not None and take not in barred else f"thread {thread + 1}"
+            grid.add_widget(self._tile(f"{TAKE_WORDS[take]}\n[size={int(self.app.fs * sp(10))}]{under}"
                                        "[/size]" if take != "skip" else "Skip", f"take_{take}",
                                        lambda k=take: self._tap(pad.choose_take, k), height=52,
-                                       disabled=take in barred))
+                                       disabled=why is not None))
         return grid
 
     # --- pages: what one player enters alone -------------------------------------------------------

@@ -211,9 +211,10 @@ def test_the_final_turn_is_placed_alone_and_revealed_in_turn(db):
     used = pad.tap_in_play(0, "keen_eye")  # A Keen Eye: no used card of Ben to cancel
     assert used is not None and used.ok, used
     pad.reveal("play")
-    assert pad.choose_take("play") is None and pad.need() == "card"
-    refused = pad.tap_card("master_stroke")
-    assert refused is not None and not refused.ok and "limit" in refused.message  # Ben is at Waterloo's limit
+    assert pad.take_refusal("play") == "at the limit (5 of 5)"  # Ben is at Waterloo's limit: greyed, with why
+    refused = pad.choose_take("play")
+    assert refused is not None and not refused.ok and "limit" in refused.message and pad.need() == "take"
+    assert "Final Turn" in pad.prompt() and "End turn" not in pad.prompt()
     assert pad.choose_take("skip").ok  # type: ignore[union-attr]
     while pad.state.phase == "final_reveal":
         pad.reveal(next(c for c in clash.ACTION_CARDS if c not in pad.state.revealed_actions[pad.side()]))
@@ -381,3 +382,30 @@ def test_the_site_bars_what_it_forbids_and_an_agent_may_go_back_at_archiving(db)
     assert out.ok and out.message == "Ben puts the face-down Agent back under the Agent deck"
     assert not pad.state.tables["moriarty"].agent_here
     assert not pad.replace_agent("moriarty").ok  # none left face down
+
+
+def test_the_final_turn_greys_what_cannot_be_done_an_empty_hand_or_no_upright_card(db):
+    from pathlib import Path
+
+    from rules.log import parse_log
+    from rules.problems import Problems
+
+    path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / "g04_hands_empty_forgery.yaml"
+    log = parse_log(path.read_text(), path.name, Problems())
+    assert log is not None
+    log.events = log.events[:31]  # both hands empty: the Final Turn's reveals
+    pad = ClashPad(Session(db, log))
+    assert pad.state.phase == "final_reveal" and pad.state.tables[pad.side()].hand == 0
+    pad.reveal("use_support")
+    assert pad.take_refusal("support") == "hand empty" and pad.take_refusal("skip") is None
+    events = len(pad.session.log.events)
+    refused = pad.choose_take("support")
+    assert refused is not None and not refused.ok and refused.message == "Add support: hand empty."
+    assert len(pad.session.log.events) == events and pad.need() == "take"
+    thread = dict(pad.state.placed[pad.side()])["use_support"]
+    assert pad.take_refusal("use") is None and pad.use_choices()
+    for p in pad.state.tables[pad.side()].threads[thread]:
+        p.used = True  # every card of the thread used already: nothing upright to use
+    assert pad.take_refusal("use") == "no upright card here" and pad.use_choices() == []
+    assert not pad.choose_take("use").ok and pad.need() == "take"  # type: ignore[union-attr]
+    assert "Final Turn" in pad.prompt() and "End turn" not in pad.prompt()
