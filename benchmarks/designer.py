@@ -11,6 +11,7 @@ a shared machine disturb far less than the wall clock):
   build, both through the command in this process (a cold build has no cache);
 - peak memory of a PDF build of 8000 cards against 500 (each in a fresh process, its own
   high-water mark: not the size it inherits from this process).
+  `python benchmarks/designer.py --memory [runs]` prints only this, the median of runs (3).
 
 The deck is the test game (tests/data/tinygame) grown to N cards in a temporary folder.
 """
@@ -22,6 +23,7 @@ import io
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -240,7 +242,23 @@ def memory(n: int) -> list[str]:
     return res.stdout.split()[-2:]
 
 
+def print_memory(runs: int = 1) -> None:
+    """Peak memory of the 8000-card build against the 500-card one, the median of `runs` fresh processes each."""
+    unit = 1024
+    small = [memory(500) for _ in range(runs)]
+    large = [memory(8000) for _ in range(runs)]
+    peak_small = statistics.median(int(s[1]) for s in small) / unit
+    peak_large = statistics.median(int(s[1]) for s in large) / unit
+    print(f"peak memory, PDF build: 500 cards {peak_small:6.1f} MiB, 8000 cards {peak_large:6.1f} MiB"
+          f"   ratio {peak_large / peak_small:4.2f} (bar 1.5); after imports "
+          f"{statistics.median(int(s[0]) for s in small) / unit:.1f} MiB"
+          + (f"   (median of {runs} runs each)" if runs > 1 else ""))
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--memory"]:  # only the memory figures: `designer.py --memory [runs]`
+        print_memory(int(sys.argv[2]) if len(sys.argv) > 2 else 3)
+        return 0
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     n = 500
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -297,11 +315,7 @@ def main() -> int:
                        capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         print(f"(for reference: the command in a fresh process, cached: {time.perf_counter() - start:.2f} s)")
 
-    small, large = memory(500), memory(8000)
-    unit = 1024
-    peak_small, peak_large = int(small[1]) / unit, int(large[1]) / unit
-    print(f"peak memory, PDF build: 500 cards {peak_small:6.1f} MiB, 8000 cards {peak_large:6.1f} MiB"
-          f"   ratio {peak_large / peak_small:4.2f} (bar 1.5); after imports {int(small[0]) / unit:.1f} MiB")
+    print_memory()
     return 0
 
 

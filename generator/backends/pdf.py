@@ -9,7 +9,7 @@ import hashlib
 import zlib
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import reportlab
 from reportlab import rl_config
@@ -192,7 +192,15 @@ class PdfDocument:
         self.end_placed()
 
     def save(self) -> None:
-        self.canvas.save()
+        """Write the file, each object as it is formatted (ReportLab would build the whole file in memory first)."""
+        c = self.canvas
+        if len(c._code):
+            c.showPage()
+        doc = c._doc
+        doc.__class__ = _StreamingDocument
+        with open(c._filename, "wb") as out:
+            doc.out = out
+            doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
 
 
 def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
@@ -224,6 +232,58 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     stream.dictionary["Filter"] = pdfdoc.PDFArray(names)
     stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
+
+
+class _PdfFileWriter(pdfdoc.PDFFile):
+    """ReportLab's output collector, writing each piece to the file instead of keeping it."""
+
+    strings: list[bytes]
+
+    def __init__(self, out: BinaryIO, pdf_version: tuple[int, int]):
+        super().__init__(pdf_version)  # the header, collected as ReportLab does
+        out.write(b"".join(self.strings))
+        self.strings = []
+        self.write = out.write
+
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        return b""
+
+
+class _StreamingDocument(pdfdoc.PDFDocument):
+    """ReportLab's document whose format() streams to self.out: the same objects in the same order, the same bytes."""
+
+    out: BinaryIO
+
+    def format(self) -> bytes:
+        """PDFDocument.format (ReportLab 4-5, without encryption or signatures), its output written as it goes."""
+        self.encrypt.prepare(self)
+        cat, info = self.Catalog, self.info
+        self.Reference(cat)
+        self.Reference(info)
+        if self.encrypt.info() or getattr(self, "_digiSigs", None):
+            raise ValueError("the streaming writer covers unencrypted, unsigned documents only")
+        comments = not rl_config.invariant and rl_config.pdfComments
+        counter, ids = 0, []
+        numbertoid, id_to_object, id_to_offset = self.numberToId, self.idToObject, self.idToOffset
+        self.__accum__ = out = _PdfFileWriter(self.out, self._pdfVersion)
+        while True:  # objects may be registered while others are formatted
+            counter += 1
+            if counter not in numbertoid:
+                break
+            oid = numbertoid[counter]
+            if comments:
+                out.add(f"% {ascii(oid)}: class {type(id_to_object[oid]).__name__[:50]} \n")
+            id_to_offset[oid] = out.add(pdfdoc.PDFIndirectObject(oid, id_to_object[oid]).format(self))
+            ids.append(oid)
+        del self.__accum__
+        if counter - 1 != len(numbertoid):
+            raise ValueError(f"counter {counter} does not match the {len(numbertoid)} numbered objects")
+        xref = pdfdoc.PDFCrossReferenceTable()
+        xref.addsection(0, ids)
+        xref_offset = out.add(xref.format(self))
+        out.add(pdfdoc.PDFTrailer(startxref=xref_offset, Size=len(numbertoid) + 1, Root=self.Reference(cat),
+                                  Info=self.Reference(info), Encrypt=None, ID=self.ID()).format(self))
+        return out.format(self)
 
 
 _ENCODING = f"zlib{zlib.ZLIB_RUNTIME_VERSION}-rl{reportlab.Version}"  # what a kept page's bytes came from
