@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.problems import DataError, Place, Problems
+from rules.sheetsource import SHEET_SUFFIXES, load_sheet
 from rules.yamlsource import Node, PackedNode, Seq, load_yaml, place_of, plain
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -559,7 +560,10 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
         return component
     if "file" in node:
         path = db.folder / r.text("file")
-        data = load_yaml(path, problems)
+        if path.suffix.lower() in SHEET_SUFFIXES:  # a spreadsheet saved as CSV, one card a row
+            data = load_sheet(path, cid, fields, problems)
+        else:
+            data = load_yaml(path, problems)
         if data is None:
             component.loaded = False
             return component
@@ -647,7 +651,7 @@ def _read_card(node: Node, component: Component, db: GameDatabase, problems: Pro
     _check_fields(node, fields, db, problems, f"card '{cid}'")
     sets = _set_list(node, db, problems, f"card '{cid}'")
     # checked: kept packed (plain text, places as numbers), so a deck of thousands stays small
-    data = PackedNode(node)
+    data = node if isinstance(node, PackedNode) else PackedNode(node)  # a spreadsheet row comes packed
     return Card(data["id"] if data.get("id") == cid else str(cid), component.id, data, max(copies, 1), designed,
                 node.place, sets)
 

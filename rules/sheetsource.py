@@ -1,0 +1,275 @@
+"""Read a component's cards from a spreadsheet saved as CSV, each cell remembering its row and column.
+
+One card a row under a header row of field names, as Google Sheets, Excel and LibreOffice
+export it: quoted cells may hold line breaks, a UTF-8 byte-order mark is dropped, empty rows
+are skipped (they still count, so row numbers are the spreadsheet's). Cells are text; a cell
+of an `int` or `bool` field is read as a number or yes/no here, and every card then goes
+through the same checks as a YAML card (rules/cards.py). A file built to hurt is refused
+quickly and with its place: too large, a cell too long, too many rows or columns, a NUL
+byte, text that is not UTF-8.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rules.problems import Place, Problem, Problems, display_path
+from rules.yamlsource import MAX_BYTES, MAX_SCALAR, Node, PackedNode, Seq
+
+SHEET_SUFFIXES = (".csv",)
+MAX_ROWS = 5_000  # cards (rows) in one sheet; a 500-card deck is a tenth of it
+MAX_COLUMNS = 100  # columns in one sheet; a card has a dozen fields at most
+MAX_CELL = MAX_SCALAR  # characters in one cell, as in one YAML value
+BUILT_IN = ("id", "copies", "designed", "sets")  # columns every sheet may have (rules.cards.CARD_KEYS)
+LIST_SEPARATOR = ";"  # between the items of a list cell (`base; advanced`)
+RE_EXPORT = ("re-export it as UTF-8: Google Sheets: File > Download > Comma-separated values; "
+             "Excel: Save As > 'CSV UTF-8 (Comma delimited)'; LibreOffice: Save As > Text CSV, "
+             "character set 'Unicode (UTF-8)'")
+_INT = re.compile(r"^[+-]?\d{1,18}(\.0*)?$")  # 7, or 7.0 as some exports write whole numbers
+_YES, _NO = {"true", "yes", "y", "1"}, {"false", "no", "n", "0"}
+
+
+@dataclass(frozen=True)
+class CellPlace(Place):
+    """A place in a sheet: `line`/`col` in the file (for editors), `row` and `column` as a spreadsheet shows them."""
+
+    row: int = 0
+    column: str | int = ""  # the header, or the column's number where it has none
+
+    def __str__(self) -> str:
+        where = f"{display_path(self.path)}:{self.row}" if self.row else display_path(self.path)
+        if isinstance(self.column, int):
+            return f"{where}: column {self.column}"
+        return f"{where}: column '{self.column}'" if self.column else where
+
+
+class SheetRow(PackedNode):
+    """One card read from a row: plain values; each field's place is its cell, made when asked for."""
+
+    __slots__ = ("_row", "_line", "_columns")
+
+    def __init__(self, items: dict[str, Any], place: CellPlace, columns: Mapping[str, tuple[int, str]]):
+        dict.__init__(self, items)
+        self.place, self._row, self._line, self._columns = place, place.row, place.line, columns
+
+    def _cell(self, key: str) -> Place:
+        if key not in self._columns:
+            return self.place
+        number, header = self._columns[key]
+        return CellPlace(self.place.path, self._line, number, self._row, header)
+
+    def key_place(self, key: str) -> Place:
+        return self._cell(key)
+
+    def value_place(self, key: str) -> Place:
+        return self._cell(key)
+
+    @property
+    def key_places(self) -> dict[str, Place]:  # type: ignore[override]
+        return {key: self._cell(key) for key in self}
+
+    @property
+    def value_places(self) -> dict[str, Place]:  # type: ignore[override]
+        return self.key_places
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SheetRow, (dict(self), self.place, dict(self._columns)))
+
+
+def load_sheet(path: Path, component: str, fields: Mapping[str, Any], problems: Problems) -> Node | None:
+    """The cards of a CSV file as `{cards: [row, ...]}` for rules/cards.py; None (with problems) if unusable."""
+    text = _read_text(path, problems)
+    if text is None:
+        return None
+    spath = str(path)
+    if "\x00" in text:
+        problems.add(_place_at(spath, text, text.index("\x00")), "a NUL byte: this is not a CSV text file",
+                     "the sheet saved as CSV (a workbook saved under a .csv name?): " + RE_EXPORT)
+        return None
+    refused: list[Problem] = []  # a limit or a CSV error that ended the reading
+    rows = _rows(spath, text, refused)
+    header = next(rows, None)
+    if header is None:
+        problems.items.extend(refused)
+        if not refused:
+            problems.add(Place(spath), "the sheet is empty", "a header row naming the fields, then one card a row")
+        return None
+    columns = _columns(spath, header, fields, problems)
+    if columns is None:
+        return None
+    cards = Seq()
+    cards.place, cards.item_places = Place(spath, 1, 1), []
+    for row, line, cells in rows:
+        card = _card(spath, row, line, cells, columns, component, fields, problems)
+        if card is not None:
+            cards.append(card)
+            cards.item_places.append(card.place)
+    if refused:
+        problems.items.extend(refused)
+        return None  # nothing is checked half-read
+    holder = Node(cards=cards)
+    holder.place, holder.key_places, holder.value_places = Place(spath, 1, 1), {}, {}
+    return holder
+
+
+def _read_text(path: Path, problems: Problems) -> str | None:
+    """The file's text, its UTF-8 byte-order mark dropped; refused if too large or not UTF-8."""
+    spath = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)  # never more: a 40 MB file is refused without reading it all
+    except OSError as exc:
+        missing = isinstance(exc, FileNotFoundError)
+        problems.add(Place(spath), "file not found" if missing else f"cannot read file: {exc.strerror or exc}",
+                     "the sheet saved as CSV beside game.yaml, readable")
+        return None
+    if len(data) > MAX_BYTES:
+        problems.add(Place(spath), f"the file is too large (more than {MAX_BYTES / 1e6:.0f} MB)",
+                     f"a sheet under {MAX_BYTES / 1e6:.0f} MB (a 500-card deck is about 100 KB)")
+        return None
+    if data.startswith(b"PK\x03\x04"):
+        problems.add(Place(spath), "this is a workbook (.xlsx or .ods), not CSV text", RE_EXPORT)
+        return None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        problems.add(Place(spath, 1, 1), "the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8", RE_EXPORT)
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        start = exc.start
+        text = data[:start].decode("utf-8-sig", errors="replace")
+        problems.add(_place_at(spath, text, len(text)), f"not UTF-8 text: byte 0x{data[start]:02x} cannot be read (saved as Windows-1252 "
+                     "or Latin-1, Excel's plain 'CSV'?)", RE_EXPORT)
+        return None
+
+
+def _place_at(spath: str, text: str, pos: int) -> CellPlace:
+    """The cell of character `pos` (its row and column found by reading the text before it)."""
+    rows = list(csv.reader(io.StringIO(text[:pos] + "x", newline=""), delimiter=_delimiter(text)))
+    row, number = len(rows), len(rows[-1])
+    header = rows[0][number - 1].strip() if row > 1 and number <= len(rows[0]) else ""
+    return CellPlace(spath, text.count("\n", 0, pos) + 1, number, row, header or number)
+
+
+def _delimiter(text: str) -> str:
+    """A comma, or what the first line is split by (a semicolon from European Excel, a tab)."""
+    first = text[:text.find("\n") if "\n" in text else len(text)]
+    counts = {d: first.count(d) for d in (",", ";", "\t")}
+    return max(counts, key=lambda d: (counts[d], d == ","))
+
+
+def _rows(spath: str, text: str, refused: list[Problem]) -> Iterator[tuple[int, int, list[str]]]:
+    """(row, first line, cells) of each row that is not empty; a refusal is added to `refused` and ends it."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
+    row = 0
+    while True:
+        line = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            what = str(exc)
+            if "field larger than field limit" in what:
+                what = f"a cell of more than {csv.field_size_limit()} characters"
+            elif "unexpected end of data" in what:
+                what = f"a quote opened in row {row + 1} is never closed"
+            refused.append(Problem(CellPlace(spath, line, 1, row + 1), f"CSV: {what}",
+                                   f"cells under {MAX_CELL} characters, quotes doubled inside quoted cells (\"\")"))
+            return
+        row += 1
+        if row > MAX_ROWS + 1:
+            refused.append(Problem(CellPlace(spath, line, 1, row), f"more than {MAX_ROWS} rows of cards",
+                                   f"at most {MAX_ROWS} cards a sheet: split the deck into components"))
+            return
+        if len(cells) > MAX_COLUMNS:
+            refused.append(Problem(CellPlace(spath, line, MAX_COLUMNS + 1, row, MAX_COLUMNS + 1),
+                                   f"the row has {len(cells)} columns", f"at most {MAX_COLUMNS} columns"))
+            return
+        for number, cell in enumerate(cells, 1):
+            if len(cell) > MAX_CELL:
+                refused.append(Problem(CellPlace(spath, line, number, row, number),
+                                       f"a cell of {len(cell)} characters", f"at most {MAX_CELL} characters in one cell"))
+                return
+        if any(cell.strip() for cell in cells):
+            yield row, line, cells
+
+
+def _column_name(header: str) -> str:
+    """A header as a field name: `Rank` and ` rank ` are `rank`, `Flavour text` is `flavour_text`."""
+    return "_".join(header.strip().lower().split())
+
+
+def _columns(spath: str, header: tuple[int, int, list[str]], fields: Mapping[str, Any],
+             problems: Problems) -> dict[str, tuple[int, str]] | None:
+    """Each field's column number and header; None (with every problem) if the header is wrong."""
+    row, line, cells = header
+    known = [*fields, *BUILT_IN]
+    columns: dict[str, tuple[int, str]] = {}
+    before = len(problems.items)
+    for number, cell in enumerate(cells, 1):
+        name, place = _column_name(cell), CellPlace(spath, line, number, row, cell.strip() or number)
+        if not name:
+            continue  # a column without a header must stay empty: checked row by row
+        if name in columns:
+            problems.add(place, f"a second column '{cell.strip()}' (first is column {columns[name][0]})",
+                         "each field in one column")
+        elif name not in known:
+            problems.add(place, f"unknown column '{cell.strip()}'", "a field of this component: " + ", ".join(known))
+        elif isinstance(fields.get(name), Mapping) and fields[name].get("type") == "map":
+            problems.add(place, f"the field '{name}' is a mapping, which a cell cannot hold",
+                         "give this component's cards in YAML, or split the mapping into fields")
+        else:
+            columns[name] = (number, cell.strip())
+    for name, spec in fields.items():
+        if isinstance(spec, Mapping) and spec.get("required") and name not in columns:
+            problems.add(CellPlace(spath, line, 1, row), f"no column '{name}' (a required field)",
+                         f"a header cell '{name}' in row {row}")
+    return columns if len(problems.items) == before else None
+
+
+def _card(spath: str, row: int, line: int, cells: list[str], columns: dict[str, tuple[int, str]],
+          component: str, fields: Mapping[str, Any], problems: Problems) -> SheetRow | None:
+    """A row as a card's values, each cell read by its field's type; the id defaults to `<component>_<row>`."""
+    by_number = {number: name for name, (number, _) in columns.items()}
+    items: dict[str, Any] = {}
+    for number, cell in enumerate(cells, 1):
+        name = by_number.get(number)
+        value = cell.replace("\r\n", "\n").strip()
+        if name is None:
+            if value:
+                problems.add(CellPlace(spath, line, number, row, number),
+                             "a value in a column without a header", "a header for this column, or the cell empty")
+            continue
+        spec = fields.get(name) if name not in BUILT_IN else {"type": {"copies": "int", "designed": "bool",
+                                                                       "sets": "list"}.get(name, "str")}
+        spec = spec if isinstance(spec, Mapping) else {}
+        if value:
+            items[name] = _value(value, spec)
+        elif spec.get("required") or spec.get("nullable"):
+            items[name] = None  # the shared check says it is empty, at this cell
+    if not items.get("id"):
+        items["id"] = f"{component}_{row}"
+    return SheetRow(items, CellPlace(spath, line, 1, row), columns)
+
+
+def _value(cell: str, spec: Mapping[str, Any]) -> Any:
+    """A cell as its field's type; what cannot be read stays text, for the shared check to refuse."""
+    ftype = spec.get("type")
+    if ftype == "int" and _INT.match(cell):
+        return int(cell.split(".")[0])
+    if ftype == "bool" and cell.lower() in _YES | _NO:
+        return cell.lower() in _YES
+    if ftype == "enum":
+        return next((v for v in spec.get("values") or [] if str(v) == cell), cell)
+    if ftype == "list":
+        item = spec.get("item")
+        return [_value(part.strip(), item if isinstance(item, Mapping) else {}) for part in cell.split(LIST_SEPARATOR) if part.strip()]
+    return cell
