@@ -24,7 +24,7 @@ from generator.layouts import (
 from generator.legibility import check_game_text
 from generator.scene import Ellipse, Item, Polyline, Rect, Scene
 from generator.symbols import draw_symbol
-from generator.text import Fitted, TextStyle, fit_text
+from generator.text import FITS, TOPS, Fitted, TextStyle, fit_text, overflow
 from generator.units import parse_length
 from rules.cards import Card, Component, GameDatabase
 from rules.problems import Place, Problems
@@ -400,12 +400,18 @@ class Composer:
         if align not in ("left", "center", "right") or valign not in ("top", "middle", "bottom"):
             self.problems.add(el.place, f"{who}: align is left/center/right and valign top/middle/bottom")
             raise _Skip
+        fit, top = str(self._get(pe, "fit", ctx, who, "shrink")), str(self._get(pe, "top", ctx, who, ""))
+        if fit not in FITS or top not in ("", *TOPS):
+            key = "fit" if fit not in FITS else "top"
+            self.problems.add(el.places.get(key, el.place), f"{who}: {key} '{fit if key == 'fit' else top}' is not known",
+                              f"{key}: " + " or ".join(FITS if key == "fit" else TOPS))
+            raise _Skip
         size = self._number(pe, "size", ctx, who, defaults.get("size", 9.0))
         return TextStyle(
             font=font, size=size, min_size=self._number(pe, "min_size", ctx, who, min(size, defaults.get("min_size", 6.0))),
             colour=self._colour(pe, "colour", ctx, who, "#000000") or "#000000", align=align, valign=valign,
             leading=self._number(pe, "leading", ctx, who, 1.2),
-            heading_colour=self._colour(pe, "heading_colour", ctx, who, None),
+            heading_colour=self._colour(pe, "heading_colour", ctx, who, None), fit=fit, top=top,
         )
 
     def _text(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
@@ -425,10 +431,8 @@ class Composer:
         box = (cx - h / 2, cy - w / 2, h, w) if angle in (90, 270) else (x, y, w, h)
         fitted = _fitted(text, *box, st)
         if not fitted.fits:
-            self.problems.add(el.places.get("text", el.place),
-                              f"{who}: text '{el.data.get('id', 'text')}' does not fit its {w:.1f} x {h:.1f} mm box "
-                              f"even at the minimum size {st.min_size:g} pt",
-                              "shorter text, a larger box, or a smaller min_size")
+            self.problems.add(el.places.get("text", el.place), *overflow(fitted, st, who, el.data.get("id", "text"), w, h,
+                                                                        box[2:]))
         check_game_text(fitted, el, who, self.problems)
         if not angle:
             scene.items.extend(fitted.runs)

@@ -1,4 +1,4 @@
-"""Text layout: a small markup, word wrap and shrink-to-fit, producing positioned runs.
+"""Text layout: a small markup, word wrap and shrink-to-fit (or a fixed size), producing positioned runs.
 
 Markup: a newline breaks the line; a blank line starts a paragraph (with a little
 space); a line starting `## ` is a heading; `- ` a bullet with a hanging indent;
@@ -22,6 +22,11 @@ class TextMetrics(Protocol):
     def width(self, text: str, style: str, size: float) -> float: ...
     def ascent(self, style: str, size: float) -> float: ...
     def descent(self, style: str, size: float) -> float: ...
+    def cap_height(self, style: str, size: float) -> float: ...
+
+
+FITS = ("shrink", "none", "wrap")  # fit: shrink down to min_size; set at size unwrapped; wrapped at size
+TOPS = ("cap", "ascent")  # top: what touches the box top, the first line's capitals or its ascent
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,8 @@ class TextStyle:
     valign: str = "top"  # top, middle, bottom
     leading: float = 1.2  # line height as a multiple of the size
     heading_colour: str | None = None
+    fit: str = "shrink"  # one of FITS
+    top: str = ""  # one of TOPS; "" puts the first baseline 93 % of the ascent below the top, as layouts always had
 
 
 @dataclass
@@ -42,6 +49,7 @@ class Fitted:
     size: float
     fits: bool
     height: float  # mm used
+    widest: float = 0.0  # mm: the widest line (or word, when one cannot fit the width)
 
 
 def _styled(base: str, bold: bool, italic: bool) -> str:
@@ -82,10 +90,12 @@ class _Line:
     colour: str | None = None
 
 
-def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics) -> tuple[list[_Line], bool]:
-    """Wrap into lines at `size`; also says whether every word fits the width."""
+def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
+            wrap: bool = True) -> tuple[list[_Line], bool, float]:
+    """Wrap into lines at `size` (only at newlines if not `wrap`); whether all fits the width, and the widest."""
     lines: list[_Line] = []
     ok = True
+    widest = 0.0
     gap = 0.0
     for raw in text.replace("\r", "").split("\n"):
         line = raw.rstrip()
@@ -112,20 +122,23 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics)
                     current.append((word, style))
                     x += w
                 continue
-            if x + w > width + 1e-6 and any(p[0].strip() and p[0] != "\u2022 " for p in current):
+            if wrap and x + w > width + 1e-6 and any(p[0].strip() and p[0] != "\u2022 " for p in current):
                 while current and current[-1][0] == " ":
                     current.pop()
                 lines.append(_Line(current, indent, lsize, gap, colour))
                 gap, current, x, indent = 0.0, [], hang, hang
-            if hang + w > width + 1e-6:
+            reach = x + w if not wrap else hang + w
+            widest = max(widest, reach)
+            if reach > width + 1e-6:
                 ok = False
             current.append((word, style))
             x += w
+            widest = max(widest, x)
         while current and current[-1][0] == " ":
             current.pop()
         lines.append(_Line(current, indent, lsize, gap, colour))
         gap = 0.0
-    return lines, ok
+    return lines, ok, widest
 
 
 def _merge(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -139,25 +152,38 @@ def _merge(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def fit_text(text: str, x: float, y: float, w: float, h: float, st: TextStyle, m: TextMetrics) -> Fitted:
-    """Lay text out in the box, shrinking from st.size in 0.25 pt steps down to st.min_size."""
+    """Lay text out in the box: with fit shrink from st.size in 0.25 pt steps down to st.min_size, else at st.size."""
     size = st.size
     while True:
-        lines, words_fit = _layout(text, w, st, size, m)
-        height = _height(lines, st)
-        if (height <= h + 1e-6 and words_fit) or size - 0.25 < st.min_size - 1e-9:
+        lines, words_fit, widest = _layout(text, w, st, size, m, wrap=st.fit != "none")
+        height = _height(lines, st, m)
+        if (height <= h + 1e-6 and words_fit) or st.fit != "shrink" or size - 0.25 < st.min_size - 1e-9:
             fits = height <= h + 1e-6 and words_fit
-            return Fitted(_place(lines, x, y, w, h, height, st, m), size, fits, height)
+            return Fitted(_place(lines, x, y, w, h, height, st, m), size, fits, height, widest)
         size -= 0.25
 
 
-def _height(lines: list[_Line], st: TextStyle) -> float:
+def _drop(st: TextStyle, size: float, m: TextMetrics) -> float:
+    """Points from the top of a line to its baseline, as `top` says (the leading aside)."""
+    if st.top == "cap":
+        return m.cap_height("regular", size)
+    if st.top == "ascent":
+        return m.ascent("regular", size)
+    return m.ascent("regular", size) * 0.93
+
+
+def _height(lines: list[_Line], st: TextStyle, m: TextMetrics) -> float:
     if not lines:
         return 0.0
     total = 0.0
     for ln in lines:
         total += ln.gap_before + ln.size * st.leading / PT_PER_MM
     # the last line needs only its glyphs, not the full leading below them
-    return total - lines[-1].size * (st.leading - 1.0) / PT_PER_MM
+    total -= lines[-1].size * (st.leading - 1.0) / PT_PER_MM
+    if st.top:  # the first baseline lower or higher than the usual 93 % of the ascent moves the whole block
+        size = lines[0].size
+        total += (_drop(st, size, m) - m.ascent("regular", size) * 0.93) / PT_PER_MM
+    return total
 
 
 def _place(lines: list[_Line], x: float, y: float, w: float, h: float, height: float, st: TextStyle,
@@ -173,7 +199,7 @@ def _place(lines: list[_Line], x: float, y: float, w: float, h: float, height: f
         cursor += ln.gap_before
         line_h = ln.size * st.leading / PT_PER_MM
         # baseline: the ascent below the top of the line box, with the extra leading split
-        baseline = cursor + (ln.size * (st.leading - 1.0) / 2 + m.ascent("regular", ln.size) * 0.93) / PT_PER_MM
+        baseline = cursor + (ln.size * (st.leading - 1.0) / 2 + _drop(st, ln.size, m)) / PT_PER_MM
         if ln is lines[0]:
             baseline -= ln.size * (st.leading - 1.0) / 2 / PT_PER_MM
         pieces = _merge(ln.pieces)
@@ -194,3 +220,18 @@ def _place(lines: list[_Line], x: float, y: float, w: float, h: float, height: f
         if ln is lines[0]:
             cursor -= ln.size * (st.leading - 1.0) / 2 / PT_PER_MM
     return runs
+
+
+def overflow(fitted: Fitted, st: TextStyle, who: str, field: str, w: float, h: float,
+             upright: tuple[float, ...]) -> tuple[str, str]:
+    """The problem of a text that does not fit its w x h box (`upright`: as laid out, turned), as its fit mode has it."""
+    if st.fit == "shrink":
+        return (f"{who}: text '{field}' does not fit its {w:.1f} x {h:.1f} mm box even at the minimum size {st.min_size:g} pt",
+                "shorter text, a larger box, or a smaller min_size")
+    how = "on lines as written (fit: none)" if st.fit == "none" else "wrapped (fit: wrap)"
+    lw, lh = upright
+    over = [f"{fitted.height - lh:.1f} mm too tall"] if fitted.height > lh + 1e-6 else []
+    if fitted.widest > lw + 1e-6:
+        over.append(f"{fitted.widest - lw:.1f} mm too wide")
+    return (f"{who}: text '{field}' at {st.size:g} pt {how} overflows its {w:.1f} x {h:.1f} mm box: "
+            + ", ".join(over), "shorter text, a larger box, a smaller size, or fit: shrink")

@@ -62,6 +62,18 @@ class Metrics:
         face = pdfmetrics.getFont(PDF_NAMES[style]).face
         return -float(face.descent) / 1000.0 * size
 
+    def cap_height(self, style: str, size: float) -> float:
+        """How far a capital H stands above the baseline, from its outline (the fonts' own cap height field is not set)."""
+        return _cap_unit(style) * size
+
+
+@cache
+def _cap_unit(style: str) -> float:
+    from PIL import ImageFont
+
+    em = 2048  # Vera's units per em: the outline's height comes out exact
+    return -ImageFont.truetype(str(font_path(style)), em).getbbox("H", anchor="ls")[1] / em
+
 
 @cache
 def metrics() -> Metrics:
