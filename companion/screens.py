@@ -547,6 +547,18 @@ def source_label(hit: Any, titles: dict[str, str], across_games: bool) -> str:
     return f"{titles.get(entry.game, entry.game)} · {text}" if across_games else text
 
 
+def search_hint(index: Any, game: str) -> str:
+    """'a few words: initial setup, draw 3, turns': short rule titles of the game searched (one a game for all)."""
+    short: dict[str, list[str]] = {}
+    for e in index.entries:
+        words = e.title.lower().split()
+        words = words[1:] if words and words[0] in ("the", "a", "an") else words
+        if e.kind == "rule" and 0 < len(words) <= 2 and (not game or e.game == game):
+            short.setdefault(e.game, []).append(" ".join(words))
+    picks = short.get(game, [])[:3] if game else [titles[0] for titles in short.values()][:3]
+    return "a few words: " + ", ".join(picks) if picks else "a few words"
+
+
 class RulesScreen(Screen):
     """Rules, FAQ rulings and card texts of the game in hand, or of the game (or all) the player picks."""
 
@@ -564,6 +576,7 @@ class RulesScreen(Screen):
                                   flat=gid != self.game))
         self.ids.scope.text = (f"Searching {app.dbs[self.game].short_title}" if self.game
                                else "Searching all games")
+        self.ids.query.hint_text = search_hint(app.index, self.game)  # examples from the game searched
 
     def titles(self) -> dict[str, str]:
         return {gid: db.short_title for gid, db in App.get_running_app().dbs.items()}

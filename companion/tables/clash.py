@@ -572,9 +572,11 @@ class Table(GameTable):
 
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         self.message = self.pad.message
+        self._to_top(s)
         out: list[Any] = []
         if self.screen.landscape and s["phase"] != "over":  # the pad's column is short: its line leads here
             out.append(self._line(self.pad.prompt()))
+        self.secrets_after = len(out)  # each player's hold leads the state: whole on the window, never cut off
         if s["phase"] == "over":
             out.append(self._over(s))
         if s["conclusions"] and s["phase"] in ("site", "over"):  # the Summary just made leads
@@ -582,11 +584,20 @@ class Table(GameTable):
         out += [self._clock(s), self._threads(s)]
         if s["site"]:
             out.append(label(f"[b]{s['site']['name']}[/b]: {s['site']['text']}", muted=True))
-        self.secrets_after = len(out)  # each player's hold right under the threads
         out.append(self._players(s))
         if s["history"]:
             out.append(label(f"[b]Last:[/b] {s['history'][-1]}", muted=True))
         return out
+
+    def _to_top(self, s: dict[str, Any]) -> None:
+        """A new step (an event, a mode or card picked, a choice asked) shows the state from its top: the
+        clock and the thread totals in view, not where the last step left the scroll."""
+        pad = self.pad
+        step = (s["events"], s["phase"], pad.need(), pad.mode, pad.card, pad.action_card, pad.take)
+        if step != getattr(self, "_step", None):
+            self._step = step
+            for scroll in ("scroll", "pad_scroll"):
+                self.screen.ids[scroll].scroll_y = 1
 
     def _clock(self, s: dict[str, Any]) -> Any:
         app = self.app
@@ -658,8 +669,10 @@ class Table(GameTable):
             green = readable(SIDE_COLOURS["holmes"], c["panel"])
             red = readable(SIDE_COLOURS["moriarty"], c["panel"])
             big = int(app.fs * sp(24))
-            box.add_widget(label(f"[color={green}][b][size={big}]{hol}[/size][/b][/color]  :  "
-                                 f"[color={red}][b][size={big}]{mor}[/size][/b][/color]", halign="center"))
+            totals = label(f"[color={green}][b][size={big}]{hol}[/size][/b][/color]  :  "
+                           f"[color={red}][b][size={big}]{mor}[/size][/b][/color]", halign="center")
+            totals.testid = f"total_{t['thread']}"  # the GUI tests find each thread's count on the window
+            box.add_widget(totals)
             box.add_widget(Track(t["advantage"], c))
             adv = t["advantage"]
             lead = (f"[color={green}]Holmes +{adv}[/color]" if adv > 0 else
@@ -670,7 +683,7 @@ class Table(GameTable):
             lines = []
             for card in part["cards"]:
                 mark = " used" if card.get("used") else ""
-                mark += " [s]fx[/s]" if card.get("distracted") else ""
+                mark += " · [i]cancelled[/i] (distraction token)" if card.get("distracted") else ""
                 value = f" {card['value']}" if "value" in card else ""
                 lines.append(f"{card['name']}{value}{mark}")
             if part["support"]:

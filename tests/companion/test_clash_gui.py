@@ -105,6 +105,14 @@ def test_a_whole_game_by_taps_at_phone_size(tmp_path):
         out = [k for k in keys if not data[name]["controls"].get(k, {}).get("in_window")]
         assert out == [], f"{name}: not on the window without scrolling: {out}"
         assert name == "site-page" or all(k in data[name]["controls"] for k in BAR), name
+    for name in ("start", "site", "lay", "picked", "use", "turn", "final-place", "reveal", "place-page"):
+        d = data[name]
+        if d["screen"] != "table" or name == "place-page":
+            continue
+        whole = [k for k in d["controls"] if k.startswith(("secret_", "total_"))]  # each new step from the top
+        cut = [k for k in whole if not d["controls"][k]["in_window"]]
+        assert cut == [], f"{name}: hold buttons or thread totals scrolled off or cut: {cut}"
+    assert "secret_1" in data["picked"]["controls"] and "total_1" in data["picked"]["controls"]
     held = "\n".join(data["held"]["texts"])
     assert "Ben only" in held and all(n in held for n in PLAN_NAMES)
     assert data["held"]["summary"]["phase"] == "final_place"
@@ -170,3 +178,18 @@ def test_when_moriarty_wins_the_game_over_screen_shows_the_whole_crime_plan(tmp_
     names = {c.id: str(c["name"]) for c in plans.cards}
     for p in log.setup["plan"]:
         assert names[p] in shown, f"the crime plan card {names[p]} is not shown at the end"
+
+
+def test_the_rules_search_hint_gives_words_of_the_game_searched():
+    from companion.screens import search_hint
+    from rules.search import RulesIndex
+
+    index = RulesIndex.build([load_database(g) for g in ("clash", "graves", "hasty")])
+    clash_hint = search_hint(index, "clash")
+    assert clash_hint.startswith("a few words: ") and "park" not in clash_hint and "deuce" not in clash_hint
+    titles = {e.title.lower() for e in index.entries if e.game == "clash" and e.kind == "rule"}
+    words = clash_hint.removeprefix("a few words: ").split(", ")
+    assert len(words) == 3 and all(any(w in t for t in titles) for w in words), words
+    assert search_hint(index, "graves") != clash_hint
+    everyone = search_hint(index, "").removeprefix("a few words: ").split(", ")
+    assert len(everyone) == 3 and not set(everyone) & set(words[1:])  # one example from each game
