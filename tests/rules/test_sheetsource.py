@@ -205,3 +205,14 @@ def test_every_problem_of_a_sheet_at_once(tmp_path: Path) -> None:
     read_database("moth", game_folder(tmp_path, deck), problems)
     places = sorted(str(p.place).split("deck.csv:")[1] for p in problems.errors if "deck.csv" in str(p.place))
     assert places == ["2: column 'Suit'", "3: column 'Value'", "4: column 'Name'", "5: column 4"], problems.format()
+
+
+def test_watch_sees_an_edited_sheet(tmp_path: Path) -> None:
+    from generator.watch import changes, snapshot
+
+    cards = game_folder(tmp_path, GOOD)
+    before = snapshot([cards])
+    deck = cards / "moth" / "deck.csv"
+    assert deck in before
+    deck.write_text(GOOD.replace("Luna Moth", "Luna Moths"), encoding="utf-8")
+    assert changes(before, snapshot([cards]))
