@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -106,15 +107,23 @@ def test_the_csv_deck_reads_as_the_yaml_deck(tmp_path: Path) -> None:
     assert isinstance(place, CellPlace)
     assert (place.line, place.row, place.col, place.column) == (7, 6, 3, "Value")
     assert str(place).endswith("deck.csv:6: column 'Value'")
+    # a checked card may be pickled (the build's cache) and keeps its cells' places
+    again = pickle.loads(pickle.dumps(names["Tallow Candle"]))
+    assert again.data == names["Tallow Candle"].data and again.field_place("value") == place
 
 
-def test_semicolons_and_tabs_as_european_excel_writes_them(tmp_path: Path) -> None:
-    for name, sep in (("semi", ";"), ("tab", "\t")):
-        text = GOOD.replace(",", sep).replace(f"flame{sep}\r\nit", "flame,\r\nit")
+def test_google_sheets_and_european_excel_exports(tmp_path: Path) -> None:
+    # Google Sheets: no byte-order mark, LF line ends; Excel in many European languages: semicolons
+    exports = {"sheets": GOOD.lstrip("\ufeff").replace("\r\n", "\n"),
+               "semi": GOOD.replace(",", ";").replace("flame;\r\nit", "flame,\r\nit"),
+               "tab": GOOD.replace(",", "\t").replace("flame\t\r\nit", "flame,\r\nit")}
+    for name, text in exports.items():
         problems = Problems()
         db = read_database("moth", game_folder(tmp_path / name, text), problems)
         assert not problems, problems.format()
         assert db is not None and db.components["deck"].printed == 6
+        death_head = db.components["deck"].cards[2]
+        assert death_head["flavour_text"] == "Drawn to the flame,\nit never learns.", name
 
 
 @pytest.fixture(scope="module")
