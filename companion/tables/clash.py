@@ -276,6 +276,8 @@ class ClashPad:
         if need == "card" and self.state.phase == "final_reveal":
             return self._do({"action": "reveal", "by": self.who(me), "card": self.action_card, "take": "play",
                              "influence": cid})
+        if need in ("card", "thread") and not self.playable(me, cid):
+            return Outcome(False, f"Every copy of {self.cards.influence[me][cid].name} is seen already.")
         if need in ("card", "thread") and self.mode is None:
             self.card = None if self.card == cid else cid
             return None
@@ -283,6 +285,15 @@ class ClashPad:
 
     def clear_plan(self) -> None:
         self.plan, self.message = [], ""
+
+    def laid_note(self) -> dict[int, str]:
+        """Initial Setup: what lies face down in each thread so far, by whose ('Ann 1 · Ben 1', 'none yet')."""
+        notes = {}
+        for thread in range(3):
+            mine = [side for side, th in self.laid if th == thread]
+            notes[thread] = " · ".join(f"{self.who(side)} {mine.count(side)}" for side in clash.SIDES
+                                       if side in mine) or "none yet"
+        return notes
 
     def take_back(self) -> None:
         """Initial Setup: the last card laid or named taken back."""
@@ -555,6 +566,18 @@ def panel(widget: Any, colour: str) -> Any:
         rect = Rectangle()
     widget.bind(pos=lambda w, *_: setattr(rect, "pos", w.pos), size=lambda w, *_: setattr(rect, "size", w.size))
     return widget
+
+
+class GreyTile(Tile):
+    """A key that, greyed out, still answers a tap with why (a disabled Kivy button takes no tap at all)."""
+
+    on_grey: Any = None
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.disabled and self.collide_point(*touch.pos) and self.on_grey is not None:
+            self.on_grey()
+            return True
+        return bool(super().on_touch_down(touch))
 
 
 class Table(GameTable):
@@ -885,8 +908,10 @@ class Table(GameTable):
 
     def _tile(self, text: str, testid: str, action: Any, lit: bool = False, disabled: bool = False,
               height: float = 52) -> Tile:
-        tile = Tile(text=text, testid=testid, flat=not lit, markup=True, height=dp(height) * max(1.0, self.app.fs),
-                    font_size=self.app.fs * sp(12), disabled=disabled)
+        """A pad key; greyed out, a tap still runs `action`, whose refusal says why it cannot be done."""
+        tile = GreyTile(text=text, testid=testid, flat=not lit, markup=True, height=dp(height) * max(1.0, self.app.fs),
+                        font_size=self.app.fs * sp(12), disabled=disabled)
+        tile.on_grey = action
         tile.valign = "middle"
         tile.bind(on_release=lambda *_: action())
         return tile
@@ -909,9 +934,10 @@ class Table(GameTable):
         pad = self.pad
         grid = self._grid(3)
         source = pad.choice.get("target_thread")
+        laid = pad.laid_note() if need == "lay" else {}
         for i in range(3):
             t = s["threads"][i]
-            note = "revealed" if t["revealed"] else "hidden"
+            note = laid.get(i) or ("revealed" if t["revealed"] else "hidden")
             tile = self._tile(f"[b]Thread {i + 1}[/b]\n{note}", f"thread_{i + 1}",
                               lambda i=i: self._tap(pad.tap_thread, i), height=56,
                               disabled=need == "to" and source == i + 1)

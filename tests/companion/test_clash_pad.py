@@ -409,3 +409,42 @@ def test_the_final_turn_greys_what_cannot_be_done_an_empty_hand_or_no_upright_ca
     assert pad.take_refusal("use") == "no upright card here" and pad.use_choices() == []
     assert not pad.choose_take("use").ok and pad.need() == "take"  # type: ignore[union-attr]
     assert "Final Turn" in pad.prompt() and "End turn" not in pad.prompt()
+
+
+def test_the_setup_thread_keys_say_what_lies_there_and_a_greyed_card_says_why(db):
+    from types import SimpleNamespace
+
+    from companion.tables.clash import GreyTile
+
+    pad = after_plan(db)
+    pad.tap_site("waterloo_station")
+    assert pad.laid_note() == {0: "none yet", 1: "none yet", 2: "none yet"}
+    for t in (0, 0, 1):
+        pad.tap_thread(t)
+    assert pad.laid_note() == {0: "Ann 1 · Ben 1", 1: "Ann 1", 2: "none yet"}
+    pad.take_back()
+    assert pad.laid_note()[1] == "none yet"
+    for t in (1, 2, 0, 1):
+        pad.tap_thread(t)
+    for c in ("telegram", "coded_message", "telegram", "coded_message"):
+        pad.tap_card(c)
+    said: list = []
+    tile = GreyTile(text="Urgent Telegram", disabled=True, pos=(0, 0), size=(100, 52))
+    tile.on_grey = lambda: said.append(pad.tap_card("telegram"))  # Ann's two Urgent Telegrams are both named
+    tile.on_touch_down(SimpleNamespace(pos=(50, 20)))
+    assert len(said) == 1 and said[0] is not None and not said[0].ok and "Every copy of Urgent Telegram" in said[0].message
+    tile.disabled = False  # upright again: a tap runs its key, not the reason
+    assert not tile.on_touch_down(SimpleNamespace(pos=(500, 20), x=500, y=20, is_mouse_scrolling=False)) and len(said) == 1
+
+
+
+def test_in_a_turn_a_card_whose_copies_are_all_seen_says_so_when_tapped(db):
+    pad = laid_out(db)
+    assert pad.tap_card("interrogation") is None and pad.tap_thread(0).ok  # type: ignore[union-attr]
+    assert pad.choose_mode("end").ok  # type: ignore[union-attr]
+    assert pad.tap_card("intimidation") is None and pad.tap_thread(1).ok  # type: ignore[union-attr]
+    assert pad.choose_mode("end").ok and pad.side() == "holmes"  # type: ignore[union-attr]
+    assert not pad.playable("holmes", "interrogation")  # one laid in the setup, one played: both seen
+    refused = pad.tap_card("interrogation")
+    assert refused is not None and not refused.ok and "Every copy of Interrogation" in refused.message
+    assert pad.card is None and pad.need() == "card"
