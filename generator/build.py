@@ -148,13 +148,14 @@ def plans_for(composed: Composed, paper: str, opts: BuildOptions, problems: Prob
     lib = composed.lib
     p = lib.papers[paper]
     bleed = lib.settings.bleed if opts.bleed is None else opts.bleed
+    labelled = opts.labels and composed.db.printing.get("labels", True)  # without labels no room is kept for one
     plans = {}
     for size_id in sorted({c.size for c in composed.db.components.values()}):
         size = lib.sizes.get(size_id)
         if size is None:  # reported with the component
             continue
         plan = best_plan(size.width, size.height, p.width, p.height, bleed=bleed, gutter=opts.gutter,
-                         margin=lib.settings.page_margin)
+                         margin=lib.settings.page_margin, labels=labelled)
         if plan is None:
             problems.add(Place(str(opts.layouts_dir / "sizes.yaml")),
                          f"a {size_id} card ({size.width:g} x {size.height:g} mm) does not fit on {paper}")

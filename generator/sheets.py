@@ -288,8 +288,12 @@ def _fit(length: float, card: float, gutter: float, margin: float) -> int:
 
 
 def plan_sheet(card_w: float, card_h: float, paper_w: float, paper_h: float, *, bleed: float = 3.0,
-               gutter: float = 0.0, margin: float = 5.0, max_cols: int = 0, max_rows: int = 0) -> SheetPlan | None:
-    """The best grid of cards on a page of this size as given, or None if not even one card fits."""
+               gutter: float = 0.0, margin: float = 5.0, max_cols: int = 0, max_rows: int = 0,
+               labels: bool = True) -> SheetPlan | None:
+    """The best grid of cards on a page of this size as given, or None if not even one card fits.
+
+    Without `labels` (--no-labels) no room is kept for a sheet's label: no card and no move is spent on it.
+    """
     cols = _fit(paper_w, card_w, gutter, margin)
     rows = _fit(paper_h, card_h, gutter, margin)
     if max_cols:
@@ -299,9 +303,9 @@ def plan_sheet(card_w: float, card_h: float, paper_w: float, paper_h: float, *, 
     if cols < 1 or rows < 1:
         return None
     plan = _grid(card_w, card_h, paper_w, paper_h, cols, rows, bleed, gutter, margin)
-    if not plan.has_label_room():
+    if labels and not plan.has_label_room():
         plan = _make_label_room(plan) or plan
-    while not plan.has_label_room() and plan.per_sheet > 1:  # only where no side can take it (a tiny page)  # every sheet says what it holds
+    while labels and not plan.has_label_room() and plan.per_sheet > 1:  # only where no side can take it (a tiny page)  # every sheet says what it holds
         plan = _grid(card_w, card_h, paper_w, paper_h, cols, rows - 1, bleed, gutter, margin) if rows > 1 else \
             _grid(card_w, card_h, paper_w, paper_h, cols - 1, rows, bleed, gutter, margin)
         if plan.has_label_room():

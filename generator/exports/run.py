@@ -74,7 +74,7 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
 
             progress(f"{game}: fold-and-glue {paper}")
             path = out / f"{game}-{paper}-fold.pdf"
-            pages = write_fold_pdf(composed, paper, path, opts, problems)
+            pages = write_fold_pdf(composed, paper, path, opts, problems, exports.notes)
             if not problems:
                 lines.append(f"wrote {path} ({count(pages, 'page')})")
         if exports.cover and not problems:
@@ -96,7 +96,7 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
         from generator.exports.tts import write_tts
 
         progress(f"{game}: Tabletop Simulator sheets")
-        saved = write_tts(composed, out / "tts", opts, exports.tts_url)
+        saved = write_tts(composed, out / "tts", opts, exports.tts_url, exports.notes)
         lines.append(f"wrote {out / 'tts' / (game + '.json')} ({count(len(saved['ObjectStates']), 'deck')}; "
                      "copy it into Tabletop Simulator's Saved Objects folder)")
     if exports.preview:

@@ -167,6 +167,10 @@ def write_service(composed: Composed, service: Service, out: Path, opts: BuildOp
                 continue
             size = composed.lib.sizes[comp.size]
             fit = Fit.of((size.width, size.height), product)
+            said = f"{service.name}, {comp.size} cards: "
+            if fit.bleed != composed.composer.bleed and not any(n.startswith(said) for n in notes):
+                notes.append(f"{said}composed with a {fit.bleed:g} mm bleed instead of {composed.composer.bleed:g} mm, "
+                             f"so that scaled onto the {product.name} trim it fills the service's bleed")
             faces = _recomposed(composed, cid, fit.bleed, opts, composers, problems)
             if problems:  # a card that composed at our bleed did not at theirs: keep the previous files
                 raise _Abandoned

@@ -106,8 +106,12 @@ def _object(name: str, guid: str, x: float, scale: float, nickname: str, descrip
             "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
 
 
-def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str | None = None) -> dict[str, Any]:
-    """Sheets and <game>.json (plus its thumbnail <game>.png) under `out`; returns the saved object."""
+def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str | None = None,
+              notes: list[str] | None = None) -> dict[str, Any]:
+    """Sheets and <game>.json (plus its thumbnail <game>.png) under `out`; returns the saved object.
+
+    A sheet drawn coarser than TARGET_DPI to stay within MAX_PX is said in `notes`.
+    """
     db = composed.db
     base = base_url if base_url is not None else out.resolve().as_uri() + "/"
     if base and not base.endswith("/"):
@@ -127,6 +131,10 @@ def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str |
             scale = round(size.height / POKER_HEIGHT, 3)
             found = designs(faces)
             plans = plan_sheets(cid, found, size.width, size.height)
+            dpi = min(plan.cell[0] / size.width for plan in plans) * 25.4
+            if notes is not None and dpi < TARGET_DPI - 1:
+                notes.append(f"Tabletop Simulator, {cid}: sheets drawn at {dpi:.0f} dpi instead of {TARGET_DPI:g}, "
+                             f"as TTS takes sheets of at most {MAX_PX} px")
             one_back = backs_alike(faces)
             custom: dict[str, dict[str, Any]] = {}
             card_ids: dict[int, int] = {}  # id(design) -> CardID

@@ -45,7 +45,8 @@ def write_split_sides(composed: Composed, paper: str, out: Path, game: str, opts
     from generator.build import write_pdf
 
     written = []
-    for side in ("faces", "backs"):
+    with_backs = opts.backs and composed.db.printing.get("backs", True)  # --no-backs: no backs file to write
+    for side in ("faces", "backs") if with_backs else ("faces",):
         path = out / f"{game}-{paper}-{side}.pdf"
         pages = write_pdf(composed, paper, path, replace(opts, sides=side), problems)
         if problems:
@@ -115,8 +116,12 @@ def _fold_marks(fp: FoldPlan) -> Scene:
     return Scene(plan.paper_w, plan.paper_h, items=list(items))
 
 
-def write_fold_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, problems: Problems) -> int:
-    """<game>-<paper>-fold.pdf: every card as a face-and-back pair to fold, then the sheets; returns pages."""
+def write_fold_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, problems: Problems,
+                   notes: list[str] | None = None) -> int:
+    """<game>-<paper>-fold.pdf: every card as a face-and-back pair to fold, then the sheets; returns pages.
+
+    What the layout changed by itself (the pairs' spacing, a turned sheet, ...) goes into `notes`.
+    """
     from generator.backends.pdf import PdfDocument
     from generator.build import _furniture
 
@@ -133,6 +138,13 @@ def write_fold_pdf(composed: Composed, paper: str, path: Path, opts: BuildOption
                          "a larger paper, or leave out --fold")
         else:
             plans[cid] = fp
+            said = f"{paper}, fold-and-glue {comp.size} pairs: "
+            if notes is not None and not any(n.startswith(said) for n in notes):
+                gap = fp.plan.gutter
+                if gap != opts.gutter:
+                    notes.append(f"{said}spaced {gap:g} mm apart (twice the bleed) instead of the gutter of "
+                                 f"{opts.gutter:g} mm, so that each pair is cut out with its own bleed")
+                notes.extend(said + note for note in fp.plan.notes)
     if problems:
         return 0
     turned: dict[tuple[object, ...], Scene] = {}

@@ -129,3 +129,10 @@ def test_a_flag_with_a_wrong_value_is_refused_clearly(tmp_path, capsys, argv, na
     assert exit_.value.code == 2
     assert named in err and "Traceback" not in err
     assert not (tmp_path / "syndicate").exists()
+
+
+def test_split_sides_without_backs_writes_the_faces_file_alone(tmp_path):
+    assert main(["build", "syndicate", "--paper", "a4", "--out", str(tmp_path), "--split-sides", "--no-backs"]) == 0
+    folder = tmp_path / "syndicate"
+    assert (folder / "syndicate-a4-faces.pdf").is_file()
+    assert not (folder / "syndicate-a4-backs.pdf").exists()
