@@ -706,7 +706,7 @@ class Table(GameTable):
             lines = []
             for card in part["cards"]:
                 mark = " used" if card.get("used") else ""
-                mark += " · [i]cancelled[/i] (distraction token)" if card.get("distracted") else ""
+                mark += " [i]cancelled[/i]" if card.get("distracted") else ""  # a distraction token on it
                 value = f" {card['value']}" if "value" in card else ""
                 lines.append(f"{card['name']}{value}{mark}")
             if part["support"]:

@@ -14,6 +14,8 @@ import pytest
 import yaml
 
 from rules.cards import load_database
+from rules.log import GameLog, parse_log
+from rules.problems import Problems
 from tests.companion.test_app_gui import SCREENS, run
 from tests.companion.test_clash_pad import PLAN, SEED, planned_game
 
@@ -155,20 +157,30 @@ def test_each_new_game_in_one_session_gets_a_fresh_seed_unless_one_is_typed(tmp_
     assert len(set(seeds[:3])) == 3, f"the same seed for new games in one session: {seeds}"
 
 
-def test_when_moriarty_wins_the_game_over_screen_shows_the_whole_crime_plan(tmp_path):
+def resumed(tmp_path: Path, referee: str, shot: str) -> tuple[GameLog, dict]:
+    """A referee game saved, then resumed in the app: its log and the table's dump."""
     from companion.store import Store
-    from rules.log import parse_log
-    from rules.problems import Problems
 
-    path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / "g02_moriarty_clock.yaml"
+    path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / f"{referee}.yaml"
     log = parse_log(path.read_text(), path.name, Problems())
     assert log is not None
     store = Store(tmp_path / "data" / "games")
     store.save(store.new_id("clash"), log)
     over = tmp_path / "over.json"
-    run(tmp_path, [{"tap_prefix": "resume_"}, {"dump": str(over)},
-                   {"shot": str(SCREENS / "clash-moriarty-wins.png")}, {"quit": True}], name="over")
-    d = json.loads(over.read_text())
+    run(tmp_path, [{"tap_prefix": "resume_"}, {"dump": str(over)}, {"shot": str(SCREENS / f"clash-{shot}.png")},
+                   {"quit": True}], name="over")
+    return log, json.loads(over.read_text())
+
+
+def test_a_cancelled_card_says_cancelled(tmp_path):
+    _log, d = resumed(tmp_path, "g01_holmes_reveals_all", "cancelled")
+    cancelled = [t for t in d["texts"] if "Bribery" in t and "cancelled" in t]
+    assert cancelled, "Bribery, cancelled by a distraction token, does not say so"
+    assert not any("fx" in t.split() for t in d["texts"])
+
+
+def test_when_moriarty_wins_the_game_over_screen_shows_the_whole_crime_plan(tmp_path):
+    log, d = resumed(tmp_path, "g02_moriarty_clock", "moriarty-wins")
     s = d["summary"]
     assert s["phase"] == "over" and s["result"]["side"] == "moriarty"
     hidden = [t for t in s["threads"] if not t["revealed"]]
