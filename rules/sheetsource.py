@@ -23,7 +23,7 @@ from typing import Any
 from rules.problems import Place, Problem, Problems, display_path
 from rules.yamlsource import MAX_BYTES, MAX_SCALAR, Node, PackedNode, Seq
 
-SHEET_SUFFIXES = (".csv",)
+SHEET_SUFFIXES = (".csv", ".xlsx")
 MAX_ROWS = 5_000  # cards (rows) in one sheet; a 500-card deck is a tenth of it
 MAX_COLUMNS = 100  # columns in one sheet; a card has a dozen fields at most
 MAX_CELL = MAX_SCALAR  # characters in one cell, as in one YAML value
@@ -84,17 +84,22 @@ class SheetRow(PackedNode):
 
 
 def load_sheet(path: Path, component: str, fields: Mapping[str, Any], problems: Problems) -> Node | None:
-    """The cards of a CSV file as `{cards: [row, ...]}` for rules/cards.py; None (with problems) if unusable."""
-    text = _read_text(path, problems)
-    if text is None:
-        return None
+    """The cards of a CSV file or workbook as `{cards: [row, ...]}` for rules/cards.py; None (with problems) if unusable."""
     spath = str(path)
-    if "\x00" in text:
-        problems.add(_place_at(spath, text, text.index("\x00")), "a NUL byte: this is not a CSV text file",
-                     "the sheet saved as CSV (a workbook saved under a .csv name?): " + RE_EXPORT)
-        return None
-    refused: list[Problem] = []  # a limit or a CSV error that ended the reading
-    rows = _rows(spath, text, refused)
+    refused: list[Problem] = []  # a limit or a format error that ended the reading
+    if path.suffix.lower() == ".xlsx":
+        from rules.workbook import workbook_rows
+
+        rows = workbook_rows(path, refused, MAX_ROWS, MAX_COLUMNS, MAX_CELL)
+    else:
+        text = _read_text(path, problems)
+        if text is None:
+            return None
+        if "\x00" in text:
+            problems.add(_place_at(spath, text, text.index("\x00")), "a NUL byte: this is not a CSV text file",
+                         "the sheet saved as CSV (a workbook saved under a .csv name?): " + RE_EXPORT)
+            return None
+        rows = _rows(spath, text, refused)
     header = next(rows, None)
     if header is None:
         problems.items.extend(refused)

@@ -38,19 +38,19 @@ GOOD = (
 )
 
 
-def game_folder(root: Path, deck: str | bytes) -> Path:
-    """A copy of Moth and Lamp under `root`/cards whose deck is `deck` (the CSV's text or bytes)."""
+def game_folder(root: Path, deck: str | bytes, name: str = "deck.csv") -> Path:
+    """A copy of Moth and Lamp under `root`/cards whose deck is the file `name` holding `deck` (text or bytes)."""
     folder = root / "cards" / "moth"
     folder.mkdir(parents=True)
     shutil.copy(TINY / "cards" / "moth" / "rules.yaml", folder)
     game = (TINY / "cards" / "moth" / "game.yaml").read_text(encoding="utf-8")
-    game = game.replace("file: deck.yaml", "file: deck.csv").replace(
+    game = game.replace("file: deck.yaml", f"file: {name}").replace(
         "      value: {type: int, min: 1, max: 3, required: true}",
         "      value: {type: int, min: 1, max: 3, required: true}\n      flavour_text: {type: text}")
     (folder / "game.yaml").write_text(game, encoding="utf-8")
     if isinstance(deck, str):
         deck = deck.encode("utf-8")
-    (folder / "deck.csv").write_bytes(deck)
+    (folder / name).write_bytes(deck)
     return root / "cards"
 
 
@@ -225,3 +225,87 @@ def test_watch_sees_an_edited_sheet(tmp_path: Path) -> None:
     assert deck in before
     deck.write_text(GOOD.replace("Luna Moth", "Luna Moths"), encoding="utf-8")
     assert changes(before, snapshot([cards]))
+
+
+def workbook(rows: list[list[object]]) -> bytes:
+    """An .xlsx workbook whose first sheet holds `rows`, as openpyxl (like Excel) writes it."""
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+GOOD_ROWS: list[list[object]] = [
+    ["Name", "Suit", "Value", "Flavour text", "Designed", "Copies", "id"],
+    ["Dusty Miller", "wing", 1], ["Luna Moth", "wing", 2.0], [],
+    ["Death Head", "wing", 3, "Drawn to the flame,\nit never learns.", True],
+    ["Tallow Candle", "flame", 1, None, None, 2], ["Gas Mantle", "flame", 3, None, None, None, "gas_mantle"],
+]
+
+
+def test_a_workbook_reads_as_the_csv(tmp_path: Path) -> None:
+    from_csv, from_xlsx = Problems(), Problems()
+    csv_db = read_database("moth", game_folder(tmp_path / "csv", GOOD), from_csv)
+    xlsx_db = read_database("moth", game_folder(tmp_path / "xlsx", workbook(GOOD_ROWS), "deck.xlsx"), from_xlsx)
+    assert not from_csv and not from_xlsx, from_xlsx.format()
+    assert csv_db is not None and xlsx_db is not None
+    csv_cards, xlsx_cards = csv_db.components["deck"].cards, xlsx_db.components["deck"].cards
+    assert [(c.id, dict(c.data), c.copies, c.designed) for c in xlsx_cards] == \
+        [(c.id, dict(c.data), c.copies, c.designed) for c in csv_cards]
+    assert str(xlsx_cards[3].field_place("value")).endswith("deck.xlsx:6: column 'Value'")
+
+
+def test_a_workbook_builds(tmp_path: Path) -> None:
+    cards = game_folder(tmp_path, workbook(GOOD_ROWS), "deck.xlsx")
+    result = build(cards, tmp_path / "out")
+    assert result.returncode == 0, result.stdout + result.stderr
+    faces = face_text(tmp_path / "out" / "moth" / "moth-a4.pdf")
+    assert faces.count("Tallow Candle") == 2 and "Gas Mantle" in faces, faces
+
+
+def _zip_bomb() -> bytes:
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", bytes(60_000_000))
+    return out.getvalue()
+
+
+BROKEN_WORKBOOKS = {
+    "bad number": (lambda: workbook([["Name", "Suit", "Value"], ["Dusty Miller", "wing", "two"]]),
+                   "deck.xlsx:2: column 'Value': error: card 'deck_2': 'value' must be a whole number, not text ('two')"),
+    "unknown suit": (lambda: workbook([["Name", "Suit", "Value"], [], ["Dusty Miller", "moon", 1]]),
+                     "deck.xlsx:3: column 'Suit': error: card 'deck_3': 'suit': unknown suit 'moon'"),
+    "missing column": (lambda: workbook([["Name", "Suit"], ["Dusty Miller", "wing"]]),
+                       "deck.xlsx:1: error: no column 'value' (a required field)"),
+    "too many rows": (lambda: workbook([["Name", "Suit", "Value"]] + [["Moth", "wing", 1]] * (MAX_ROWS + 1)),
+                      f"deck.xlsx:{MAX_ROWS + 2}: error: more than {MAX_ROWS} rows of cards"),
+    "too many columns": (lambda: workbook([["Name", "Suit", "Value"], ["Moth", "wing", 1] + [None] * 200 + ["x"]]),
+                         f"deck.xlsx:1: column {MAX_COLUMNS + 1}: error: the sheet's cells reach column 204"),
+    "CSV text under an .xlsx name": (lambda: GOOD.encode("utf-8"), "deck.xlsx: error: not an .xlsx workbook"),
+    "damaged zip": (lambda: workbook(GOOD_ROWS)[:3000], "deck.xlsx: error: not an .xlsx workbook"),
+    "zip without a workbook": (lambda: workbook(GOOD_ROWS).replace(b"xl/workbook.xml", b"xl/workbook.xmm"),
+                               "deck.xlsx: error: cannot read the workbook"),
+    "zip bomb": (_zip_bomb, "deck.xlsx: error: the workbook unpacks to 60 MB in 1 parts"),
+    "huge file": (lambda: b"PK\x03\x04" + bytes(MAX_BYTES), "deck.xlsx: error: the workbook is too large"),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN_WORKBOOKS))
+def test_a_broken_workbook_is_refused_and_the_pdf_kept(case: str, built: tuple[Path, bytes], tmp_path: Path) -> None:
+    out, pdf_before = built
+    make, expected = BROKEN_WORKBOOKS[case]
+    result = build(game_folder(tmp_path, make(), "deck.xlsx"), out)
+    said = result.stdout + result.stderr
+    assert result.returncode == 1, said
+    assert expected in said, said
+    assert "Traceback" not in said
+    assert (out / "moth" / "moth-a4.pdf").read_bytes() == pdf_before
