@@ -144,11 +144,18 @@ def _groups(composed: Composed) -> list[tuple[str, list[Face]]]:
     return groups
 
 
+def switches(composed: Composed, opts: BuildOptions) -> tuple[bool, bool, bool]:
+    """Whether the PDFs carry backs, calibration pages and sheet labels: the --no- flags, then game.yaml's print:."""
+    on = composed.db.printing
+    return (opts.backs and on.get("backs", True), opts.calibration and on.get("calibration", True),
+            opts.labels and on.get("labels", True))
+
+
 def plans_for(composed: Composed, paper: str, opts: BuildOptions, problems: Problems) -> dict[str, SheetPlan]:
     lib = composed.lib
     p = lib.papers[paper]
     bleed = lib.settings.bleed if opts.bleed is None else opts.bleed
-    labelled = opts.labels and composed.db.printing.get("labels", True)  # without labels no room is kept for one
+    labelled = switches(composed, opts)[2]  # without labels no room is kept for one
     plans = {}
     for size_id in sorted({c.size for c in composed.db.components.values()}):
         size = lib.sizes.get(size_id)
@@ -176,8 +183,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         for note in plan.notes:  # every setting the imposition changed by itself, said
             progress(f"note: {paper}, {size_id} cards: {note}")
     p = composed.lib.papers[paper]
-    backs, calibration, labelled = (getattr(opts, k) and composed.db.printing.get(k, True)
-                                    for k in ("backs", "calibration", "labels"))
+    backs, calibration, labelled = switches(composed, opts)
     with atomic_file(path) as tmp:
         doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})",
                           store=composed.composer.store)  # pages kept compressed for the next build

@@ -40,9 +40,11 @@ class PageRange:
 
 def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRange]:
     """The pages of <game>-<paper>.pdf in order, as write_pdf lays them out."""
-    from generator.build import _groups, plans_for
+    from generator.build import _groups, plans_for, switches
 
     plans = plans_for(composed, paper, opts, Problems())
+    backs, calibration, _ = switches(composed, opts)
+    sides = 2 if backs else 1
     out: list[PageRange] = []
     page = 1
     for size_id, faces in _groups(composed):
@@ -51,9 +53,13 @@ def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRan
         per = plans[size_id].per_sheet
         sheets = -(-len(faces) // per)
         names = " + ".join(dict.fromkeys(f.component.name for f in faces))
-        out.append(PageRange(page, page + 2 * sheets - 1, f"{names}: {count(sheets, 'sheet')}, faces then backs",
-                             "double-sided, flip on the long edge (or odd pages, then even pages fed again)"))
-        page += 2 * sheets
+        if backs:
+            out.append(PageRange(page, page + 2 * sheets - 1, f"{names}: {count(sheets, 'sheet')}, faces then backs",
+                                 "double-sided, flip on the long edge (or odd pages, then even pages fed again)"))
+        else:
+            out.append(PageRange(page, page + sheets - 1, f"{names}: {count(sheets, 'sheet')}, faces only",
+                                 "single-sided"))
+        page += sides * sheets
     for sheet, on_pages in sheet_pages(composed, paper):
         if len(on_pages) == 1:
             out.append(PageRange(page, page, on_pages[0], "single-sided, on plain paper"))
@@ -64,7 +70,9 @@ def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRan
                                  f"{_tile(tiles[0])}–{_tile(tiles[-1])}",
                                  "single-sided, on plain paper; cut and glue the tiles as the assembly page shows"))
         page += len(on_pages)
-    out.append(PageRange(page, page + 1, "Duplex calibration", "double-sided, once, to measure --back-offset"))
+    if calibration:
+        out.append(PageRange(page, page + sides - 1, "Duplex calibration", "double-sided, once, to measure --back-offset"
+                             if backs else "its front half: the backs are left out"))
     return out
 
 

@@ -42,11 +42,10 @@ def cut_lines(plan: SheetPlan) -> Scene:
 def write_split_sides(composed: Composed, paper: str, out: Path, game: str, opts: BuildOptions,
                       problems: Problems) -> list[tuple[Path, int]]:
     """<game>-<paper>-faces.pdf and -backs.pdf: the duplex PDF's two sides as two files."""
-    from generator.build import write_pdf
+    from generator.build import switches, write_pdf
 
     written = []
-    with_backs = opts.backs and composed.db.printing.get("backs", True)  # --no-backs: no backs file to write
-    for side in ("faces", "backs") if with_backs else ("faces",):
+    for side in ("faces", "backs") if switches(composed, opts)[0] else ("faces",):  # --no-backs: no backs file
         path = out / f"{game}-{paper}-{side}.pdf"
         pages = write_pdf(composed, paper, path, replace(opts, sides=side), problems)
         if problems:

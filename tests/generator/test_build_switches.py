@@ -136,3 +136,21 @@ def test_split_sides_without_backs_writes_the_faces_file_alone(tmp_path):
     folder = tmp_path / "syndicate"
     assert (folder / "syndicate-a4-faces.pdf").is_file()
     assert not (folder / "syndicate-a4-backs.pdf").exists()
+
+
+@pytest.mark.parametrize("backs, calibration", [(True, True), (False, True), (True, False), (False, False)])
+def test_the_cover_page_map_follows_the_switches(tmp_path, backs, calibration):
+    from generator.build import BuildOptions, compose_game, write_pdf
+    from generator.exports.cover import page_map
+    from rules.problems import Problems
+
+    opts = BuildOptions(papers=("a4",), backs=backs, calibration=calibration)
+    problems = Problems()
+    composed = compose_game("pi", opts, problems)
+    assert composed is not None
+    pages = write_pdf(composed, "a4", tmp_path / "pi.pdf", opts, problems)
+    ranges = page_map(composed, "a4", opts)
+    assert ranges[-1].last == pages
+    assert all(b.first == a.last + 1 for a, b in zip(ranges, ranges[1:], strict=False))
+    assert any("calibration" in r.what.lower() for r in ranges) == calibration
+    assert any("faces then backs" in r.what for r in ranges) == backs
