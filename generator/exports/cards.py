@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from generator.build import Composed
 
 
-def write_card_pdfs(composed: Composed, out: Path) -> list[Path]:
-    """output/<game>/cards/<component>.pdf for every component; returns the files written."""
+def write_card_pdfs(composed: Composed, out: Path, backs: bool = True) -> list[Path]:
+    """output/<game>/cards/<component>.pdf for every component (faces alone without `backs`); the files written."""
     from generator.backends.pdf import scenes_to_pdf
 
     written = []
@@ -24,7 +24,7 @@ def write_card_pdfs(composed: Composed, out: Path) -> list[Path]:
         for cid, faces in composed.faces.items():
             if not faces:
                 continue
-            scenes = [scene for face in faces for scene in (face.face, face.back)]
+            scenes = [scene for face in faces for scene in ((face.face, face.back) if backs else (face.face,))]
             name = composed.db.components[cid].name
             scenes_to_pdf(scenes, tmp / f"{cid}.pdf", title=f"{composed.db.title} — {name}, one card a page")
             written.append(out / f"{cid}.pdf")

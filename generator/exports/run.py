@@ -57,10 +57,11 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
     out = opts.out_dir / game
     lines: list[str] = []
     if exports.per_card:
+        from generator.build import switches
         from generator.exports.cards import write_card_pdfs
 
         progress(f"{game}: per-card PDFs")
-        files = write_card_pdfs(composed, out / "cards")
+        files = write_card_pdfs(composed, out / "cards", backs=switches(composed, opts)[0])
         lines.append(f"wrote {out / 'cards'}/ ({count(len(files), 'PDF')}, one card side a page)")
     for paper in opts.papers:
         if exports.split_sides:

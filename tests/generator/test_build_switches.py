@@ -154,3 +154,16 @@ def test_the_cover_page_map_follows_the_switches(tmp_path, backs, calibration):
     assert all(b.first == a.last + 1 for a, b in zip(ranges, ranges[1:], strict=False))
     assert any("calibration" in r.what.lower() for r in ranges) == calibration
     assert any("faces then backs" in r.what for r in ranges) == backs
+
+
+def test_per_card_pdfs_without_backs_hold_the_faces_alone(tmp_path):
+    import pypdfium2 as pdfium
+
+    counts = {}
+    for flags in ((), ("--no-backs",)):
+        out = tmp_path / ("bare" if flags else "full")
+        assert main(["build", "syndicate", "--paper", "a4", "--out", str(out), "--per-card", *flags]) == 0
+        pdf = pdfium.PdfDocument(str(out / "syndicate" / "cards" / "decktet.pdf"))
+        counts[flags] = len(pdf)
+        pdf.close()
+    assert counts[()] == 2 * counts[("--no-backs",)] > 0
