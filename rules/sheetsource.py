@@ -245,13 +245,13 @@ def _card(spath: str, row: int, line: int, cells: list[str], columns: dict[str, 
     """A row as a card's values, each cell read by its field's type; the id defaults to `<component>_<row>`."""
     by_number = {number: name for name, (number, _) in columns.items()}
     items: dict[str, Any] = {}
+    stray = 0  # values in columns without a header: the first is reported, with how many in the row
     for number, cell in enumerate(cells, 1):
         name = by_number.get(number)
         value = cell.replace("\r\n", "\n").strip()
         if name is None:
-            if value:
-                problems.add(CellPlace(spath, line, number, row, number),
-                             "a value in a column without a header", "a header for this column, or the cell empty")
+            if value and not stray:
+                stray = number
             continue
         spec = fields.get(name) if name not in BUILT_IN else {"type": {"copies": "int", "designed": "bool",
                                                                        "sets": "list"}.get(name, "str")}
@@ -260,6 +260,10 @@ def _card(spath: str, row: int, line: int, cells: list[str], columns: dict[str, 
             items[name] = _value(value, spec)
         elif spec.get("required") or spec.get("nullable"):
             items[name] = None  # the shared check says it is empty, at this cell
+    if stray:
+        more = sum(1 for number, cell in enumerate(cells, 1) if number not in by_number and cell.strip()) - 1
+        problems.add(CellPlace(spath, line, stray, row, stray), "a value in a column without a header"
+                     + (f" (and {more} more in this row)" if more else ""), "a header for this column, or the cell empty")
     if not items.get("id"):
         items["id"] = f"{component}_{row}"
     return SheetRow(items, CellPlace(spath, line, 1, row), columns)

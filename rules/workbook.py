@@ -17,7 +17,10 @@ from typing import Any
 from rules.problems import Place, Problem
 
 MAX_BYTES = 5_000_000  # the workbook's size on disk
-MAX_UNPACKED = 50_000_000  # its parts unpacked: a 500-card deck is under 1 MB
+MAX_UNPACKED = 20_000_000  # all its parts unpacked: a 500-card deck is under 1 MB
+# a sheet's or its strings' XML unpacked: openpyxl reads ~1.4 MB of it a second, so this bounds the time (~0.4 s);
+# a 500-card deck of 8 columns is ~150 KB of sheet and ~150 KB of strings (with a rules text each)
+MAX_SHEET_XML = 500_000
 MAX_PARTS = 1_000  # files inside the zip; Excel writes about a dozen
 RESAVE = "the workbook saved again from Excel, Google Sheets or LibreOffice as .xlsx, or its sheet exported as CSV"
 
@@ -49,6 +52,12 @@ def _refusal(path: Path) -> str | None:
         return "file not found"
     except (OSError, zipfile.BadZipFile) as exc:
         return f"not an .xlsx workbook ({exc})"
+    for part in parts:
+        if (part.filename.startswith("xl/worksheets/") or part.filename == "xl/sharedStrings.xml") \
+                and part.file_size > MAX_SHEET_XML:
+            return (f"{part.filename} unpacks to {part.file_size / 1e6:.1f} MB (the limit is "
+                    f"{MAX_SHEET_XML / 1e6:.1f} MB, about 15,000 filled cells: split the deck into components, "
+                    "or export it as CSV)")
     unpacked = sum(part.file_size for part in parts)
     if len(parts) > MAX_PARTS or unpacked > MAX_UNPACKED:
         return (f"the workbook unpacks to {unpacked / 1e6:.0f} MB in {len(parts)} parts (the limits are "

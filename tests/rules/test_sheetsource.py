@@ -227,8 +227,8 @@ def test_watch_sees_an_edited_sheet(tmp_path: Path) -> None:
     assert changes(before, snapshot([cards]))
 
 
-def workbook(rows: list[list[object]]) -> bytes:
-    """An .xlsx workbook whose first sheet holds `rows`, as openpyxl (like Excel) writes it."""
+def workbook(rows: list[list[object]], far: tuple[int, str] | None = None) -> bytes:
+    """An .xlsx workbook whose first sheet holds `rows` (and `far`: a value in column A of that row)."""
     import io
 
     import openpyxl
@@ -236,6 +236,8 @@ def workbook(rows: list[list[object]]) -> bytes:
     book = openpyxl.Workbook()
     for row in rows:
         book.active.append(row)
+    if far is not None:
+        book.active.cell(row=far[0], column=1, value=far[1])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -275,7 +277,7 @@ def _zip_bomb() -> bytes:
 
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("xl/worksheets/sheet1.xml", bytes(60_000_000))
+        archive.writestr("xl/media/image1.png", bytes(60_000_000))
     return out.getvalue()
 
 
@@ -286,8 +288,10 @@ BROKEN_WORKBOOKS = {
                      "deck.xlsx:3: column 'Suit': error: card 'deck_3': 'suit': unknown suit 'moon'"),
     "missing column": (lambda: workbook([["Name", "Suit"], ["Dusty Miller", "wing"]]),
                        "deck.xlsx:1: error: no column 'value' (a required field)"),
-    "too many rows": (lambda: workbook([["Name", "Suit", "Value"]] + [["Moth", "wing", 1]] * (MAX_ROWS + 1)),
-                      f"deck.xlsx:{MAX_ROWS + 2}: error: more than {MAX_ROWS} rows of cards"),
+    "a cell far below": (lambda: workbook([["Name", "Suit", "Value"]], far=(1_000_000, "Moth")),
+                         f"deck.xlsx:{MAX_ROWS + 2}: error: more than {MAX_ROWS} rows of cards"),
+    "a sheet too large to read quickly": (lambda: workbook([["Name", "Suit", "Value"]] + [["Moth", "wing", 1] * 8] * 4000),
+                                          "deck.xlsx: error: xl/worksheets/sheet1.xml unpacks to"),
     "too many columns": (lambda: workbook([["Name", "Suit", "Value"], ["Moth", "wing", 1] + [None] * 200 + ["x"]]),
                          f"deck.xlsx:1: column {MAX_COLUMNS + 1}: error: the sheet's cells reach column 204"),
     "CSV text under an .xlsx name": (lambda: GOOD.encode("utf-8"), "deck.xlsx: error: not an .xlsx workbook"),
