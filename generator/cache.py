@@ -118,17 +118,25 @@ class SceneStore:
         Never held in memory beyond the call: a large deck's pages stay on disk.
         """
         if key in self._index:
-            assert self._new is not None
-            if self._unflushed:
-                self._new.flush()
-                self._unflushed = False
-            offset, length = divmod(self._index[key], _SPAN)
-            return os.pread(self._new.fileno(), length, offset)
+            return self.written(key)
         if key in self:  # from the previous build: carried into this one
             assert self._carried is not None
             data, self._carried = self._carried[1], None
             return data
         return None
+
+    def has_blob(self, key: str) -> bool:
+        """Whether this build has written bytes under `key` (to be read back by `written`, not held)."""
+        return key in self._index
+
+    def written(self, key: str) -> bytes:
+        """The bytes this build wrote under `key`, read back from its file."""
+        assert self._new is not None
+        if self._unflushed:
+            self._new.flush()
+            self._unflushed = False
+        offset, length = divmod(self._index[key], _SPAN)
+        return os.pread(self._new.fileno(), length, offset)
 
     def put_blob(self, key: str, data: bytes) -> None:
         """Keep bytes for the next build (only with a folder: in memory they would only grow)."""

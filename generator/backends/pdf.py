@@ -228,10 +228,27 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
         content = encoded.encode("latin-1") if isinstance(encoded, str) else encoded
         if key is not None and store is not None:
             store.put_blob(key, content)
-    stream = pdfdoc.PDFStream(content=content)
+    stream = (_StoredStream(store, key) if key is not None and store is not None and store.has_blob(key)
+              else pdfdoc.PDFStream(content=content))
     stream.dictionary["Filter"] = pdfdoc.PDFArray(names)
     stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
+
+
+class _StoredStream(pdfdoc.PDFStream):
+    """A page's compressed content left in the scene store's file until the PDF is written (a deck's pages stay on disk)."""
+
+    def __init__(self, store: SceneStore, key: str):
+        super().__init__()
+        self.store, self.key = store, key
+
+    @property
+    def content(self) -> bytes:
+        return self.store.written(self.key)
+
+    @content.setter
+    def content(self, value: object) -> None:
+        assert value is None, "a stored stream's content is the store's"
 
 
 class _PdfFileWriter(pdfdoc.PDFFile):

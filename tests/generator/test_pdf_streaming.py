@@ -28,3 +28,23 @@ def test_streamed_file_is_byte_identical_to_reportlabs_save(tmp_path: Path) -> N
     data = streamed.read_bytes()
     assert data.startswith(b"%PDF-1.7") and data.rstrip().endswith(b"%%EOF")
     assert data == reference
+
+
+def test_pages_kept_in_the_store_give_the_same_bytes_and_are_not_held(tmp_path: Path) -> None:
+    from generator.cache import SceneStore
+
+    store = SceneStore(tmp_path / "cache")
+    doc = _document(tmp_path / "stored.pdf")
+    doc.store = store
+    doc.begin_page(210, 297)  # one more page, its content left in the store's file
+    doc.draw(Scene(63, 88, items=[TextRun(5, 10, "Stored", "regular", 9, colour="#222222")]), 10, 10)
+    doc.end_page()
+    contents = doc.canvas._doc.Pages.pages[-1].Contents
+    assert "content" not in vars(contents)  # read from the file when the PDF is written, not held
+    doc.save()
+    store.close()
+    plain = _document(tmp_path / "unused.pdf")
+    plain.begin_page(210, 297)
+    plain.draw(Scene(63, 88, items=[TextRun(5, 10, "Stored", "regular", 9, colour="#222222")]), 10, 10)
+    plain.end_page()
+    assert (tmp_path / "stored.pdf").read_bytes() == plain.canvas.getpdfdata()
