@@ -563,7 +563,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
         if path.suffix.lower() in SHEET_SUFFIXES:  # a spreadsheet saved as CSV, one card a row
             data = load_sheet(path, cid, fields, problems)
         else:
-            data = load_yaml(path, problems)
+            data = load_yaml(path, problems, packed="cards")
         if data is None:
             component.loaded = False
             return component

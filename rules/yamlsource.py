@@ -267,8 +267,9 @@ class _Frame:
 class _Reader:
     """Builds located values from the parser's events, counting depth and values as it goes."""
 
-    def __init__(self, source: _Source, allow_aliases: bool):
+    def __init__(self, source: _Source, allow_aliases: bool, packed: str | None = None):
         self.source = source
+        self.packed = packed  # the key of the top-level list whose mappings are packed as each ends
         self.path = source.spath
         self.problems_before = len(source.problems.items)
         self.allow_aliases = allow_aliases
@@ -433,6 +434,9 @@ class _Reader:
             value = self.merged(value, frame.merges)
         if frame.anchor is not None:
             self.anchors[frame.anchor] = (value, frame.place, frame.size, frame.height)
+        elif (self.packed is not None and len(self.stack) == 2 and isinstance(value, Node)
+              and isinstance(self.stack[1].value, Seq) and self.stack[0].key == self.packed):
+            value = PackedNode(value)  # a card: its located text let go at once, not after the whole file
         self.add(value, frame.place, frame.size, frame.height)
 
     def alias(self, event: Any) -> None:
@@ -551,22 +555,24 @@ def read_source(path: Path, problems: Problems) -> str | None:
     return text
 
 
-def load_yaml(path: Path, problems: Problems) -> Any:
+def load_yaml(path: Path, problems: Problems, packed: str | None = None) -> Any:
     """Load one YAML document with places; on a syntax error or a hostile file, add it and return None."""
     text = read_source(path, problems)
-    return None if text is None else parse_yaml(text, str(path), problems)
+    return None if text is None else parse_yaml(text, str(path), problems, packed=packed)
 
 
-def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True) -> Any:
+def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True, packed: str | None = None) -> Any:
     """Parse YAML text named `spath` (for messages) with places, adding problems instead of raising.
 
-    `aliases=False` (game logs) refuses any anchor or alias.
+    `aliases=False` (game logs) refuses any anchor or alias. `packed="cards"` (card files)
+    keeps each mapping of the top-level `cards:` list as a PackedNode from the moment it
+    ends: a file of thousands of cards never holds them all as located text at once.
     """
     source = _Source(spath, text, problems)
     if not _check_text(source):
         return None
     try:
-        return _Reader(source, aliases).read(text)
+        return _Reader(source, aliases, packed).read(text)
     except _Refused as exc:
         source.add(exc.line, exc.col, exc.message, exc.expected, exc.pos)
     except yaml.MarkedYAMLError as exc:
