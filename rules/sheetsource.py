@@ -276,6 +276,8 @@ def _value(cell: str, spec: Mapping[str, Any]) -> Any:
         return int(cell.split(".")[0])
     if ftype == "bool" and cell.lower() in _YES | _NO:
         return cell.lower() in _YES
+    if ftype in ("suit", "mark"):
+        return _column_name(cell)  # ids are slugs: `Wing` and `Red moon` are `wing` and `red_moon`
     if ftype == "enum":
         return next((v for v in spec.get("values") or [] if str(v) == cell), cell)
     if ftype == "list":

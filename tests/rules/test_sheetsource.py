@@ -33,7 +33,7 @@ GOOD = (
     "Luna Moth,wing,2.0,,,,\r\n"
     ",,,,,,\r\n"
     'Death Head,wing,3,"Drawn to the flame,\r\nit never learns.",yes,,\r\n'
-    "Tallow Candle,flame,1,,,2,\r\n"
+    "Tallow Candle,Flame,1,,,2,\r\n"
     "Gas Mantle,flame,3,,,,gas_mantle\r\n"
 )
 
@@ -98,6 +98,7 @@ def test_the_csv_deck_reads_as_the_yaml_deck(tmp_path: Path) -> None:
         mine = names[card["name"]]
         assert (mine["suit"], mine["value"], mine.designed) == (card["suit"], card["value"], card.designed)
         assert type(mine["value"]) is int
+    assert names["Tallow Candle"]["suit"] == "flame"  # written Flame: a suit cell is read as an id
     assert names["Death Head"]["flavour_text"] == "Drawn to the flame,\nit never learns."
     assert names["Tallow Candle"].copies == 2 and db.components["deck"].printed == 6
     assert {k: v for k, v in plain(dict(names["Gas Mantle"].data)).items()} == {
