@@ -1,4 +1,4 @@
-"""Read a component's cards from a spreadsheet saved as CSV, each cell remembering its row and column.
+"""Read a component's cards from a spreadsheet (CSV, or .xlsx through rules/workbook.py), each cell remembering its row and column.
 
 One card a row under a header row of field names, as Google Sheets, Excel and LibreOffice
 export it: quoted cells may hold line breaks, a UTF-8 byte-order mark is dropped, empty rows
