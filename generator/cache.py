@@ -64,9 +64,9 @@ class SceneStore:
     atomically, so an interrupted build leaves the previous cache whole.
     """
 
-    def __init__(self, folder: Path | None = None, keep: int = 1024):
+    def __init__(self, folder: Path | None = None, keep: int = 128):
         self.folder = folder
-        self.keep = keep
+        self.keep = keep  # scenes held in memory, most recent first; the rest are read back from the file
         self.reused = 0  # entries found from the previous build
         self.reused_scenes = 0  # of them, scenes (not drawings kept by a backend)
         self._recent: OrderedDict[str, Any] = OrderedDict()

@@ -78,7 +78,8 @@ class PackedNode(Node):
             dict.__setitem__(self, key, _shared(value) if isinstance(value, Text) else value)
             spots += (kp.line - base.line, kp.col, vp.line - base.line, vp.col)
         self.place = base
-        self._spots = tuple(spots)
+        # four small numbers a key: as bytes (a sixth of a tuple's size) when each fits in one
+        self._spots: bytes | tuple[int, ...] = bytes(spots) if all(0 <= n < 256 for n in spots) else tuple(spots)
 
     def _at(self, key: str, which: int) -> Place:
         for i, k in enumerate(self):
@@ -105,7 +106,7 @@ class PackedNode(Node):
         return (_unpack, (self.place, dict(self), self._spots))
 
 
-def _unpack(place: Place, items: dict[str, Any], spots: tuple[int, ...]) -> PackedNode:
+def _unpack(place: Place, items: dict[str, Any], spots: bytes | tuple[int, ...]) -> PackedNode:
     node = PackedNode.__new__(PackedNode)
     dict.update(node, items)
     node.place, node._spots = place, spots

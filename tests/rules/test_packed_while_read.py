@@ -48,3 +48,13 @@ def test_problems_in_a_packed_card_file_still_name_their_place() -> None:
     parse_yaml("cards:\n  - {id: a, id: b}\n", "deck.yaml", problems, packed="cards")
     assert [str(p.place) for p in problems.errors] == ["deck.yaml:2:13"]
     assert "duplicate key 'id'" in problems.errors[0].message
+
+
+def test_a_card_with_places_past_column_255_keeps_them() -> None:
+    long_name = "N" * 300
+    text = f"cards:\n  - {{id: a, name: {long_name}, suit: wing}}\n"
+    card = parse_yaml(text, "deck.yaml", Problems(), packed="cards")["cards"][0]
+    located = parse_yaml(text, "deck.yaml", Problems())["cards"][0]
+    assert isinstance(card, PackedNode)
+    assert card.value_place("suit") == located.value_place("suit")
+    assert card.value_place("suit").col == text.splitlines()[1].index("wing") + 1 > 256
