@@ -216,11 +216,7 @@ class NewGameScreen(Screen):
                                     flat=gid != self.game))
         self.ids.players_note.text = spec.players_note
         self.count = self.count or spec.players
-        for n in range(1, PLAYER_ROWS + 1):
-            shown = n <= self.count
-            for wid in (f"p{n}", f"c{n}"):
-                w = self.ids[wid]
-                w.height, w.opacity, w.disabled = (dp(48), 1, False) if shown else (0, 0, True)
+        self._show_player_rows()
         self._player_count()
         self._colours()
         grid = self.ids.variants
@@ -366,6 +362,23 @@ class NewGameScreen(Screen):
             for n, name in enumerate(self.spec.names, start=1):
                 self.ids[f"p{n}"].text = name
         self.redraw()
+
+    def _show_player_rows(self) -> None:
+        """Only the rows of the players in the game are in the form: a hidden row taken out (not only set to
+        no height), so the form has no gap of spacing where the unused rows were."""
+        if not hasattr(self, "_rows"):  # strong references: kv ids are weak, and a row out of the form must live
+            self._rows = [self.ids[f"{k}{n}"].__self__ for n in range(1, PLAYER_ROWS + 1) for k in ("p", "c")]
+        form = self._rows[0].parent or self.ids.setup.parent
+        for w in self._rows:
+            if w.parent is not None:
+                w.parent.remove_widget(w)
+        for i, w in enumerate(self._rows):
+            shown = i // 2 < self.count
+            w.opacity, w.disabled = (1, False) if shown else (0, True)
+            if shown:
+                if i % 2 == 0:
+                    w.height = dp(48)
+                form.add_widget(w, index=form.children.index(self.ids.variants_note.__self__) + 1)
 
     def _toggle(self, vid: str) -> None:
         self.variants[vid] = not self.variants.get(vid)
