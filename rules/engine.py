@@ -72,6 +72,14 @@ def state_after(apply: Callable[[Any, Event], None], state: Any, event: Event) -
     return after
 
 
+def told(apply: Callable[[Any, Event], None], state: Any, event: Event, after: Any | None = None) -> str | None:
+    """What an accepted event said for people (its state's `said` lines joined), or None if the rules refuse it:
+    the start of describe() in engines that record their own words while applying."""
+    if after is None:
+        after = state_after(apply, state, event)
+    return "; ".join(after.said) if after is not None and after.events > state.events else None
+
+
 def and_list(items: list[str]) -> str:
     """'A', 'A and B', 'A, B and C'."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""

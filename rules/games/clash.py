@@ -1348,10 +1348,9 @@ def describe(state: State, event: Event, after: State | None = None) -> str:
     """An event told for people with what it did: 'Ann puts Urgent Telegram into play in thread 2'."""
     if not isinstance(event, dict):
         return str(event)
-    if after is None:
-        after = engine.state_after(apply, state, event)
-    if after is not None and after.events > state.events:
-        return "; ".join(after.said)
+    said = engine.told(apply, state, event, after)
+    if said is not None:
+        return said
     who, action = str(event.get("by", "someone")), event.get("action")
     bits = [f"{k} {_value_words(state, event.get('by'), k, v)}" for k, v in event.items() if k not in ("action", "by")]
     return f"{who}: {action}" + (f" ({', '.join(bits)})" if bits else "")

@@ -1067,10 +1067,9 @@ def describe(state: State, event: Event, after: State | None = None) -> str:
     """An event told for people with what it did: 'Ann plays Carving Knife face up at the loupe on ...'."""
     if not isinstance(event, dict):
         return str(event)
-    if after is None:
-        after = engine.state_after(apply, state, event)
-    if after is not None and after.events > state.events:
-        return "; ".join(after.said)
+    said = engine.told(apply, state, event, after)
+    if said is not None:
+        return said
     who, action = str(event.get("by", "someone")), event.get("action")
 
     def named(sid: object) -> str:  # a refused event may name a suspect not in the row, or nothing
