@@ -21,8 +21,8 @@ import yaml
 from casebook.cli import main
 from rules.cards import load_database
 from rules.games import clash as c
-from rules.log import GameLog, Replay, parse_log, replay
-from rules.problems import Problems
+from rules.log import GameLog, Replay, replay
+from tests.rules.logfiles import read_log
 
 REFEREE = Path(__file__).resolve().parents[1] / "data" / "logs" / "clash" / "referee"
 LOGS = sorted(p.name for p in REFEREE.glob("*.yaml") if not p.name.endswith(".expected.yaml"))
@@ -39,10 +39,7 @@ def db():
 
 @functools.cache
 def read(name: str) -> GameLog:
-    problems = Problems()
-    log = parse_log((REFEREE / name).read_text(), str(REFEREE / name), problems)
-    assert log is not None, problems.format()
-    return log
+    return read_log(REFEREE / name)
 
 
 @functools.cache

@@ -19,6 +19,7 @@ from casebook.cli import main
 from rules.games import hasty as h
 from rules.log import Replay, parse_log, replay
 from rules.problems import Problems
+from tests.rules.logfiles import read_log
 
 REFEREE = Path(__file__).resolve().parents[1] / "data" / "logs" / "hasty" / "referee"
 LOGS = sorted(p.name for p in REFEREE.glob("*.yaml") if not p.name.endswith(".expected.yaml"))
@@ -35,9 +36,7 @@ def db():
 
 
 def run(db, name: str, until: int | None = None) -> Replay:
-    problems = Problems()
-    log = parse_log((REFEREE / name).read_text(), str(REFEREE / name), problems)
-    assert log is not None, problems.format()
+    log = read_log(REFEREE / name)
     return replay(db, log, until=until)
 
 

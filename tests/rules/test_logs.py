@@ -9,17 +9,15 @@ import pytest
 import yaml
 
 from rules.games import graves as g
-from rules.log import parse_log, replay
-from rules.problems import Problems
+from rules.log import replay
+from tests.rules.logfiles import read_log
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 EXPECTED = yaml.safe_load((LOGS / "expected.yaml").read_text())
 
 
 def run(graves_db, name):
-    problems = Problems()
-    log = parse_log((LOGS / name).read_text(), str(LOGS / name), problems)
-    assert log is not None, problems.format()
+    log = read_log(LOGS / name)
     return log, replay(graves_db, log)
 
 

@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from rules.games import pi
-from rules.log import parse_log, replay
-from rules.problems import Problems
+from rules.log import replay
+from tests.rules.logfiles import read_log
 from tests.rules.test_pi_support import pi_database
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs" / "pi"
@@ -18,9 +18,7 @@ EXPECTED = yaml.safe_load((LOGS / "expected.yaml").read_text())
 
 
 def run(name):
-    problems = Problems()
-    log = parse_log((LOGS / name).read_text(), str(LOGS / name), problems)
-    assert log is not None, problems.format()
+    log = read_log(LOGS / name)
     return replay(pi_database(), log)
 
 
