@@ -11,8 +11,9 @@ from typing import Any
 import jinja2
 from jinja2.runtime import Context
 
-from generator.backends.fonts import FONT_FILES, metrics
+from generator.backends.fonts import FontError, GameFonts, metrics
 from generator.cache import SceneStore, library_fingerprint
+from generator.font_check import check_text_fonts
 from generator.layouts import (
     Element,
     LayoutLibrary,
@@ -123,6 +124,8 @@ class Composer:
         self._keys: dict[str, str] = {}
         self._globals = lib.env.globals
         self._library = library_fingerprint(lib)
+        self.fonts = GameFonts(db.folder)  # the game's own TTFs, read when a layout first names one
+        self._library += self.fonts.fingerprint()  # a font file edited: its texts are measured again
         cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in db.components.items()}
         self.base: dict[str, Any] = {
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,
@@ -391,10 +394,14 @@ class Composer:
 
     def _style(self, pe: PreparedElement, ctx: Context, who: str, **defaults: Any) -> TextStyle:
         el = pe.el
-        font = str(self._get(pe, "font", ctx, who, defaults.get("font", "regular")))
-        if font not in FONT_FILES:
-            self.problems.add(el.places.get("font", el.place), f"{who}: unknown font '{font}'", "one of: " + ", ".join(FONT_FILES))
-            raise _Skip
+        try:
+            font = self.fonts.resolve(self._get(pe, "font", ctx, who, defaults.get("font", "regular")))
+        except FontError as exc:
+            place = el.places.get("font", el.place)
+            if (place, str(exc)) not in self._reported:  # once, not once per card
+                self._reported.add((place, str(exc)))
+                self.problems.add(place, f"{who}: {exc}", exc.expected)
+            raise _Skip from None
         align = str(self._get(pe, "align", ctx, who, defaults.get("align", "left")))
         valign = str(self._get(pe, "valign", ctx, who, defaults.get("valign", "top")))
         if align not in ("left", "center", "right") or valign not in ("top", "middle", "bottom"):
@@ -412,6 +419,7 @@ class Composer:
             colour=self._colour(pe, "colour", ctx, who, "#000000") or "#000000", align=align, valign=valign,
             leading=self._number(pe, "leading", ctx, who, 1.2),
             heading_colour=self._colour(pe, "heading_colour", ctx, who, None), fit=fit, top=top,
+            variants=self.fonts.variants(font),
         )
 
     def _text(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
@@ -434,6 +442,9 @@ class Composer:
             self.problems.add(el.places.get("text", el.place), *overflow(fitted, st, who, el.data.get("id", "text"), w, h,
                                                                         box[2:]))
         check_game_text(fitted, el, who, self.problems)
+        card = ctx.get("card")
+        check_text_fonts(fitted, st, text, self.fonts, self.db, card.get("id") if isinstance(card, dict) else None,
+                         el, who, self.problems)
         if not angle:
             scene.items.extend(fitted.runs)
             return

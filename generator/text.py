@@ -41,6 +41,8 @@ class TextStyle:
     heading_colour: str | None = None
     fit: str = "shrink"  # one of FITS
     top: str = ""  # one of TOPS; "" puts the first baseline 93 % of the ascent below the top, as layouts always had
+    # a game font's keys as itself, made bold, italic and both by markup ("" where its family has none); () for Vera
+    variants: tuple[str, ...] = ()
 
 
 @dataclass
@@ -52,7 +54,10 @@ class Fitted:
     widest: float = 0.0  # mm: the widest line (or word, when one cannot fit the width)
 
 
-def _styled(base: str, bold: bool, italic: bool) -> str:
+def _styled(base: str, bold: bool, italic: bool, variants: tuple[str, ...] = ()) -> str:
+    if variants:  # a game font: its family's own styles, the base kept where the family lacks one
+        have = variants.index(base) if base in variants else 0
+        return variants[have | bold | 2 * italic] or base
     if base in ("bold", "bolditalic"):
         bold = True
     if base in ("italic", "bolditalic"):
@@ -62,7 +67,7 @@ def _styled(base: str, bold: bool, italic: bool) -> str:
     return "bold" if bold else "italic" if italic else "regular"
 
 
-def _words(line: str, base: str) -> list[tuple[str, str]]:
+def _words(line: str, base: str, variants: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """Split a line into (word, font style) with inline markup applied."""
     out: list[tuple[str, str]] = []
     for part in _INLINE.split(line):
@@ -70,15 +75,30 @@ def _words(line: str, base: str) -> list[tuple[str, str]]:
             continue
         style = base
         if part.startswith("**") and part.endswith("**") and len(part) > 4:
-            part, style = part[2:-2], _styled(base, True, False)
+            part, style = part[2:-2], _styled(base, True, False, variants)
         elif part.startswith("_") and part.endswith("_") and len(part) > 2:
-            part, style = part[1:-1], _styled(base, False, True)
+            part, style = part[1:-1], _styled(base, False, True, variants)
         for i, word in enumerate(part.split(" ")):
             if i > 0:
                 out.append((" ", style))
             if word:
                 out.append((word, style))
     return out
+
+
+def styles_asked(text: str) -> set[int]:
+    """The styles a text's markup switches to, as indexes into TextStyle.variants: 1 bold, 2 italic, 3 both."""
+    asked: set[int] = set()
+    for line in text.split("\n"):
+        heading = int(line.startswith("## "))
+        asked.add(heading)
+        for part in _INLINE.split(line):
+            if part.startswith("**") and part.endswith("**") and len(part) > 4:
+                asked.add(heading | 1)
+            elif part.startswith("_") and part.endswith("_") and len(part) > 2:
+                asked.add(heading | 2)
+    asked.discard(0)
+    return asked
 
 
 @dataclass
@@ -106,7 +126,7 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
         current: list[tuple[str, str]] = []
         hang = 0.0  # indent of continuation lines (under a bullet's text)
         if line.startswith("## "):
-            line, base, lsize, colour = line[3:], _styled(st.font, True, False), size * 1.12, st.heading_colour
+            line, base, lsize, colour = line[3:], _styled(st.font, True, False, st.variants), size * 1.12, st.heading_colour
             if lines:
                 gap = max(gap, size * 0.35 / PT_PER_MM)
         elif line.lstrip().startswith("- "):
@@ -115,7 +135,7 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
             hang = m.width("\u2022 ", base, lsize) / PT_PER_MM
         x = hang
         indent = 0.0
-        for word, style in _words(line.strip(), base):
+        for word, style in _words(line.strip(), base, st.variants):
             w = m.width(word, style, lsize) / PT_PER_MM
             if word == " ":
                 if current:
@@ -166,10 +186,10 @@ def fit_text(text: str, x: float, y: float, w: float, h: float, st: TextStyle, m
 def _drop(st: TextStyle, size: float, m: TextMetrics) -> float:
     """Points from the top of a line to its baseline, as `top` says (the leading aside)."""
     if st.top == "cap":
-        return m.cap_height("regular", size)
+        return m.cap_height(st.font, size)
     if st.top == "ascent":
-        return m.ascent("regular", size)
-    return m.ascent("regular", size) * 0.93
+        return m.ascent(st.font, size)
+    return m.ascent(st.font, size) * 0.93
 
 
 def _height(lines: list[_Line], st: TextStyle, m: TextMetrics) -> float:
@@ -182,7 +202,7 @@ def _height(lines: list[_Line], st: TextStyle, m: TextMetrics) -> float:
     total -= lines[-1].size * (st.leading - 1.0) / PT_PER_MM
     if st.top:  # the first baseline lower or higher than the usual 93 % of the ascent moves the whole block
         size = lines[0].size
-        total += (_drop(st, size, m) - m.ascent("regular", size) * 0.93) / PT_PER_MM
+        total += (_drop(st, size, m) - m.ascent(st.font, size) * 0.93) / PT_PER_MM
     return total
 
 

@@ -10,12 +10,14 @@ import math
 from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from generator.backends.fonts import font_path
 from generator.scene import Clip, Ellipse, Point, Polyline, Rect, Scene, TextRun, Unclip
 
 SUPERSAMPLE = 2
+# glyphs set at their advance widths, as the PDF sets them: no kerning or ligatures from the shaper (libraqm)
+TEXT_FEATURES = ["-kern", "-liga"] if features.check_feature("raqm") else None
 
 
 @cache
@@ -65,10 +67,10 @@ _TURNS = {
 
 def _turned_text(draw: ImageDraw.ImageDraw, item: TextRun, font: ImageFont.FreeTypeFont, k: float) -> None:
     """A run turned about its start: drawn upright into a mask, the mask turned and stamped."""
-    left, top, right, bottom = (int(v) for v in font.getbbox(item.text, anchor="ls"))
+    left, top, right, bottom = (int(v) for v in font.getbbox(item.text, anchor="ls", features=TEXT_FEATURES))
     w, h = max(1, right - left), max(1, bottom - top)
     mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).text((-left, -top), item.text, font=font, fill=255, anchor="ls")
+    ImageDraw.Draw(mask).text((-left, -top), item.text, font=font, fill=255, anchor="ls", features=TEXT_FEATURES)
     transpose, move = _TURNS[round(item.angle) % 360]
     ax, ay = move(-left, -top, w, h)
     draw.bitmap((round(item.x * k - ax), round(item.y * k - ay)), mask.transpose(transpose), fill=_rgb(item.colour))
@@ -94,7 +96,8 @@ def _draw_item(draw: ImageDraw.ImageDraw, item: object, k: float) -> None:
         if item.angle % 360:
             _turned_text(draw, item, _font(item.font, px), k)
         else:
-            draw.text((item.x * k, item.y * k), item.text, font=_font(item.font, px), fill=_rgb(item.colour), anchor="ls")
+            draw.text((item.x * k, item.y * k), item.text, font=_font(item.font, px), fill=_rgb(item.colour), anchor="ls",
+                      features=TEXT_FEATURES)
     elif isinstance(item, Rect):
         x0, y0, x1, y1 = item.x * k, item.y * k, (item.x + item.w) * k, (item.y + item.h) * k
         r = item.radius * k

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
@@ -76,3 +77,63 @@ def test_per_card_pdfs_print_at_actual_size_without_forcing_duplex(tmp_path):
     scaling, duplex = _viewer_preferences(path)
     assert scaling is False and duplex == pdfium_raw.DuplexUndefined
     assert _fonts_named(path) == set()  # no text drawn: no font named at all
+
+
+FONTGAME = Path(__file__).resolve().parents[1] / "data" / "fontgame"
+
+
+@pytest.fixture(scope="module")
+def quill_build(tmp_path_factory):
+    """The test game set in its own font (DejaVu Serif, from its folder), built through the real command."""
+    from casebook.cli import main
+
+    out = tmp_path_factory.mktemp("build-quill")
+    assert main(["build", "quill", "--cards", str(FONTGAME / "cards"), "--layouts", str(FONTGAME / "layouts"),
+                 "--out", str(out)]) == 0
+    return out / "quill"
+
+
+def test_a_games_own_fonts_are_embedded_and_named_only_where_used(quill_build):
+    for paper in ("a4", "letter"):
+        path = quill_build / f"quill-{paper}.pdf"
+        used = _fonts_in_use(path)
+        bare_used = {n.split("+", 1)[-1] for n in used}
+        # its two styles (named in the layouts by family and style) beside the Vera the layouts still ask for
+        assert bare_used == {"DejaVuSerif", "DejaVuSerif-Bold", "BitstreamVeraSans-Roman", "BitstreamVeraSans-Bold"}
+        assert all(used.values()), f"{path.name}: not embedded: {[n for n, e in used.items() if not e]}"
+        named = _fonts_named(path)
+        assert {n.split("+", 1)[-1] for n in named} == bare_used, named
+        # subset, as ReportLab embeds TrueType: the 28 KB file is not in the PDF whole
+        assert all("+" in n for n in named)
+        assert path.stat().st_size < 100_000
+
+
+def test_a_font_in_the_game_folder_that_no_layout_names_is_not_in_the_pdf(tmp_path):
+    """A font file the game folder holds but no text draws with is neither embedded nor named."""
+    import shutil
+
+    from casebook.cli import main
+
+    game = tmp_path / "fontgame"
+    shutil.copytree(FONTGAME, game)
+    for name in ("face.yaml", "back.yaml", "aid.yaml"):
+        layout = game / "layouts" / "quill" / name
+        text = layout.read_text(encoding="utf-8")
+        text = text.replace("{family: DejaVu Serif, style: Bold}", "bold").replace("{family: DejaVu Serif, style: bold}", "bold")
+        layout.write_text(text.replace("DejaVu Serif Bold", "bold"), encoding="utf-8")
+    assert main(["build", "quill", "--cards", str(game / "cards"), "--layouts", str(game / "layouts"),
+                 "--out", str(tmp_path / "out"), "--paper", "a4"]) == 0
+    named = {n.split("+", 1)[-1] for n in _fonts_named(tmp_path / "out" / "quill" / "quill-a4.pdf")}
+    # the body's **bold** still switches to the family's bold file: the only Bold left is the one markup asks for
+    assert "DejaVuSerif" in named and "DejaVuSerif-Bold" in named
+    (game / "cards" / "quill" / "deck.yaml").write_text(
+        (game / "cards" / "quill" / "deck.yaml").read_text(encoding="utf-8").replace("**", ""), encoding="utf-8")
+    (game / "cards" / "quill" / "rules.yaml").write_text(
+        (game / "cards" / "quill" / "rules.yaml").read_text(encoding="utf-8").replace("**", "").replace("## ", ""),
+        encoding="utf-8")
+    aid = game / "layouts" / "quill" / "aid.yaml"
+    aid.write_text(aid.read_text(encoding="utf-8").replace("## ", ""), encoding="utf-8")
+    assert main(["build", "quill", "--cards", str(game / "cards"), "--layouts", str(game / "layouts"),
+                 "--out", str(tmp_path / "out"), "--paper", "a4"]) == 0
+    named = {n.split("+", 1)[-1] for n in _fonts_named(tmp_path / "out" / "quill" / "quill-a4.pdf")}
+    assert "DejaVuSerif" in named and "DejaVuSerif-Bold" not in named, named

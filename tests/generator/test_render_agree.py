@@ -103,3 +103,48 @@ def test_single_card_pdf_sets_trim_and_bleed_boxes(composed, tmp_path):
     w, h = doc[0].get_size()
     doc.close()
     assert abs(w / 72 * 25.4 - 69.0) < 0.05 and abs(h / 72 * 25.4 - 94.0) < 0.05
+
+
+FONTGAME = Path(__file__).resolve().parents[1] / "data" / "fontgame"
+
+
+@pytest.mark.parametrize("side", ["face", "back"])
+def test_pdf_and_png_agree_in_a_games_own_font(side, tmp_path):
+    """A card set in the game's own TTFs (DejaVu Serif Book and Bold, bold by markup): both backends draw the same."""
+    opts = BuildOptions(papers=("a4",))
+    opts.cards_dir, opts.layouts_dir = FONTGAME / "cards", FONTGAME / "layouts"
+    problems = Problems()
+    quill = compose_game("quill", opts, problems)
+    assert quill is not None, problems.format()
+    card = quill.faces["deck"][1]  # "Add a line — **after** the signature."
+    scene = card.face if side == "face" else card.back
+    assert any(item.font.startswith("font:") for item in scene.items if hasattr(item, "font"))
+    from_pdf, from_png = render_both(scene, tmp_path)
+    w, h = min(from_pdf.width, from_png.width), min(from_pdf.height, from_png.height)
+    a, b = from_pdf.crop((0, 0, w, h)), from_png.crop((0, 0, w, h))
+    got = rms(a, b)
+    if got > RMS_TOLERANCE:
+        FAILED.mkdir(exist_ok=True)
+        a.save(FAILED / f"quill-{side}-expected.png")
+        b.save(FAILED / f"quill-{side}-actual.png")
+    assert got <= RMS_TOLERANCE, f"quill {side}: RMS {got:.2f} > {RMS_TOLERANCE}; images in {FAILED}"
+
+
+def test_a_line_in_a_games_own_font_is_as_long_in_both_backends(tmp_path):
+    """A long line full of kerning pairs: the PNG sets each glyph at its advance width, as the PDF does, so the
+    line ends in the same pixel column (a shaper's kerning would end it over a millimetre short)."""
+    from generator.backends.fonts import GameFonts
+    from generator.scene import Scene, TextRun
+
+    key = GameFonts(FONTGAME / "cards" / "quill" / "fonts").resolve("DejaVu Serif Bold")
+    text = "AVAWAY To Ta Te Ty Va Vo Wa We Yo LT LY P. F, r. y. " * 2
+    scene = Scene(200, 20, 0.0, [TextRun(5, 12, text, key, 9, "#000000")])
+    pdf_path = tmp_path / "line.pdf"
+    scenes_to_pdf([scene], pdf_path)
+    doc = pdfium.PdfDocument(str(pdf_path))
+    from_pdf = doc[0].render(scale=300 / 72).to_pil().convert("L")
+    doc.close()
+    from_png = png.render(scene, 300).convert("L")
+    ends = [img.point(lambda v: 255 if v < 128 else 0).getbbox() for img in (from_pdf, from_png)]
+    assert ends[0] is not None and ends[1] is not None
+    assert abs(ends[0][0] - ends[1][0]) <= 1 and abs(ends[0][2] - ends[1][2]) <= 2, ends
