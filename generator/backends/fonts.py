@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,9 @@ def check_style(style: str) -> str:
     return style
 
 
+WORDS_HELD = 4096  # words whose widths Metrics keeps (the common ones are measured again at most once per 4096 new)
+
+
 class Metrics:
     """Text widths and vertical metrics in points, cached per word at size 1."""
 
@@ -88,6 +91,8 @@ class Metrics:
         unit = self._cache.get(key)
         if unit is None:
             unit = pdfmetrics.stringWidth(text, PDF_NAMES[style], 1000.0) / 1000.0
+            if len(self._cache) >= WORDS_HELD:  # a deck's numbered names would otherwise all stay: start afresh
+                self._cache.clear()
             self._cache[key] = unit
         return unit * size
 
@@ -120,16 +125,19 @@ def metrics() -> Metrics:
     return Metrics()
 
 
-@lru_cache(maxsize=8192)
+@cache
+def _covered(key: str) -> frozenset[str]:
+    """The characters a font has a glyph for."""
+    face = pdfmetrics.getFont(PDF_NAMES[key]).face
+    return frozenset(chr(code) for code, glyph in face.charToGlyph.items() if glyph)
+
+
 def missing_glyphs(key: str, text: str) -> tuple[str, ...]:
     """The characters of `text` the font has no glyph for (spaces and controls aside), each once, in order."""
-    face = pdfmetrics.getFont(PDF_NAMES[key]).face
-    cmap = face.charToGlyph
-    out: dict[str, None] = {}
-    for ch in text:
-        if ch not in out and ch.isprintable() and not ch.isspace() and not cmap.get(ord(ch)):
-            out[ch] = None
-    return tuple(out)
+    covered = _covered(key)
+    if covered.issuperset(text):
+        return ()
+    return tuple(ch for ch in dict.fromkeys(text) if ch not in covered and ch.isprintable() and not ch.isspace())
 
 
 # --- a game's own fonts ---------------------------------------------------------------------
