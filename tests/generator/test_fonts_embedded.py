@@ -103,6 +103,7 @@ def test_a_games_own_fonts_are_embedded_and_named_only_where_used(quill_build):
         assert all(used.values()), f"{path.name}: not embedded: {[n for n, e in used.items() if not e]}"
         named = _fonts_named(path)
         assert {n.split("+", 1)[-1] for n in named} == bare_used, named
+        assert not any("Noto" in n for n in named)  # the folder's Noto Mono: no layout names it
         # subset, as ReportLab embeds TrueType: the 28 KB file is not in the PDF whole
         assert all("+" in n for n in named)
         assert path.stat().st_size < 100_000

@@ -234,3 +234,16 @@ def test_an_unknown_font_is_a_layout_error_once(game: Path) -> None:
     line = next(i for i, text in enumerate(face, 1) if "font: DejaVu Sans" in text)
     assert f"face.yaml:{line}:11: error: " in problems[0]
     assert "DejaVu Serif (Book, Bold)" in problems[0]
+
+
+def test_top_cap_puts_a_game_fonts_capitals_at_the_box_top() -> None:
+    """`top: cap` and `ascent` measure the element's own font (Noto Mono: taller than Vera), not Vera's."""
+    key = GameFonts(GAME_FONTS).resolve("Noto Mono")
+    em = 2048
+    cap = -ImageFont.truetype(str(GAME_FONTS / "NotoMono-Regular-Latin1.ttf"), em).getbbox("H", anchor="ls")[1] / em
+    assert metrics().cap_height(key, 1.0) == pytest.approx(cap)
+    assert abs(metrics().ascent(key, 1.0) - metrics().ascent("regular", 1.0)) > 0.1
+    for top, drop in (("cap", cap), ("ascent", metrics().ascent(key, 1.0)), ("", metrics().ascent(key, 1.0) * 0.93)):
+        st = TextStyle(font=key, size=20, top=top, fit="none")
+        run = fit_text("Hello", 10, 10, 60, 20, st, metrics()).runs[0]
+        assert run.y - 10 == pytest.approx(drop * 20 / 72 * 25.4), top
