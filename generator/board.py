@@ -21,7 +21,7 @@ from generator.compose import Composer
 from generator.exports.transform import scale_scene
 from generator.files import atomic_file
 from generator.layouts import LayoutLibrary, Size
-from generator.scene import Clip, Ellipse, Item, Polyline, Rect, Scene, TextRun, Unclip
+from generator.scene import Clip, Ellipse, Item, Picture, Polyline, Rect, Scene, TextRun, Unclip
 from generator.units import PT_PER_MM
 from rules.cards import GameDatabase, Sheet
 from rules.problems import Problems
@@ -120,6 +120,8 @@ def shift_scene_items(items: list[Item], dx: float, dy: float) -> list[Item]:
             out.append(replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
         elif isinstance(item, TextRun):
             out.append(replace(item, x=item.x + dx, y=item.y + dy))
+        elif isinstance(item, Picture):
+            out.append(item.shifted(dx, dy))
         else:
             out.append(item)
     return out

@@ -27,12 +27,13 @@ from generator.scene import Scene
 if TYPE_CHECKING:
     from generator.layouts import LayoutLibrary
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: scenes may hold pictures (images in layouts)
 FILE_NAME = f"scenes-v{CACHE_VERSION}.bin"
 _TRAILER = struct.Struct("<Q8s")
 _MAGIC = b"casebook"
 _SPAN = 1 << 32  # an index entry is offset * _SPAN + length
-_CODE = ("cache.py", "compose.py", "layouts.py", "scene.py", "symbols.py", "text.py", "units.py", "backends/fonts.py")
+_CODE = ("cache.py", "compose.py", "images.py", "layouts.py", "scene.py", "symbols.py", "text.py", "units.py",
+         "backends/fonts.py", "backends/imagefiles.py")
 _code_digest: str | None = None
 
 

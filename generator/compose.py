@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -11,6 +12,7 @@ from typing import Any
 import jinja2
 from jinja2.runtime import Context
 
+from generator import images
 from generator.backends.fonts import FontError, GameFonts, metrics
 from generator.cache import SceneStore, library_fingerprint
 from generator.font_check import check_text_fonts
@@ -23,7 +25,7 @@ from generator.layouts import (
     prepare,
 )
 from generator.legibility import check_game_text
-from generator.scene import Ellipse, Item, Polyline, Rect, Scene
+from generator.scene import Ellipse, Item, Picture, Polyline, Rect, Scene
 from generator.symbols import draw_symbol
 from generator.text import FITS, TOPS, Fitted, TextStyle, fit_text, overflow
 from generator.units import parse_length
@@ -33,6 +35,7 @@ from rules.yamlsource import plain
 
 FALSY = {"", "false", "none", "0", "no", "[]", "{}"}
 _MISSING = object()
+_UNSETTLED = itertools.count()  # an image path not known before composing: a key no other scene has
 
 
 def _digest(value: Any) -> str:
@@ -218,7 +221,27 @@ class Composer:
                 parts.append(f"{name}={digest}")
             else:
                 parts.append(f"{name}={_digest(value)}")
+        parts.extend(self._image_files(prepared, ctx, size))
         return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+
+    def _image_files(self, prepared: PreparedLayout, ctx: dict[str, Any], size: tuple[float, float] | None) -> list[str]:
+        """The image files a card's scene shows, by path and content: an edited picture, a new scene."""
+        out, jctx = [], None
+        for pe in prepared.elements:
+            if pe.el.type != "image":
+                continue
+            src = pe.data.get("src")
+            if "src" in pe.templated:
+                w, h = size or (0.0, 0.0)
+                jctx = jctx or self._context({**ctx, "vars": prepared.layout.vars,
+                                              "size": {"width": w, "height": h, "bleed": self.bleed}})
+                try:
+                    src = "".join(self.lib.template(str(src)).root_render_func(jctx))
+                except Exception:  # reported when composed; until then a key no build finds again
+                    out.append(f"image:unsettled:{id(self)}:{next(_UNSETTLED)}")
+                    continue
+            out.append("image:" + images.signature(self.db.folder, str(src)))
+        return out
 
     def scene(self, prepared: PreparedLayout, ctx: dict[str, Any], who: str, size: tuple[float, float] | None = None,
               bleed: float | None = None) -> Scene:
@@ -383,6 +406,60 @@ class Composer:
                 scene.add(item)
         elif etype == "table":
             self._table(scene, pe, ctx, who, x, y, ew, eh)
+        elif etype == "image":
+            self._image(scene, pe, ctx, who, x, y, ew, eh)
+
+    def _image(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
+               x: float, y: float, w: float, h: float) -> None:
+        el = pe.el
+        src = str(self._get(pe, "src", ctx, who, ""))
+        try:
+            found = images.load(self.db.folder, src)
+        except images.ImageError as exc:
+            self._image_problem(pe, ctx, who, str(exc))
+            raise _Skip from None
+        for note in found.warnings:  # what svglib could not draw, once per element and file
+            if (el.place, note) not in self._reported:
+                self._reported.add((el.place, note))
+                self.problems.warn(el.places.get("src", el.place), f"image '{src.strip()}': {note}")
+        fit = str(self._get(pe, "fit", ctx, who, "contain")).strip()
+        if fit not in images.FITS:
+            self.problems.add(el.places.get("fit", el.place), f"{who}: fit '{fit}' is not known",
+                              "fit: " + " or ".join(images.FITS))
+            raise _Skip
+        focus = self._get(pe, "focus", ctx, who, [0.5, 0.5])
+        try:
+            fx, fy = (float(v) for v in focus)
+            if not (0 <= fx <= 1 and 0 <= fy <= 1):
+                raise ValueError
+        except (TypeError, ValueError):
+            self.problems.add(el.places.get("focus", el.place), f"{who}: focus must be [across, down], each 0 to 1",
+                              "focus: [0.5, 0.3] (the point of the image kept in view: a half across, 30 % down)")
+            raise _Skip from None
+        radius = self._length(pe, "radius", ctx, who, 0.0)
+        box = images.fit(found.width, found.height, (x, y, w, h), fit, (fx, fy))
+        clip = (x, y, w, h) if fit == "cover" or radius > 0 else None
+        scene.add(Picture(*box, found.path, found.digest, found.kind, found.root, clip, radius))
+
+    def _image_problem(self, pe: PreparedElement, ctx: Context, who: str, why: str) -> None:
+        """An image that cannot be drawn: at the card's field its path comes from, or at the element's src."""
+        el = pe.el
+        place = el.places.get("src", el.place)
+        if "src" not in pe.templated:  # the same for every card: said once
+            if (place, why) not in self._reported:
+                self._reported.add((place, why))
+                self.problems.add(place, f"image: {why}", "src: a PNG, JPEG or SVG file in the game's folder, "
+                                  "e.g. art/lamp.png")
+            return
+        card = ctx.get("card")
+        field_name = images.card_field(str(pe.data["src"]))
+        if isinstance(card, dict) and field_name in card and card.get("component") in self.db.components:
+            for c in self.db.components[card["component"]].cards:
+                if c.id == card.get("id") and field_name in c.data:
+                    self.problems.add(c.field_place(field_name), f"{who}: image: {why} (the layout's src: {place})",
+                                      "a PNG, JPEG or SVG file in the game's folder")
+                    return
+        self.problems.add(place, f"{who}: image: {why}", "a PNG, JPEG or SVG file in the game's folder")
 
     def _dash(self, pe: PreparedElement, who: str) -> tuple[float, ...]:
         el, data = pe.el, pe.data

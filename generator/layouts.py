@@ -41,6 +41,7 @@ ELEMENT_KEYS: dict[str, set[str]] = {
     "symbol": {"name", "colour", "background", "rotate"},
     "table": {"columns", "rows", "font", "size", "header_size", "header_height", "colour", "stroke", "width",
               "header_fill", "label_width", "stripe"},
+    "image": {"src", "fit", "focus", "radius"},  # a PNG, JPEG or SVG in the game's folder (generator/images.py)
 }
 LAYOUT_KEYS = {"extends", "size", "page", "vars", "elements", "description"}
 

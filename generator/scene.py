@@ -1,12 +1,14 @@
 """The neutral scene: what a card or page looks like, in millimetres, belonging to no backend.
 
 Origin top-left, y down. Text arrives laid out (lines and positions fixed by the
-composer), so every backend draws the same glyphs in the same places.
+composer), so every backend draws the same glyphs in the same places; a picture arrives
+fitted (where the whole image lands, and the box that cuts it), so every backend shows
+the same part of it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 Point = tuple[float, float]
 
@@ -78,7 +80,46 @@ class Unclip:
     pass
 
 
-Item = Rect | Ellipse | Polyline | TextRun | Clip | Unclip
+@dataclass(frozen=True)
+class Picture:
+    """An image file (PNG, JPEG or SVG) drawn so that the whole image fills (x, y, w, h).
+
+    What falls outside `clip` (x, y, w, h; its corners rounded by `radius`) is cut away.
+    `digest` is the file's content (backends embed or decode each once, and check the
+    file did not change since it was composed); `root` is the game's folder, the only
+    place an SVG may take images of its own from. `angle` turns it about the centre of
+    its box, clockwise: 0 or 180 (a card turned for a fold).
+    """
+
+    x: float
+    y: float
+    w: float
+    h: float
+    path: str
+    digest: str
+    kind: str  # "raster" (PNG, JPEG) or "svg"
+    root: str
+    clip: tuple[float, float, float, float] | None = None
+    radius: float = 0.0
+    angle: float = 0.0
+
+    def shifted(self, dx: float, dy: float) -> Picture:
+        clip = self.clip and (self.clip[0] + dx, self.clip[1] + dy, self.clip[2], self.clip[3])
+        return replace(self, x=self.x + dx, y=self.y + dy, clip=clip)
+
+    def scaled(self, k: float) -> Picture:
+        clip = self.clip and (self.clip[0] * k, self.clip[1] * k, self.clip[2] * k, self.clip[3] * k)
+        return replace(self, x=self.x * k, y=self.y * k, w=self.w * k, h=self.h * k, clip=clip, radius=self.radius * k)
+
+    def turned(self, width: float, height: float) -> Picture:
+        """Turned half a turn about the centre of a drawing width x height mm."""
+        clip = self.clip and (width - self.clip[0] - self.clip[2], height - self.clip[1] - self.clip[3],
+                              self.clip[2], self.clip[3])
+        return replace(self, x=width - self.x - self.w, y=height - self.y - self.h, clip=clip,
+                       angle=(self.angle + 180) % 360)
+
+
+Item = Rect | Ellipse | Polyline | TextRun | Clip | Unclip | Picture
 
 
 @dataclass

@@ -39,8 +39,12 @@ def test_only_generator_backends_touch_reportlab_and_pillow():
     for module, names in imports("generator").items():
         if "/backends/" in module:
             continue
-        assert not names & {"reportlab", "PIL"}, module
+        # svglib (SVG card art) and pypdfium2 (rasterising it) are drawing libraries too
+        assert not names & {"reportlab", "PIL", "svglib", "pypdfium2", "lxml"}, module
         assert "companion" not in names and "kivy" not in names, module
+    for package in ("rules", "companion", "casebook"):
+        for module, names in imports(package).items():
+            assert not names & {"svglib", "pypdfium2"}, module
 
 
 @pytest.mark.parametrize("package", ["rules", "generator"])

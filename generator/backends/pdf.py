@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import zlib
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -18,8 +19,9 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
+from generator.backends import imagefiles
 from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
-from generator.scene import Clip, Ellipse, Polyline, Rect, Scene, TextRun, Unclip
+from generator.scene import Clip, Ellipse, Picture, Polyline, Rect, Scene, TextRun, Unclip
 from generator.units import mm_to_pt
 
 if TYPE_CHECKING:
@@ -135,8 +137,62 @@ class PdfDocument:
                 c.clipPath(path, stroke=0, fill=0)
             elif isinstance(item, Unclip):
                 c.restoreState()
+            elif isinstance(item, Picture):
+                self._picture(item, X, Y)
         if clip is not None:
             c.restoreState()
+
+    def _picture(self, item: Picture, X: Callable[[float], float], Y: Callable[[float], float]) -> None:
+        """An image placed on its box: a raster file's pixels or an SVG's drawing, each embedded once per document."""
+        c = self.canvas
+        c.saveState()
+        if item.clip is not None:
+            cx, cy, cw, ch = item.clip
+            path = c.beginPath()
+            if item.radius > 0:
+                path.roundRect(X(cx), Y(cy + ch), mm_to_pt(cw), mm_to_pt(ch), mm_to_pt(item.radius))
+            else:
+                path.rect(X(cx), Y(cy + ch), mm_to_pt(cw), mm_to_pt(ch))
+            c.clipPath(path, stroke=0, fill=0)
+        x, y, w, h = X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h)
+        if item.angle:  # half a turn about the box's centre
+            c.transform(-1, 0, 0, -1, 2 * x + w, 2 * y + h)
+        if item.kind == "svg":
+            name, dw, dh = self._svg_form(item)
+            c.transform(w / dw, 0, 0, h / dh, x, y)
+            c.doForm(name)
+        else:
+            name, orientation = self._image_object(item)
+            c.transform(*imagefiles.orientation_matrix(orientation, x, y, w, h))
+            c._code.append(f"/{c._doc.getXObjectName(name)} Do")
+            c._formsinuse.append(name)
+            c._currentPageHasImages = 1
+        c.restoreState()
+
+    def _image_object(self, item: Picture) -> tuple[str, int]:
+        """The image XObject of a raster file (named by its content), made the first time a page shows it."""
+        made: dict[str, tuple[str, int]] = self.__dict__.setdefault("_images", {})
+        found = made.get(item.digest)
+        if found is None:
+            doc = self.canvas._doc
+            name = f"Img{item.digest[:20]}"
+            image, alpha, orientation = imagefiles.pdf_image(item.path, item.digest, name)
+            if alpha is not None:
+                image.smask = doc.Reference(alpha, doc.getXObjectName(alpha.name))
+            doc.Reference(image, doc.getXObjectName(name))
+            found = made[item.digest] = (name, orientation)
+        return found
+
+    def _svg_form(self, item: Picture) -> tuple[str, float, float]:
+        """An SVG drawn once as a form XObject in its own points: (its name, width, height)."""
+        made: dict[str, tuple[str, float, float]] = self.__dict__.setdefault("_svgs", {})
+        found = made.get(item.digest)
+        if found is None:
+            drawing = imagefiles.svg_drawing(item.path, item.digest, item.root)
+            name = f"Svg{item.digest[:20]}"
+            imagefiles.svg_form(self.canvas, name, drawing)
+            found = made[item.digest] = (name, float(drawing.width), float(drawing.height))
+        return found
 
     def _paint(self, fill: str | None, stroke: str | None, width: float, dash: tuple[float, ...]) -> None:
         c = self.canvas

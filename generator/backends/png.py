@@ -7,13 +7,14 @@ FreeType-rendered from the same TTF files as the PDF's fonts.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont, features
+from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
+from generator.backends import imagefiles
 from generator.backends.fonts import font_path
-from generator.scene import Clip, Ellipse, Point, Polyline, Rect, Scene, TextRun, Unclip
+from generator.scene import Clip, Ellipse, Picture, Point, Polyline, Rect, Scene, TextRun, Unclip
 
 SUPERSAMPLE = 2
 # glyphs set at their advance widths, as the PDF sets them: no kerning or ligatures from the shaper (libraqm)
@@ -51,10 +52,50 @@ def render(scene: Scene, dpi: float = 300.0, supersample: int = SUPERSAMPLE) -> 
                 outer.paste(img.crop(box), box[:2])
                 img, draw = outer, outer_draw
             continue
+        if isinstance(item, Picture):
+            _picture(img, item, k)
+            continue
         _draw_item(draw, item, k)
     if supersample > 1:
         img = img.reduce(supersample)
     return img
+
+
+def _picture(img: Image.Image, item: Picture, k: float) -> None:
+    """An image resampled from its file (Lanczos) straight to the pixels it covers, alpha and clip kept."""
+    box = (round(item.x * k), round(item.y * k), round((item.x + item.w) * k), round((item.y + item.h) * k))
+    seen = (max(box[0], 0), max(box[1], 0), min(box[2], img.width), min(box[3], img.height))
+    if item.clip is not None:
+        cx, cy, cw, ch = item.clip
+        clip = (round(cx * k), round(cy * k), round((cx + cw) * k), round((cy + ch) * k))
+        seen = (max(seen[0], clip[0]), max(seen[1], clip[1]), min(seen[2], clip[2]), min(seen[3], clip[3]))
+    if seen[2] <= seen[0] or seen[3] <= seen[1] or box[2] <= box[0] or box[3] <= box[1]:
+        return
+    tile = _tile(item, box, seen)
+    mask = tile.getchannel("A") if tile.mode in ("LA", "RGBA") else None
+    if item.clip is not None and item.radius > 0:
+        rounded = Image.new("L", (seen[2] - seen[0], seen[3] - seen[1]), 0)
+        ImageDraw.Draw(rounded).rounded_rectangle((clip[0] - seen[0], clip[1] - seen[1], clip[2] - seen[0] - 1,
+                                                   clip[3] - seen[1] - 1), round(item.radius * k), fill=255)
+        mask = rounded if mask is None else ImageChops.multiply(mask, rounded)
+    img.paste(tile.convert("RGB"), seen[:2], mask)
+
+
+@lru_cache(maxsize=2)
+def _tile(item: Picture, box: tuple[int, int, int, int], seen: tuple[int, int, int, int]) -> Image.Image:
+    """The part `seen` of a picture drawn on `box` (pixels), remembered: a deck's shared art is resampled once."""
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    if item.kind == "svg":
+        whole = imagefiles.svg_pixels(item.path, item.digest, item.root, bw, bh)
+        if item.angle:
+            whole = whole.transpose(Image.Transpose.ROTATE_180)
+        return whole.crop((seen[0] - box[0], seen[1] - box[1], seen[2] - box[0], seen[3] - box[1]))
+    source = imagefiles.pixels(item.path, item.digest)
+    if item.angle:
+        source = source.transpose(Image.Transpose.ROTATE_180)
+    sx, sy = source.width / bw, source.height / bh
+    area = ((seen[0] - box[0]) * sx, (seen[1] - box[1]) * sy, (seen[2] - box[0]) * sx, (seen[3] - box[1]) * sy)
+    return source.resize((seen[2] - seen[0], seen[3] - seen[1]), Image.Resampling.LANCZOS, box=area)
 
 
 # clockwise quarter turns: the transpose, and where a point (u, v) of a w x h mask lands

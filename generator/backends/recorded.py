@@ -21,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from generator.backends.fonts import PDF_NAMES
 from generator.backends.pdf import PdfDocument
 from generator.cache import SceneStore
-from generator.scene import Scene, TextRun
+from generator.scene import Picture, Scene, TextRun
 from generator.units import mm_to_pt
 
 _fingerprint: str | None = None
@@ -60,6 +60,8 @@ def _replayable(scene: Scene, doc: PdfDocument) -> tuple[str, ...] | None:
     for item in scene.items:
         if isinstance(item, TextRun):
             fonts.setdefault(item.font)
+        elif isinstance(item, Picture):  # its image is an object of this document: drawn again, never replayed
+            return None
     names = [_subset_name(doc, style) for style in fonts]
     for item in scene.items:
         if isinstance(item, TextRun) and (not item.text.isascii() or not item.text.isprintable()

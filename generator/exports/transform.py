@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.scene import Clip, Ellipse, Item, Polyline, Rect, Scene, TextRun
+from generator.scene import Clip, Ellipse, Item, Picture, Polyline, Rect, Scene, TextRun
 
 
 def scale_scene(scene: Scene, k: float) -> Scene:
@@ -26,6 +26,8 @@ def _scale_item(item: Item, k: float) -> Item:
         return replace(item, x=item.x * k, y=item.y * k, size=item.size * k)
     if isinstance(item, Clip):
         return replace(item, x=item.x * k, y=item.y * k, w=item.w * k, h=item.h * k)
+    if isinstance(item, Picture):
+        return item.scaled(k)
     return item
 
 
@@ -44,4 +46,6 @@ def _turn_item(item: Item, w: float, h: float) -> Item:
         return replace(item, points=tuple((w - x, h - y) for x, y in item.points))
     if isinstance(item, TextRun):  # a run turns about its start, which moves with the page
         return replace(item, x=w - item.x, y=h - item.y, angle=(item.angle + 180) % 360)
+    if isinstance(item, Picture):
+        return item.turned(w, h)
     return item

@@ -64,7 +64,12 @@ def _pick(composed):
 @pytest.mark.parametrize("name", ["detective-ability", "mastermind-ace", "location", "evidence", "identity-back",
                                   "detective-back", "mastermind-back", "trump-token"])
 def test_pdf_and_png_agree(composed, name, tmp_path):
-    from_pdf, from_png = render_both(_pick(composed)[name], tmp_path)
+    assert_agree(name, _pick(composed)[name], tmp_path)
+
+
+def assert_agree(name: str, scene, tmp_path: Path) -> Image.Image:
+    """Both backends draw the scene alike (images left in tests/_failed/ if not); returns the PNG backend's."""
+    from_pdf, from_png = render_both(scene, tmp_path)
     w, h = min(from_pdf.width, from_png.width), min(from_pdf.height, from_png.height)
     assert abs(from_pdf.width - from_png.width) <= 1 and abs(from_pdf.height - from_png.height) <= 1
     a, b = from_pdf.crop((0, 0, w, h)), from_png.crop((0, 0, w, h))
@@ -76,6 +81,7 @@ def test_pdf_and_png_agree(composed, name, tmp_path):
         b.save(FAILED / f"{name}-actual.png")
         Image.eval(diff, lambda v: min(255, v * 4)).save(FAILED / f"{name}-failed-diff.png")
     assert got <= RMS_TOLERANCE, f"{name}: RMS {got:.2f} > {RMS_TOLERANCE}; images in {FAILED}"
+    return from_png
 
 
 def test_a_different_scene_does_not_agree(composed):
@@ -103,6 +109,32 @@ def test_single_card_pdf_sets_trim_and_bleed_boxes(composed, tmp_path):
     w, h = doc[0].get_size()
     doc.close()
     assert abs(w / 72 * 25.4 - 69.0) < 0.05 and abs(h / 72 * 25.4 - 94.0) < 0.05
+
+
+ART = Path(__file__).resolve().parents[1] / "data" / "artgame"
+
+
+@pytest.fixture(scope="module")
+def gallery():
+    """The Gallery test game: a PNG with transparency, a JPEG on its side (EXIF), an SVG; contain, cover, stretch."""
+    problems = Problems()
+    result = compose_game("gallery", BuildOptions(papers=("a4",), cards_dir=ART / "cards", layouts_dir=ART / "layouts"),
+                          problems)
+    assert result is not None, problems.format()
+    return result
+
+
+@pytest.mark.parametrize("card", ["moth_contain", "moth_cover", "lamp_cover", "frame_stretch", "back", "turned"])
+def test_pdf_and_png_agree_on_pictures(gallery, card, tmp_path):
+    from generator.exports.transform import turn_scene
+
+    faces = {f.card.id: f for f in gallery.faces["deck"]}
+    scene = {"back": faces["moth_contain"].back, "turned": turn_scene(faces["lamp_cover"].face)}.get(card) \
+        or faces[card].face
+    from_png = assert_agree(f"picture-{card}", scene, tmp_path)
+    # and the picture is there: the card is far from the same card without it
+    bare = type(scene)(scene.width, scene.height, scene.bleed, [i for i in scene.items if type(i).__name__ != "Picture"])
+    assert rms(png.render(bare, DPI), from_png) > RMS_TOLERANCE
 
 
 FONTGAME = Path(__file__).resolve().parents[1] / "data" / "fontgame"

@@ -1,0 +1,131 @@
+"""Images in layouts: a `src` found inside the game's folder, its file checked once, fitted into a box.
+
+Paths are relative to the folder holding game.yaml; one that leads outside it (`..`, an
+absolute path, a link pointing out) is refused, as is a file over 50 MB or 100 megapixels,
+one that is missing, damaged or not PNG, JPEG or SVG. What a file holds is read once per
+version of it (its size, modification time and inode), however many cards show it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from generator.backends.imagefiles import MAX_BYTES, ImageFileError, measure
+
+FITS = ("contain", "cover", "stretch")
+SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
+
+
+class ImageError(ValueError):
+    """Why an image cannot be used, said for people."""
+
+
+@dataclass(frozen=True)
+class ImageFile:
+    """A checked image file: where it is, its content digest, kind and size as seen."""
+
+    path: str
+    digest: str
+    kind: str  # "raster" or "svg"
+    width: float  # pixels (upright), or an SVG's points
+    height: float
+    root: str  # the game's folder, resolved
+    warnings: tuple[str, ...] = ()
+
+
+_FILES: dict[tuple[str, int, int, int], ImageFile] = {}  # (path, mtime, size, inode) -> the file as read
+
+
+def resolve(folder: Path, src: str) -> Path:
+    """The file `src` names inside the game's folder; ImageError if it leads outside or is not there."""
+    text = src.strip()
+    if not text:
+        raise ImageError("src is empty")
+    if PurePosixPath(text).is_absolute() or PureWindowsPath(text).is_absolute() or PureWindowsPath(text).drive:
+        raise ImageError(f"'{text}' is an absolute path; an image's path is relative to the game's folder")
+    if ".." in PurePosixPath(text.replace("\\", "/")).parts:
+        raise ImageError(f"'{text}' leads outside the game's folder ('..')")
+    root = folder.resolve()
+    path = root / text
+    real = path.resolve()
+    if not real.is_relative_to(root):
+        raise ImageError(f"'{text}' is a link leading outside the game's folder (to {real})")
+    if real.suffix.lower() not in SUFFIXES:
+        raise ImageError(f"'{text}' is not a PNG, JPEG or SVG file (by its name)")
+    if not real.is_file():
+        raise ImageError(f"no image '{text}' in {root}" if not real.exists() else f"'{text}' is not a file")
+    return real
+
+
+def load(folder: Path, src: str) -> ImageFile:
+    """The checked image `src` names (ImageError if it cannot be used), read once per version of the file."""
+    path = resolve(folder, src)
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise ImageError(f"cannot read '{src.strip()}': {exc.strerror}") from None
+    key = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
+    found = _FILES.get(key)
+    if found is not None:
+        return found
+    if st.st_size > MAX_BYTES:
+        raise ImageError(f"'{src.strip()}' is {st.st_size / 1e6:.0f} MB, over the {MAX_BYTES // 2**20} MB an image may have")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ImageError(f"cannot read '{src.strip()}': {exc.strerror}") from None
+    try:
+        measured = measure(data, str(path), str(folder.resolve()))
+    except ImageFileError as exc:
+        raise ImageError(f"'{src.strip()}' {exc}") from None
+    found = ImageFile(str(path), hashlib.sha1(data).hexdigest(), measured.kind, measured.width, measured.height,
+                      str(folder.resolve()), measured.warnings)
+    if len(_FILES) > 4096:
+        _FILES.clear()
+    _FILES[key] = found
+    return found
+
+
+def signature(folder: Path, src: str) -> str:
+    """What a scene showing `src` depends on: the file's path and content, or why it cannot be shown."""
+    try:
+        found = load(folder, src)
+    except ImageError as exc:
+        return f"refused:{exc}"
+    return f"{found.path}:{found.digest}"
+
+
+_CARD_FIELD = re.compile(r"""\bcard(?:\.(\w+)|\[\s*['"](\w+)['"]\s*\])""")
+
+
+def card_field(template: str) -> str | None:
+    """The one card field (not its id) a src template reads (`{{ card.art }}`), where a bad path is the card's to fix."""
+    names = {a or b for a, b in _CARD_FIELD.findall(template)} - {"id", "component", "copies", "designed"}
+    return names.pop() if len(names) == 1 else None
+
+
+def fit(image_w: float, image_h: float, box: tuple[float, float, float, float], mode: str,
+        focus: tuple[float, float] = (0.5, 0.5)) -> tuple[float, float, float, float]:
+    """Where the whole image lands (x, y, w, h) when fitted into box.
+
+    contain: as large as fits, the room left shared as `focus` says (centred by default);
+    cover: as small as fills the box, the point `focus` (fractions of the image across and
+    down) as near the box's centre as the box allows; stretch: the box itself.
+    """
+    x, y, w, h = box
+    if mode == "stretch" or image_w <= 0 or image_h <= 0:
+        return box
+    fx, fy = focus
+    if mode == "contain":
+        k = min(w / image_w, h / image_h)
+        pw, ph = image_w * k, image_h * k
+        return (x + (w - pw) * fx, y + (h - ph) * fy, pw, ph)
+    k = max(w / image_w, h / image_h)
+    pw, ph = image_w * k, image_h * k
+    px = min(x, max(x + w - pw, x + w / 2 - fx * pw))
+    py = min(y, max(y + h - ph, y + h / 2 - fy * ph))
+    return (px, py, pw, ph)
