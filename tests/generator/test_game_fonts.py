@@ -163,6 +163,8 @@ def test_missing_glyphs_are_found_for_game_fonts_and_for_vera() -> None:
 
 
 def test_a_cff_opentype_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    shutil.copy(BOOK, tmp_path / "TrueTypeOutlines.otf")  # an .otf with TrueType outlines is used like a .ttf
+    assert fonts.font_path(GameFonts(tmp_path).resolve("DejaVu Serif")).name == "TrueTypeOutlines.otf"
     (tmp_path / "Fake.otf").write_bytes(b"OTTO" + bytes(200))
     got = read_font(tmp_path / "Fake.otf")
     assert isinstance(got, RefusedFont) and "PostScript (CFF) outlines" in got.reason
