@@ -26,6 +26,12 @@ def _field_holding(db: GameDatabase, card_id: Any, char: str, fallback: Place) -
     return fallback, None
 
 
+def _add_once(problems: Problems, place: Place, message: str, expected: str) -> None:
+    """A problem, unless the same one is already reported (a sheet is composed once per paper)."""
+    if not any(p.place == place and p.message == message for p in problems.items):
+        problems.add(place, message, expected)
+
+
 def check_text_fonts(fitted: Fitted, st: TextStyle, text: str, fonts: GameFonts, db: GameDatabase, card_id: Any,
                      el: Any, who: str, problems: Problems) -> None:
     """Report the characters a text's fonts have no glyph for, and markup styles its game font family lacks."""
@@ -39,14 +45,14 @@ def check_text_fonts(fitted: Fitted, st: TextStyle, text: str, fonts: GameFonts,
         place, field = _field_holding(db, card_id, next(iter(chars)), at)
         where = f"{who} field '{field}' (text '{element}')" if field else f"{who}: text '{element}'"
         listed = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in chars)
-        problems.add(place, f"{where}: the font '{fonts.describe(key)}' has no glyph for {listed}",
-                     "other characters, or a font that has these (a character without a glyph would print as a box)")
+        _add_once(problems, place, f"{where}: the font '{fonts.describe(key)}' has no glyph for {listed}",
+                  "other characters, or a font that has these (a character without a glyph would print as a box)")
     if not st.variants:
         return
     lacking = [STYLE_NAMES[i] for i in sorted(styles_asked(text)) if not st.variants[i]]
     if lacking:
         wanted = " and ".join(lacking)
-        problems.add(at, f"{who}: text '{element}' is set in '{fonts.describe(st.font)}' and its markup asks for "
-                         f"{wanted} (**bold**, _italic_ or a ## heading), but the font family "
-                         f"'{fonts.family_of(st.font)}' in {fonts.folder} has no {wanted} style{fonts.refused_note()}",
-                     f"the family's {wanted} .ttf in the game folder, or the text without that markup")
+        _add_once(problems, at, f"{who}: text '{element}' is set in '{fonts.describe(st.font)}' and its markup asks for "
+                      f"{wanted} (**bold**, _italic_ or a ## heading), but the font family "
+                      f"'{fonts.family_of(st.font)}' in {fonts.folder} has no {wanted} style{fonts.refused_note()}",
+                  f"the family's {wanted} .ttf in the game folder, or the text without that markup")

@@ -325,8 +325,15 @@ class GameFonts:
                 return FontError(f"the font '{wanted}' is {bad.path}, which {bad.reason}", bad.advice)
         families: dict[str, list[str]] = {}
         for f in sorted(self.fonts, key=lambda f: (f.bold, f.italic, f.style)):  # regular, italic, bold, ...
-            families.setdefault(f.family, []).append(f.style)
+            if f.style not in families.setdefault(f.family, []):
+                families[f.family].append(f.style)
         refused = self.refused_note()
+        if not style:  # "Family Style" in one string: the longest family it starts with
+            starts = [f for f in families if _norm(wanted).startswith(_norm(f)) and _norm(wanted) != _norm(f)]
+            if starts:
+                family = max(starts, key=len)
+                words = len(family.split())
+                style = " ".join(wanted.split()[words:]) or wanted
         if style and _norm(family) in {_norm(f) for f in families}:
             styles = next(v for k, v in families.items() if _norm(k) == _norm(family))
             return FontError(f"the font family '{family}' in {self.folder} has no style '{style}'{refused}",

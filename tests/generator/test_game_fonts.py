@@ -98,6 +98,13 @@ def test_an_unknown_family_lists_the_families_and_an_unknown_style_the_familys_s
     with pytest.raises(FontError) as exc:
         found.resolve({"family": "DejaVu Serif", "style": "Light"})
     assert "has no style 'Light'" in str(exc.value) and exc.value.expected == "one of its styles: Book, Bold"
+    with pytest.raises(FontError) as exc:  # family and style in one string: the family is found, the style not
+        found.resolve("DejaVu Serif Condensed Light")
+    assert "the font family 'DejaVu Serif' in" in str(exc.value) and "no style 'Condensed Light'" in str(exc.value)
+    shutil.copy(BOLD, tmp_path / "b-again.ttf")  # a second copy of a style: listed once
+    with pytest.raises(FontError) as exc:
+        GameFonts(tmp_path).resolve("Lobster Two")
+    assert "DejaVu Serif (Book, Bold)" in str(exc.value)
     with pytest.raises(FontError, match="takes 'family' and 'style'"):
         found.resolve({"famly": "DejaVu Serif"})
     with pytest.raises(FontError, match=r"no \.ttf font in"):
