@@ -26,8 +26,9 @@ from generator.layouts import (
 )
 from generator.legibility import check_game_text
 from generator.scene import Ellipse, Item, Picture, Polyline, Rect, Scene
-from generator.symbols import draw_symbol
+from generator.symbols import InlineIcons, UnknownIcon, draw_symbol
 from generator.text import FITS, TOPS, Fitted, TextStyle, fit_text, overflow
+from generator.text_places import field_holding
 from generator.units import parse_length
 from rules.cards import Card, Component, GameDatabase
 from rules.problems import Place, Problems
@@ -126,7 +127,10 @@ class Composer:
         self._digests: dict[str, str] = {}
         self._keys: dict[str, str] = {}
         self._globals = lib.env.globals
-        self._library = library_fingerprint(lib)
+        self.icons = InlineIcons(lib.symbols, {sid: (s.symbol, s.ink) for sid, s in db.suits.items()},
+                                 {mid: m.symbol for mid, m in db.marks.items()})
+        # a text's {suit:ID} draws that suit's symbol in its ink, whatever the layout's templates read
+        self._library = library_fingerprint(lib) + repr((self.icons.suits, self.icons.marks))
         self.fonts = GameFonts(db.folder)  # the game's own TTFs, read when a layout first names one
         self._library += self.fonts.fingerprint()  # a font file edited: its texts are measured again
         cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in db.components.items()}
@@ -522,6 +526,7 @@ class Composer:
         card = ctx.get("card")
         check_text_fonts(fitted, st, text, self.fonts, self.db, card.get("id") if isinstance(card, dict) else None,
                          el, who, self.problems)
+        scene.items.extend(self._icons(fitted, pe, ctx, who, angle, (cx, cy)))
         if not angle:
             scene.items.extend(fitted.runs)
             return
@@ -529,6 +534,22 @@ class Composer:
         for run in fitted.runs:
             dx, dy = run.x - cx, run.y - cy
             scene.add(replace(run, x=cx + dx * cos - dy * sin, y=cy + dx * sin + dy * cos, angle=angle))
+
+    def _icons(self, fitted: Fitted, pe: PreparedElement, ctx: Context, who: str, angle: float = 0.0,
+               centre: tuple[float, float] = (0.0, 0.0)) -> list[Item]:
+        """A text's inline icons as scene items; an unknown one is a problem at the card's field that names it."""
+        if not fitted.icons:
+            return []
+        try:
+            return self.icons.draw(fitted.icons, self._colour(pe, "icon_background", ctx, who, "#FFFFFF") or "#FFFFFF",
+                                   angle, centre)
+        except UnknownIcon as exc:
+            card = ctx.get("card")
+            place, _ = field_holding(self.db, card.get("id") if isinstance(card, dict) else None, exc.holds,
+                                     pe.el.places.get("text", pe.el.place))
+            self.problems.add(place, f"{who}: text '{pe.el.data.get('id', 'text')}' draws {exc.written}: {exc}",
+                              "one of: " + ", ".join(exc.known) if exc.known else "")
+            raise _Skip from None
 
     def _table(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
                x: float, y: float, w: float, h: float) -> None:
@@ -574,13 +595,13 @@ class Composer:
             fitted = fit_text(title, xs[i] + pad, y + 0.6, xs[i + 1] - xs[i] - 2 * pad, header_h - 1.2, head, self.metrics)
             if not fitted.fits:
                 self.problems.add(el.places.get("columns", el.place), f"{who}: column title '{title}' does not fit")
-            scene.items.extend(fitted.runs)
+            scene.items.extend([*fitted.runs, *self._icons(fitted, pe, ctx, who)])
         for r, label in enumerate(rows):
             fitted = fit_text(str(label), xs[0] + pad, y + header_h + r * row_h + 0.4, xs[1] - xs[0] - 2 * pad,
                               row_h - 0.8, body, self.metrics)
             if not fitted.fits:
                 self.problems.add(el.places.get("rows", el.place), f"{who}: row label '{label}' does not fit")
-            scene.items.extend(fitted.runs)
+            scene.items.extend([*fitted.runs, *self._icons(fitted, pe, ctx, who)])
         lines: list[Item] = [Rect(x, y, w, h, stroke=stroke, width=line_w * 1.6)]
         for r in range(len(rows)):
             yy = y + header_h + r * row_h

@@ -37,10 +37,10 @@ ELEMENT_KEYS: dict[str, set[str]] = {
     "ellipse": {"fill", "stroke", "width"},
     "line": {"points", "stroke", "width", "dash"},
     "text": {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "heading_colour", "rotate",
-             "game_text", "fit", "top"},
+             "game_text", "fit", "top", "icon_background"},
     "symbol": {"name", "colour", "background", "rotate"},
     "table": {"columns", "rows", "font", "size", "header_size", "header_height", "colour", "stroke", "width",
-              "header_fill", "label_width", "stripe"},
+              "header_fill", "label_width", "stripe", "icon_background"},
     "image": {"src", "fit", "focus", "radius"},  # a PNG, JPEG or SVG in the game's folder (generator/images.py)
 }
 LAYOUT_KEYS = {"extends", "size", "page", "vars", "elements", "description"}

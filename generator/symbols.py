@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.scene import Ellipse, Item, Point, Polyline, Rect
+from generator.text import IconBox, icon_refs
 from rules.problems import Place, Problems
 from rules.yamlsource import Node, place_of
 
@@ -196,3 +197,67 @@ def draw_symbol(parts: list[Part], x: float, y: float, w: float, h: float, colou
                                       stroke if (stroke or not closed) else (paint if not closed else None),
                                       width or (0 if closed else scale * 4)))
     return items
+
+
+class UnknownIcon(ValueError):
+    """An inline icon names a suit, mark or symbol the game does not have."""
+
+    def __init__(self, kind: str, name: str, message: str, known: list[str]):
+        super().__init__(message)
+        self.kind, self.name, self.known = kind, name, known
+
+    @property
+    def written(self) -> str:
+        return f"{{{self.kind}:{self.name}}}"
+
+    def holds(self, text: str) -> bool:
+        """Whether a text names this icon."""
+        return (self.kind, self.name) in icon_refs(text)
+
+
+@dataclass(frozen=True)
+class InlineIcons:
+    """What `{suit:ID}`, `{mark:ID}` and `{symbol:NAME}` in a text draw, for one game and symbol library.
+
+    A suit's icon is painted in the suit's `ink`, the shade its name is written in: an icon
+    the size of a letter needs a letter's contrast, which the paler symbol `colour` may lack.
+    A mark's or a symbol's icon takes the text's colour.
+    """
+
+    symbols: dict[str, list[Part]]
+    suits: dict[str, tuple[str, str]]  # id -> (symbol name, ink)
+    marks: dict[str, str]  # id -> symbol name
+
+    def resolve(self, kind: str, name: str, text_colour: str) -> tuple[list[Part], str]:
+        """The parts and colour of one icon; UnknownIcon with the known names if there is none."""
+        if kind == "symbol":
+            parts = self.symbols.get(name)
+            if parts is None:
+                raise UnknownIcon(kind, name, f"unknown symbol '{name}'", sorted(self.symbols))
+            return parts, text_colour
+        ids = self.suits if kind == "suit" else self.marks
+        key = name if name in ids else name.strip().lower().replace(" ", "_")  # Flame is flame, as in card sheets
+        if key not in ids:
+            raise UnknownIcon(kind, name, f"unknown {kind} '{name}'", sorted(ids))
+        symbol, colour = self.suits[key] if kind == "suit" else (self.marks[key], text_colour)
+        parts = self.symbols.get(symbol)
+        if parts is None:
+            raise UnknownIcon(kind, name, f"{kind} '{key}' has no symbol to draw"
+                              + (f" (its symbol '{symbol}' is not in the symbol library)" if symbol else ""),
+                              sorted(self.symbols))
+        return parts, colour
+
+    def draw(self, boxes: list[IconBox], background: str, angle: float = 0.0,
+             centre: Point = (0.0, 0.0)) -> list[Item]:
+        """The icons as scene items; with `angle` (clockwise quarter turns) each is turned about `centre`."""
+        items: list[Item] = []
+        cos, sin = round(math.cos(math.radians(angle))), round(math.sin(math.radians(angle)))
+        for box in boxes:
+            parts, colour = self.resolve(box.kind, box.name, box.colour)
+            x, y = box.x, box.y
+            if angle:
+                dx, dy = x + box.side / 2 - centre[0], y + box.side / 2 - centre[1]
+                x = centre[0] + dx * cos - dy * sin - box.side / 2
+                y = centre[1] + dx * sin + dy * cos - box.side / 2
+            items.extend(draw_symbol(parts, x, y, box.side, box.side, colour, background, angle))
+        return items

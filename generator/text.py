@@ -2,13 +2,15 @@
 
 Markup: a newline breaks the line; a blank line starts a paragraph (with a little
 space); a line starting `## ` is a heading; `- ` a bullet with a hanging indent;
-`**bold**` and `_italic_` inline. Sizes are points, positions millimetres.
+`**bold**` and `_italic_` inline; `{suit:ID}`, `{mark:ID}` and `{symbol:NAME}` an inline icon,
+laid out as a word: a square as tall as the font's ascent, standing on the baseline (drawn
+by the composer from the boxes in `Fitted.icons`). Sizes are points, positions millimetres.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from generator.scene import TextRun
@@ -16,6 +18,11 @@ from generator.units import PT_PER_MM
 
 # _italic_ needs a letter just inside each underscore, so blanks to write on (____) stay as they are
 _INLINE = re.compile(r"(\*\*.+?\*\*|(?<![\w])_(?=[^_\s]).+?(?<=[^_\s])_(?![\w]))")
+# an inline icon: {suit:leaf}, {mark:event}, {symbol:magnifier}; any other brace stays text
+ICON = re.compile(r"\{(suit|mark|symbol):\s*([\w\- ]*?)\s*\}")
+_ICON_BASE = 0xF0000  # the n-th icon of a text stands in the line breaker as this character + n (private use)
+_ICON_FIRST = chr(_ICON_BASE)
+_PRIVATE = re.compile("[\U000F0000-\U0010FFFF]")
 
 
 class TextMetrics(Protocol):
@@ -45,6 +52,22 @@ class TextStyle:
     variants: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class IconBox:
+    """Where an inline icon is drawn: a square of `side` mm, top-left at (x, y), in its line's text colour."""
+
+    kind: str  # suit, mark or symbol
+    name: str  # as written
+    x: float
+    y: float
+    side: float
+    colour: str
+
+    @property
+    def written(self) -> str:
+        return f"{{{self.kind}:{self.name}}}"
+
+
 @dataclass
 class Fitted:
     runs: list[TextRun]
@@ -52,6 +75,24 @@ class Fitted:
     fits: bool
     height: float  # mm used
     widest: float = 0.0  # mm: the widest line (or word, when one cannot fit the width)
+    icons: list[IconBox] = field(default_factory=list)
+
+
+def icon_refs(text: str) -> list[tuple[str, str]]:
+    """The inline icons a text names, as (kind, name), in order."""
+    return ICON.findall(text)
+
+
+def _is_icon(char: str) -> bool:
+    return char >= _ICON_FIRST
+
+
+def _measure(word: str, style: str, size: float, m: TextMetrics) -> float:
+    """A word's width in points, its inline icons counted as squares of the ascent."""
+    if max(word, default="") < _ICON_FIRST:
+        return m.width(word, style, size)
+    icons = sum(1 for c in word if _is_icon(c))
+    return m.width("".join(c for c in word if not _is_icon(c)), style, size) + icons * m.ascent(style, size)
 
 
 def _styled(base: str, bold: bool, italic: bool, variants: tuple[str, ...] = ()) -> str:
@@ -111,8 +152,11 @@ class _Line:
 
 
 def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
-            wrap: bool = True) -> tuple[list[_Line], bool, float]:
-    """Wrap into lines at `size` (only at newlines if not `wrap`); whether all fits the width, and the widest."""
+            wrap: bool = True, icons: bool = False) -> tuple[list[_Line], bool, float]:
+    """Wrap into lines at `size` (only at newlines if not `wrap`); whether all fits the width, and the widest.
+
+    With `icons`, the text holds inline icons (as private-use characters) to measure as squares.
+    """
     lines: list[_Line] = []
     ok = True
     widest = 0.0
@@ -136,7 +180,7 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
         x = hang
         indent = 0.0
         for word, style in _words(line.strip(), base, st.variants):
-            w = m.width(word, style, lsize) / PT_PER_MM
+            w = (_measure(word, style, lsize, m) if icons else m.width(word, style, lsize)) / PT_PER_MM
             if word == " ":
                 if current:
                     current.append((word, style))
@@ -173,13 +217,21 @@ def _merge(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def fit_text(text: str, x: float, y: float, w: float, h: float, st: TextStyle, m: TextMetrics) -> Fitted:
     """Lay text out in the box: with fit shrink from st.size in 0.25 pt steps down to st.min_size, else at st.size."""
+    if max(text, default="") >= _ICON_FIRST:  # characters of the planes the icons stand in for: no font draws them
+        text = _PRIVATE.sub("\uFFFD", text)
+    refs = icon_refs(text)
+    if refs:
+        count = iter(range(len(refs)))
+        text = ICON.sub(lambda _: chr(_ICON_BASE + next(count)), text)
     size = st.size
     while True:
-        lines, words_fit, widest = _layout(text, w, st, size, m, wrap=st.fit != "none")
+        lines, words_fit, widest = _layout(text, w, st, size, m, wrap=st.fit != "none", icons=bool(refs))
         height = _height(lines, st, m)
         if (height <= h + 1e-6 and words_fit) or st.fit != "shrink" or size - 0.25 < st.min_size - 1e-9:
             fits = height <= h + 1e-6 and words_fit
-            return Fitted(_place(lines, x, y, w, h, height, st, m), size, fits, height, widest)
+            icons: list[IconBox] = []
+            runs = _place(lines, x, y, w, h, height, st, m, refs, icons)
+            return Fitted(runs, size, fits, height, widest, icons)
         size -= 0.25
 
 
@@ -207,7 +259,7 @@ def _height(lines: list[_Line], st: TextStyle, m: TextMetrics) -> float:
 
 
 def _place(lines: list[_Line], x: float, y: float, w: float, h: float, height: float, st: TextStyle,
-           m: TextMetrics) -> list[TextRun]:
+           m: TextMetrics, refs: list[tuple[str, str]], icons: list[IconBox]) -> list[TextRun]:
     top = y
     if st.valign == "middle":
         top = y + (h - height) / 2
@@ -223,7 +275,7 @@ def _place(lines: list[_Line], x: float, y: float, w: float, h: float, height: f
         if ln is lines[0]:
             baseline -= ln.size * (st.leading - 1.0) / 2 / PT_PER_MM
         pieces = _merge(ln.pieces)
-        widths = [m.width(p, s, ln.size) / PT_PER_MM for p, s in pieces]
+        widths = [(_measure(p, s, ln.size, m) if refs else m.width(p, s, ln.size)) / PT_PER_MM for p, s in pieces]
         total = sum(widths)
         avail = w - ln.indent
         start = x + ln.indent
@@ -233,13 +285,30 @@ def _place(lines: list[_Line], x: float, y: float, w: float, h: float, height: f
             start += avail - total
         colour = ln.colour or st.colour
         for (piece, style), pw in zip(pieces, widths, strict=True):
-            if piece.strip():
+            if refs and max(piece) >= _ICON_FIRST:
+                _place_icons(piece, style, start, baseline, ln.size, colour, m, refs, runs, icons)
+            elif piece.strip():
                 runs.append(TextRun(start, baseline, piece, style, ln.size, colour))
             start += pw
         cursor += line_h
         if ln is lines[0]:
             cursor -= ln.size * (st.leading - 1.0) / 2 / PT_PER_MM
     return runs
+
+
+def _place_icons(piece: str, style: str, x: float, baseline: float, size: float, colour: str, m: TextMetrics,
+                 refs: list[tuple[str, str]], runs: list[TextRun], icons: list[IconBox]) -> None:
+    """Split a piece holding inline icons into its text runs and icon boxes, from x along the baseline."""
+    side = m.ascent(style, size) / PT_PER_MM  # from the baseline up to the tallest letters (b, d, l)
+    for part in re.split(f"([{_ICON_FIRST}-{chr(_ICON_BASE + len(refs) - 1)}])", piece):
+        if part and _is_icon(part):
+            kind, name = refs[ord(part) - _ICON_BASE]
+            icons.append(IconBox(kind, name, x, baseline - side, side, colour))
+            x += side
+            continue
+        if part.strip():
+            runs.append(TextRun(x, baseline, part, style, size, colour))
+        x += m.width(part, style, size) / PT_PER_MM if part else 0.0
 
 
 def overflow(fitted: Fitted, st: TextStyle, who: str, field: str, w: float, h: float,
