@@ -100,7 +100,7 @@ def _is_colour(value: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # texts that recur come back within a few cards; a deck's unique names would only pile up
 def _fitted(text: str, x: float, y: float, w: float, h: float, st: TextStyle) -> Fitted:
     """fit_text, remembered for texts that recur across cards (suit names, values, titles)."""
     return fit_text(text, x, y, w, h, st, metrics())
