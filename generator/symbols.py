@@ -231,7 +231,7 @@ class InlineIcons:
     def resolve(self, kind: str, name: str, text_colour: str) -> tuple[list[Part], str]:
         """The parts and colour of one icon; UnknownIcon with the known names if there is none."""
         if kind == "symbol":
-            parts = self.symbols.get(name)
+            parts = self.symbols.get(name, self.symbols.get(name.lower().replace(" ", "_")))
             if parts is None:
                 raise UnknownIcon(kind, name, f"unknown symbol '{name}'", sorted(self.symbols))
             return parts, text_colour

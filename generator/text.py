@@ -18,8 +18,9 @@ from generator.units import PT_PER_MM
 
 # _italic_ needs a letter just inside each underscore, so blanks to write on (____) stay as they are
 _INLINE = re.compile(r"(\*\*.+?\*\*|(?<![\w])_(?=[^_\s]).+?(?<=[^_\s])_(?![\w]))")
-# an inline icon: {suit:leaf}, {mark:event}, {symbol:magnifier}; any other brace stays text
-ICON = re.compile(r"\{(suit|mark|symbol):\s*([\w\- ]*?)\s*\}")
+# an inline icon: {suit:leaf}, {mark:event}, {symbol:magnifier} ({Suit:Leaf} as a spreadsheet may capitalise it);
+# any other brace stays text
+ICON = re.compile(r"\{((?i:suit|mark|symbol)):\s*([\w\- ]*?)\s*\}")
 _ICON_BASE = 0xF0000  # the n-th icon of a text stands in the line breaker as this character + n (private use)
 _ICON_FIRST = chr(_ICON_BASE)
 _PRIVATE = re.compile("[\U000F0000-\U0010FFFF]")
@@ -79,8 +80,8 @@ class Fitted:
 
 
 def icon_refs(text: str) -> list[tuple[str, str]]:
-    """The inline icons a text names, as (kind, name), in order."""
-    return ICON.findall(text)
+    """The inline icons a text names, as (kind, name), in order; the kind in lower case."""
+    return [(kind.lower(), name) for kind, name in ICON.findall(text)]
 
 
 def _is_icon(char: str) -> bool:

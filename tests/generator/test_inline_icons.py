@@ -111,6 +111,11 @@ def test_bold_and_italic_runs_around_icons_keep_their_style():
     assert abs(fitted.icons[0].x - (lose.x + width("Lose a ", 10, "bold"))) < 1e-9
 
 
+def test_a_capitalised_icon_is_still_an_icon():
+    fitted = fit_text("{Suit:Leaf} and {SYMBOL:skull}", 0, 0, 100, 10, TextStyle(size=10), M)
+    assert [(i.kind, i.name) for i in fitted.icons] == [("suit", "Leaf"), ("symbol", "skull")]
+
+
 def test_braces_that_are_not_icons_stay_text_and_no_icon_changes_nothing():
     fitted = fit_text("Pay {2} or {x:y}; {suit leaf} {symbol}.", 0, 0, 150, 10, TextStyle(size=10), M)
     assert not fitted.icons
@@ -194,6 +199,7 @@ def test_unknown_names_say_what_is_known():
         icons.resolve("suit", "lef", "#000000")
     assert exc.value.known == ["bare", "leaf"] and exc.value.written == "{suit:lef}"
     assert icons.resolve("suit", "Leaf", "#000000")[1] == "#2E6B2E", "a suit's id in any case, as in card sheets"
+    assert icons.resolve("symbol", "LEAF", "#123456") == ([], "#123456")
     with pytest.raises(UnknownIcon, match="mark 'event' has no symbol to draw.*'star' is not in the symbol library"):
         icons.resolve("mark", "event", "#000000")
     with pytest.raises(UnknownIcon, match="suit 'bare' has no symbol to draw$"):
