@@ -7,6 +7,7 @@ from typing import Any
 
 from generator.backends.fonts import GameFonts, missing_glyphs
 from generator.text import Fitted, TextStyle, styles_asked
+from generator.text_places import field_holding
 from rules.cards import GameDatabase
 from rules.problems import Place, Problems
 
@@ -15,15 +16,7 @@ STYLE_NAMES = {1: "bold", 2: "italic", 3: "bold italic"}
 
 def _field_holding(db: GameDatabase, card_id: Any, char: str, fallback: Place) -> tuple[Place, str | None]:
     """The card field that holds `char` (its file:line and name), else the fallback and None."""
-    try:
-        card = db.card(card_id) if isinstance(card_id, str) else None
-    except KeyError:
-        card = None
-    if card is not None:
-        for key, value in card.data.items():
-            if isinstance(value, str) and char in value:
-                return card.field_place(key), key
-    return fallback, None
+    return field_holding(db, card_id, lambda value: char in value, fallback)
 
 
 def _add_once(problems: Problems, place: Place, message: str, expected: str) -> None:
