@@ -37,6 +37,7 @@ class ImageFile:
 
 
 _FILES: dict[tuple[str, int, int, int], ImageFile] = {}  # (path, mtime, size, inode) -> the file as read
+_DIGESTS: dict[tuple[str, int, int, int], str] = {}  # the same -> its content digest (all a scene's key needs)
 
 
 def resolve(folder: Path, src: str) -> Path:
@@ -60,43 +61,62 @@ def resolve(folder: Path, src: str) -> Path:
     return real
 
 
-def load(folder: Path, src: str) -> ImageFile:
-    """The checked image `src` names (ImageError if it cannot be used), read once per version of the file."""
+def _read(path: Path, src: str) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise ImageError(f"'{src.strip()}' is {size / 1e6:.0f} MB, over the {MAX_BYTES // 2**20} MB an image may have")
+        with open(path, "rb") as f:
+            return f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ImageError(f"cannot read '{src.strip()}': {exc.strerror}") from None
+
+
+def _identify(folder: Path, src: str) -> tuple[Path, tuple[str, int, int, int], str]:
+    """The file `src` names, its version (path, modification time, size, inode) and its content digest."""
     path = resolve(folder, src)
     try:
         st = path.stat()
     except OSError as exc:
         raise ImageError(f"cannot read '{src.strip()}': {exc.strerror}") from None
-    key = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
-    found = _FILES.get(key)
+    version = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
+    digest = _DIGESTS.get(version)
+    if digest is None:
+        digest = hashlib.sha1(_read(path, src)).hexdigest()
+        if len(_DIGESTS) > 4096:
+            _DIGESTS.clear()
+        _DIGESTS[version] = digest
+    return path, version, digest
+
+
+def load(folder: Path, src: str) -> ImageFile:
+    """The checked image `src` names (ImageError if it cannot be used), read once per version of the file."""
+    path, version, digest = _identify(folder, src)
+    found = _FILES.get(version)
     if found is not None:
         return found
-    if st.st_size > MAX_BYTES:
-        raise ImageError(f"'{src.strip()}' is {st.st_size / 1e6:.0f} MB, over the {MAX_BYTES // 2**20} MB an image may have")
+    data = _read(path, src)
+    if hashlib.sha1(data).hexdigest() != digest:
+        raise ImageError(f"'{src.strip()}' changed while it was read: build again")
+    root = str(folder.resolve())
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise ImageError(f"cannot read '{src.strip()}': {exc.strerror}") from None
-    try:
-        measured = measure(data, str(path), str(folder.resolve()))
+        measured = measure(data, str(path), root)
     except ImageFileError as exc:
         raise ImageError(f"'{src.strip()}' {exc}") from None
-    found = ImageFile(str(path), hashlib.sha1(data).hexdigest(), measured.kind, measured.width, measured.height,
-                      str(folder.resolve()), measured.warnings)
+    found = ImageFile(str(path), digest, measured.kind, measured.width, measured.height, root, measured.warnings)
     if len(_FILES) > 4096:
         _FILES.clear()
-    _FILES[key] = found
+    _FILES[version] = found
     return found
 
 
 def signature(folder: Path, src: str) -> str:
-    """What a scene showing `src` depends on: the file's path and content, or why it cannot be shown."""
+    """What a scene showing `src` depends on: the file's path and content (read, not decoded), or why it cannot be shown."""
     try:
-        found = load(folder, src)
+        path, _, digest = _identify(folder, src)
     except ImageError as exc:
         return f"refused:{exc}"
-    return f"{found.path}:{found.digest}"
+    return f"{path}:{digest}"
 
 
 _CARD_FIELD = re.compile(r"""\bcard(?:\.(\w+)|\[\s*['"](\w+)['"]\s*\])""")

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageOps, UnidentifiedImageError
+from reportlab.pdfbase import pdfdoc
 
 MAX_BYTES = 50 * 1024 * 1024
 MAX_PIXELS = 100_000_000  # a 10,000 x 10,000 photo; Pillow's own bomb guard stops at 179 megapixels
@@ -63,25 +64,33 @@ def measure(data: bytes, path: str, root: str) -> Measured:
     return Measured("raster", float(w), float(h))
 
 
-def _open(data: bytes) -> Image.Image:
-    """A PNG or JPEG, decoded and checked; too many pixels refused before decoding."""
+def _header(data: bytes) -> Image.Image:
+    """A PNG or JPEG opened (its size, mode and EXIF read, its pixels not yet decoded); refused if it is
+    neither or has too many pixels."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             img = Image.open(io.BytesIO(data))
-            if img.format not in RASTER_FORMATS:
-                raise ImageFileError(f"is a {img.format} image; layouts take PNG, JPEG or SVG")
-            if img.width * img.height > MAX_PIXELS:
-                raise ImageFileError(f"has {img.width} x {img.height} pixels, over the {MAX_PIXELS // 1_000_000} "
-                                     "megapixels a card image may have: scale it down")
-            img.load()
     except Image.DecompressionBombError:
         raise ImageFileError(f"has too many pixels (over {MAX_PIXELS // 1_000_000} megapixels): scale it down") from None
     except UnidentifiedImageError:
         raise ImageFileError("is not an image Pillow can read (PNG or JPEG expected)") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
-        if isinstance(exc, ImageFileError):
-            raise
+        raise ImageFileError(f"is damaged: {exc}") from None
+    if img.format not in RASTER_FORMATS:
+        raise ImageFileError(f"is a {img.format} image; layouts take PNG, JPEG or SVG")
+    if img.width * img.height > MAX_PIXELS:
+        raise ImageFileError(f"has {img.width} x {img.height} pixels, over the {MAX_PIXELS // 1_000_000} "
+                             "megapixels a card image may have: scale it down")
+    return img
+
+
+def _open(data: bytes) -> Image.Image:
+    """A PNG or JPEG, decoded and checked: a damaged file is refused here, not drawn blank."""
+    img = _header(data)
+    try:
+        img.load()
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ImageFileError(f"is damaged: {exc}") from None
     return img
 
@@ -94,16 +103,23 @@ def _orientation(img: Image.Image) -> int:
     return value if isinstance(value, int) and 1 <= value <= 8 else 1
 
 
+def _drawn_mode(img: Image.Image) -> str:
+    """The mode a file's pixels are drawn in: grey stays grey (L, LA); the rest RGB, or RGBA where it has
+    transparency (an alpha channel or a colour key)."""
+    mode, keyed = img.mode, "transparency" in img.info
+    if mode in ("1", "L", "La", "LA") or mode.startswith("I") or mode == "F":
+        return "LA" if keyed or mode in ("La", "LA") else "L"
+    return "RGBA" if keyed or mode in ("RGBA", "RGBa", "PA") else "RGB"
+
+
 def _mode_for_drawing(img: Image.Image) -> Image.Image:
-    """Grey stays grey (L, LA); everything else RGB, or RGBA where it has transparency."""
-    mode, keyed = img.mode, "transparency" in img.info  # a colour key (tRNS) is transparency too
-    if mode in ("L", "RGB") and not keyed or mode in ("LA", "RGBA"):
+    """The decoded image in the mode it is drawn in (_drawn_mode)."""
+    mode = _drawn_mode(img)
+    if img.mode == mode:
         return img
-    if mode in ("1", "L", "La"):
-        return img.convert("LA" if keyed or mode == "La" else "L")
-    if mode.startswith("I") or mode == "F":  # 16-bit grey: its top 8 bits
+    if img.mode.startswith("I") or img.mode == "F":  # 16-bit grey: its top 8 bits
         return img.point(lambda v: v / 256).convert("L")
-    return img.convert("RGBA" if keyed or mode in ("RGB", "PA", "RGBa") else "RGB")  # P, CMYK, YCbCr, LAB, ...
+    return img.convert(mode)
 
 
 @lru_cache(maxsize=2)
@@ -118,34 +134,95 @@ def pixels(path: str, digest: str) -> Image.Image:
 
 
 def pdf_image(path: str, digest: str, name: str) -> tuple[Any, Any | None, int]:
-    """ReportLab image XObjects for a raster file: (the image, its soft mask or None, the EXIF orientation
-    the placement must apply). A JPEG in grey or RGB is embedded as its own bytes, turned by the
-    placement; anything else as its decoded pixels, upright, compressed without loss."""
-    from reportlab.pdfbase import pdfdoc, pdfutils
+    """PDF image XObjects for a raster file: (the image, its soft mask or None, the EXIF orientation the
+    placement must apply). A JPEG in grey or RGB is embedded as its own bytes, turned by the placement;
+    anything else as its decoded pixels, upright, compressed without loss.
 
-    def stream(content: bytes, width: int, height: int, colours: str, codec: str, obj_name: str) -> Any:
-        obj = pdfdoc.PDFImageXObject(obj_name)
-        obj.width, obj.height, obj.bitsPerComponent, obj.colorSpace = width, height, 8, colours
-        obj.streamContent, obj._filters, obj.mask = content, (codec,), None  # binary: no ASCII85
-        return obj
+    Nothing is decoded here: the bytes are made as the PDF is written, one image at a time, so
+    a deck of photos is neither held in memory at once nor decoded once per card.
+    """
+    from reportlab.pdfbase import pdfutils
 
     data = read_checked(path, digest)
-    img = _open(data)
+    img = _header(data)
     if img.format == "JPEG" and img.mode in ("L", "RGB"):
         width, height, components = pdfutils.readJPEGInfo(io.BytesIO(data))[:3]
         if components in (1, 3):
             colours = "DeviceGray" if components == 1 else "DeviceRGB"
-            return stream(data, width, height, colours, "DCTDecode", name), None, _orientation(img)
+            return _FileImage((path, digest, "file"), colours, "DCTDecode", (width, height)), None, _orientation(img)
+    png = _png_stream(data) if img.format == "PNG" else None
+    if png is not None:  # an opaque 8-bit PNG: its own compressed rows, undone by the PDF's PNG predictor
+        width, height, colours = png
+        parms = {"Predictor": 15, "Colors": 1 if colours == "DeviceGray" else 3, "BitsPerComponent": 8, "Columns": width}
+        return _FileImage((path, digest, "idat"), colours, "FlateDecode", (width, height), parms), None, 1
+    mode = _drawn_mode(img)
+    alpha = _FileImage((path, digest, "alpha"), "DeviceGray", "FlateDecode") if mode.endswith("A") else None
+    image = _FileImage((path, digest, "pixels"), "DeviceGray" if mode.startswith("L") else "DeviceRGB", "FlateDecode")
+    return image, alpha, 1
+
+
+@lru_cache(maxsize=1)  # a mask and its image are written one after the other
+def _stream_bytes(path: str, digest: str, part: str) -> bytes:
+    """An image XObject's bytes: the file's own (a JPEG), or its pixels' colours or their alpha, deflated."""
+    if part == "file":
+        return read_checked(path, digest)
+    if part == "idat":
+        return b"".join(data for kind, data in _png_chunks(read_checked(path, digest)) if kind == b"IDAT")
     shown = pixels(path, digest)
-    alpha = None
-    if shown.mode in ("LA", "RGBA"):
-        band = shown.getchannel("A")
-        if band.getextrema() != (255, 255):  # wholly opaque: no mask
-            alpha = stream(zlib.compress(band.tobytes()), band.width, band.height, "DeviceGray", "FlateDecode",
-                           name + "A")
-        shown = shown.convert(shown.mode[:-1])
-    colours = "DeviceGray" if shown.mode == "L" else "DeviceRGB"
-    return stream(zlib.compress(shown.tobytes()), shown.width, shown.height, colours, "FlateDecode", name), alpha, 1
+    if part == "alpha":
+        return zlib.compress(shown.getchannel("A").tobytes())
+    return zlib.compress((shown.convert(shown.mode[:-1]) if shown.mode in ("LA", "RGBA") else shown).tobytes())
+
+
+def _png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """A PNG's chunks (type, data), in order; the file was checked whole when it was composed."""
+    chunks, at = [], 8
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        chunks.append((data[at + 4:at + 8], data[at + 8:at + 8 + length]))
+        at += 12 + length
+    return chunks
+
+
+def _png_stream(data: bytes) -> tuple[int, int, str] | None:
+    """(width, height, colour space) of a PNG whose compressed rows a PDF can take as they are: 8-bit grey
+    or RGB, not interlaced, without transparency or EXIF; None for any other."""
+    chunks = _png_chunks(data)
+    kinds = {kind for kind, _ in chunks}
+    if not chunks or chunks[0][0] != b"IHDR" or kinds & {b"tRNS", b"eXIf"} or len(chunks[0][1]) != 13:
+        return None
+    header = chunks[0][1]
+    width, height = int.from_bytes(header[0:4], "big"), int.from_bytes(header[4:8], "big")
+    depth, colour_type, interlaced = header[8], header[9], header[12]
+    if depth != 8 or colour_type not in (0, 2) or interlaced:
+        return None
+    return width, height, "DeviceGray" if colour_type == 0 else "DeviceRGB"
+
+
+class _FileImage(pdfdoc.PDFObject):
+    """An image XObject made from its file when the PDF is written (ReportLab's holds its bytes from the start)."""
+
+    smask: Any = None  # a reference to the image's alpha, set when it has one
+
+    def __init__(self, source: tuple[str, str, str], colours: str, codec: str, size: tuple[int, int] | None = None,
+                 parms: dict[str, int] | None = None):
+        self.source, self.colours, self.codec, self.size, self.parms = source, colours, codec, size, parms
+
+    def format(self, document: Any) -> bytes:
+        content = _stream_bytes(*self.source)
+        width, height = self.size or pixels(*self.source[:2]).size
+        stream = pdfdoc.PDFStream(content=content)
+        entries = stream.dictionary
+        entries["Type"], entries["Subtype"] = pdfdoc.PDFName("XObject"), pdfdoc.PDFName("Image")
+        entries["Width"], entries["Height"], entries["BitsPerComponent"] = width, height, 8
+        entries["ColorSpace"] = pdfdoc.PDFName(self.colours)
+        entries["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(self.codec)])  # already encoded: binary, no ASCII85
+        entries["Length"] = len(content)
+        if self.parms:
+            entries["DecodeParms"] = pdfdoc.PDFArray([pdfdoc.PDFDictionary(dict(self.parms))])  # one per filter
+        if self.smask is not None:
+            entries["SMask"] = self.smask
+        return stream.format(document)
 
 
 def orientation_matrix(orientation: int, x: float, y: float, w: float, h: float) -> tuple[float, ...]:

@@ -178,7 +178,7 @@ class PdfDocument:
             name = f"Img{item.digest[:20]}"
             image, alpha, orientation = imagefiles.pdf_image(item.path, item.digest, name)
             if alpha is not None:
-                image.smask = doc.Reference(alpha, doc.getXObjectName(alpha.name))
+                image.smask = doc.Reference(alpha, doc.getXObjectName(name + "A"))
             doc.Reference(image, doc.getXObjectName(name))
             found = made[item.digest] = (name, orientation)
         return found

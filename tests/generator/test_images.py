@@ -21,8 +21,9 @@ from casebook.cli import main
 from generator import images
 from generator.backends import png
 from generator.build import BuildOptions, compose_game
-from generator.scene import Picture
+from generator.scene import Picture, Scene
 from rules.problems import Problems
+from tests.generator.test_render_agree import RMS_TOLERANCE, render_both, rms
 
 ROOT = Path(__file__).resolve().parents[2]
 ART = ROOT / "tests" / "data" / "artgame"
@@ -308,3 +309,71 @@ def test_layout_keys_are_checked(game, tmp_path):
                          encoding="utf-8")
     err = refused(game, tmp_path)
     assert "fit 'fill' is not known" in err and "contain or cover or stretch" in err, err
+
+
+# --- every kind of raster file, drawn alike by both backends --------------------------------
+
+
+def _art(mode: str) -> Image.Image:
+    """A 360 x 240 picture with a mark in its top-left corner, in the given Pillow mode."""
+    img = Image.new("RGBA", (360, 240), (40, 90, 200, 255))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, 179, 239), fill=(220, 60, 30, 255))
+    draw.rectangle((0, 0, 59, 59), fill=(250, 220, 0, 255))
+    draw.ellipse((200, 60, 320, 180), fill=(0, 0, 0, 0))
+    if mode == "RGBA":
+        return img
+    flat = Image.new("RGB", img.size, PAPER)
+    flat.paste(img, mask=img.getchannel("A"))
+    if mode == "I;16":  # 16-bit grey, each 8-bit level stretched to 16
+        return flat.convert("L").convert("I").point(lambda v: v * 257).convert("I;16")
+    return flat.convert(mode, palette=Image.Palette.ADAPTIVE) if mode == "P" else flat.convert(mode)
+
+
+@pytest.mark.parametrize("kind, embedded", [
+    ("rgb.png", "its own rows"), ("grey.png", "its own rows"), ("interlaced.png", "pixels"),
+    ("palette.png", "pixels"), ("keyed.png", "pixels and mask"), ("rgba.png", "pixels and mask"),
+    ("sixteen.png", "pixels"), ("photo.jpg", "its own bytes"), ("grey.jpg", "its own bytes"),
+    ("cmyk.jpg", "pixels"),
+])
+def test_every_kind_of_raster_file_is_drawn_alike_by_both_backends(tmp_path, kind, embedded):
+    path = tmp_path / kind
+    {
+        "rgb.png": lambda: _art("RGB").save(path),
+        "grey.png": lambda: _art("L").save(path),
+        "interlaced.png": lambda: _art("RGB").save(path, interlace=1),
+        "palette.png": lambda: _art("P").save(path),
+        "keyed.png": lambda: _art("RGB").save(path, transparency=(40, 90, 200)),
+        "rgba.png": lambda: _art("RGBA").save(path),
+        "sixteen.png": lambda: _art("I;16").save(path),
+        "photo.jpg": lambda: _art("RGB").save(path, quality=95),
+        "grey.jpg": lambda: _art("L").save(path, quality=95),
+        "cmyk.jpg": lambda: _art("CMYK").save(path, quality=95),
+    }[kind]()
+    found = images.load(tmp_path, kind)
+    assert (found.kind, found.width, found.height) == ("raster", 360, 240)
+    mm = 25.4 / 150  # the box on whole pixels at the compared 150 dpi: PDFium widens an image to them
+    box = (30 * mm, 30 * mm, 240 * mm, 160 * mm)
+    scene = Scene(50, 40)
+    scene.add(Picture(*box, found.path, found.digest, found.kind, found.root, box if "keyed" in kind else None))
+    from_pdf, from_png = render_both(scene, tmp_path)
+    w, h = min(from_pdf.width, from_png.width), min(from_pdf.height, from_png.height)
+    from_pdf, from_png = from_pdf.crop((0, 0, w, h)), from_png.crop((0, 0, w, h))
+    assert rms(from_pdf, from_png) <= RMS_TOLERANCE, kind
+    # the picture is the right way round, in both: the mark's corner, the red half and the blue half
+    source = _art("L" if "grey" in kind or "sixteen" in kind else "P" if "palette" in kind else "RGB")
+    for x, y in ((7, 7), (20, 25)) if "keyed" in kind else ((7, 7), (20, 25), (42, 8)):
+        want = source.convert("RGB").getpixel((round((x / mm - 30) * 1.5), round((y / mm - 30) * 1.5)))
+        for img in (from_pdf, from_png):
+            got = img.getpixel((round(x / mm), round(y / mm)))[:3]
+            assert max(abs(g - w) for g, w in zip(got, want, strict=True)) <= 12, (kind, (x, y), got, want)
+    pdf = (tmp_path / "one.pdf").read_bytes()
+    objects = image_objects(tmp_path / "one.pdf")
+    assert len(objects) == (2 if "mask" in embedded else 1), objects
+    if embedded == "its own bytes":
+        assert path.read_bytes() in pdf
+    if embedded == "its own rows":
+        assert b"/Predictor 15" in pdf
+    if "keyed" in kind:  # the colour key made transparent: the paper shows through the blue
+        k = from_png.width / 50
+        assert from_png.getpixel((round(42 * k), round(8 * k)))[:3] == (255, 255, 255)
