@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from generator.scene import PictureChanged
 from rules.problems import Problems
 
 if TYPE_CHECKING:
@@ -115,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("casebook: interrupted; no output was changed", file=sys.stderr)
         return 0 if getattr(args, "watch", False) else 130  # Ctrl-C is how a watch ends
+    except PictureChanged as exc:  # an image saved again while the build drew it
+        print(f"casebook: {exc}; the file being written was left as it was", file=sys.stderr)
+        return 1
 
 
 def _options(args: argparse.Namespace) -> BuildOptions:

@@ -122,6 +122,10 @@ class Picture:
 Item = Rect | Ellipse | Polyline | TextRun | Clip | Unclip | Picture
 
 
+class PictureChanged(Exception):
+    """A picture's file was edited or removed after its scene was composed, before it was drawn."""
+
+
 @dataclass
 class Scene:
     """A drawing of width x height mm; `bleed` mm of it on every side lies outside the trim."""

@@ -20,6 +20,8 @@ from typing import Any
 from PIL import Image, ImageOps, UnidentifiedImageError
 from reportlab.pdfbase import pdfdoc
 
+from generator.scene import PictureChanged
+
 MAX_BYTES = 50 * 1024 * 1024
 MAX_PIXELS = 100_000_000  # a 10,000 x 10,000 photo; Pillow's own bomb guard stops at 179 megapixels
 RASTER_FORMATS = {"PNG": "PNG", "JPEG": "JPEG", "MPO": "JPEG"}  # Pillow's name -> ours (MPO: a phone's JPEG)
@@ -46,9 +48,9 @@ def read_checked(path: str, digest: str) -> bytes:
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise ImageFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise PictureChanged(f"{path} could not be read again ({exc.strerror or exc}): build again") from None
     if hashlib.sha1(data).hexdigest() != digest:
-        raise ImageFileError(f"{path} changed during the build: build again")
+        raise PictureChanged(f"{path} changed during the build: build again")
     return data
 
 

@@ -377,3 +377,21 @@ def test_every_kind_of_raster_file_is_drawn_alike_by_both_backends(tmp_path, kin
     if "keyed" in kind:  # the colour key made transparent: the paper shows through the blue
         k = from_png.width / 50
         assert from_png.getpixel((round(42 * k), round(8 * k)))[:3] == (255, 255, 255)
+
+
+def test_a_picture_saved_again_while_the_build_draws_it_stops_the_build_with_a_message(game, tmp_path, monkeypatch):
+    import generator.build
+
+    compose = generator.build.compose_game
+
+    def compose_then_edit(*args, **kwargs):
+        composed = compose(*args, **kwargs)
+        art = game / "cards" / "gallery" / "art" / "moth.png"
+        art.write_bytes(art.read_bytes() + b"\0")  # saved again by the designer's editor, mid-build
+        return composed
+
+    monkeypatch.setattr(generator.build, "compose_game", compose_then_edit)
+    code, err = build(game, tmp_path / "out")
+    assert code == 1 and "Traceback" not in err
+    assert "moth.png changed during the build: build again" in err, err
+    assert not (tmp_path / "out" / "gallery" / "gallery-a4.pdf").exists()
