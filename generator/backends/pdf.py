@@ -344,10 +344,13 @@ class _StreamingDocument(pdfdoc.PDFDocument):
             if counter not in numbertoid:
                 break
             oid = numbertoid[counter]
+            obj = id_to_object[oid]
             if comments:
-                out.add(f"% {ascii(oid)}: class {type(id_to_object[oid]).__name__[:50]} \n")
-            id_to_offset[oid] = out.add(pdfdoc.PDFIndirectObject(oid, id_to_object[oid]).format(self))
+                out.add(f"% {ascii(oid)}: class {type(obj).__name__[:50]} \n")
+            id_to_offset[oid] = out.add(pdfdoc.PDFIndirectObject(oid, obj).format(self))
             ids.append(oid)
+            if isinstance(obj, pdfdoc.PDFPage):  # written: the entries formatting made for it go (a deck's pages stay small)
+                obj.Resources = obj.MediaBox = obj.Parent = None
         del self.__accum__
         if counter - 1 != len(numbertoid):
             raise ValueError(f"counter {counter} does not match the {len(numbertoid)} numbered objects")
