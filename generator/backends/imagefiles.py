@@ -20,6 +20,7 @@ from typing import Any
 from PIL import Image, ImageOps, UnidentifiedImageError
 from reportlab.pdfbase import pdfdoc
 
+from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
 from generator.scene import PictureChanged
 
 MAX_BYTES = 50 * 1024 * 1024
@@ -254,6 +255,27 @@ class _Collect(logging.Handler):
         self.records.append(record)
 
 
+@lru_cache(maxsize=1)
+def _vera_fonts() -> Any:
+    """svglib's font map, answered with our embedded Vera for every family (bold and italic as asked).
+
+    svglib would otherwise look for the family's file on this machine (fc-match), or fall back
+    to Helvetica, which a PDF names without embedding: PDFs that differ from machine to machine,
+    fonts a print service refuses.
+    """
+    from svglib.fonts import FontMap
+
+    class VeraFonts(FontMap):
+        def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
+            bold = weight in ("bold", "bolder") or weight.isdigit() and int(weight) >= 600
+            italic = style in ("italic", "oblique")
+            return PDF_NAMES["bolditalic" if bold and italic else "bold" if bold else "italic" if italic
+                             else "regular"], True
+
+    register_pdf_fonts()
+    return VeraFonts()
+
+
 def _svg(data: bytes, path: str, root: str) -> tuple[Any, tuple[str, ...]]:
     """An SVG's ReportLab drawing and svglib's warnings; refused if it has no size or reaches outside `root`."""
     from svglib.svglib import SvgRenderer, load_svg_file
@@ -265,7 +287,8 @@ def _svg(data: bytes, path: str, root: str) -> tuple[Any, tuple[str, ...]]:
     try:
         # the checked bytes, parsed without entities; the path only for images the SVG names beside it
         node = load_svg_file(io.BytesIO(data))
-        drawing = SvgRenderer(path, external_reference_root=root).render(node) if node is not None else None
+        renderer = SvgRenderer(path, font_map=_vera_fonts(), external_reference_root=root)
+        drawing = renderer.render(node) if node is not None else None
     except Exception as exc:  # svglib on a malformed document
         raise ImageFileError(f"is not an SVG svglib can read: {type(exc).__name__}: {exc}") from None
     finally:
@@ -277,6 +300,7 @@ def _svg(data: bytes, path: str, root: str) -> tuple[Any, tuple[str, ...]]:
         raise ImageFileError(refused[0] if refused else "is not an SVG svglib can read")
     if not (drawing.width > 0 and drawing.height > 0):
         raise ImageFileError("has no size: give the <svg> a width and height or a viewBox")
+    drawing.initialFontName = PDF_NAMES["regular"]  # ReportLab's own start is Helvetica, named but not embedded
     return drawing, tuple(m for m in messages if m not in refused)
 
 

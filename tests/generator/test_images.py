@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 from casebook.cli import main
 from generator import images
 from generator.backends import png
+from generator.backends.pdf import scenes_to_pdf
 from generator.build import BuildOptions, compose_game
 from generator.scene import Picture, Scene
 from rules.problems import Problems
@@ -162,6 +163,7 @@ def test_each_file_is_embedded_once_at_its_own_resolution(game, tmp_path):
     data = pdf.read_bytes()
     assert (game / "cards" / "gallery" / "art" / "lamp.jpg").read_bytes() in data  # the camera's own bytes
     assert data.count(b"/Subtype /Form") >= 1 and b"/ExtGState" in data  # the SVG, with its transparency
+    assert b"Helvetica" not in data  # no font the file names without embedding it
 
 
 def test_a_deck_of_50_sharing_one_picture_embeds_it_once(game, tmp_path):
@@ -395,3 +397,23 @@ def test_a_picture_saved_again_while_the_build_draws_it_stops_the_build_with_a_m
     assert code == 1 and "Traceback" not in err
     assert "moth.png changed during the build: build again" in err, err
     assert not (tmp_path / "out" / "gallery" / "gallery-a4.pdf").exists()
+
+
+def test_text_in_an_svg_is_set_in_embedded_vera_on_every_machine(tmp_path):
+    """svglib would look for the SVG's family on this machine (fc-match) or name Helvetica without embedding it."""
+    import pypdfium2 as pdfium
+
+    found = images.load(ART / "cards" / "gallery", "art/frame.svg")  # its ART is Georgia, bold
+    scene = Scene(60, 40)
+    scene.add(Picture(5, 5, 50, 30, found.path, found.digest, found.kind, found.root))
+    path = tmp_path / "svg.pdf"
+    scenes_to_pdf([scene], path)
+    data = path.read_bytes()
+    assert b"Helvetica" not in data and b"Georgia" not in data
+    assert re.findall(rb"/BaseFont /\w+\+(\S+)", data) == [b"BitstreamVeraSans-Bold"]
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        textpage = doc[0].get_textpage()
+        assert textpage.get_text_range().strip() == "ART"
+    finally:
+        doc.close()
