@@ -129,6 +129,7 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
                 sheets.append((sheet.name, scene))
         composed.pages[paper] = sheets
         plans_for(composed, paper, opts, problems)  # every card size must fit the paper
+    composer.forget_cards()  # every card and sheet is composed: what only templates read is let go while drawing
     return None if problems else composed
 
 

@@ -133,14 +133,12 @@ class Composer:
         self._library = library_fingerprint(lib) + repr((self.icons.suits, self.icons.marks))
         self.fonts = GameFonts(db.folder)  # the game's own TTFs, read when a layout first names one
         self._library += self.fonts.fingerprint()  # a font file edited: its texts are measured again
-        cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in db.components.items()}
         self.base: dict[str, Any] = {
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,
                      "players": {"min": db.players[0], "max": db.players[1]}, **plain(db.extra)},
             "suits": {sid: s.as_dict() for sid, s in db.suits.items()},
             "marks": {mid: m.as_dict() for mid, m in db.marks.items()},
-            "cards": cards,
-            "by_id": {c["id"]: c for group in cards.values() for c in group},
+            **self._card_values(),
             "components": {cid: {"id": c.id, "name": c.name, "code": c.code, "count": c.count}
                            for cid, c in db.components.items()},
             "rules": [{"id": r.id, "section": r.section, "title": r.title, "text": r.text} for r in db.rules],
@@ -148,10 +146,28 @@ class Composer:
             "ink_saver": ink_saver,
         }
 
+    def _card_values(self) -> dict[str, Any]:
+        """`cards` (each component's cards) and `by_id` as templates see them: every card's values."""
+        cards = {cid: [card_context(c, comp.fields) for c in comp.cards] for cid, comp in self.db.components.items()}
+        return {"cards": cards, "by_id": {c["id"]: c for group in cards.values() for c in group}}
+
+    def _with_cards(self) -> dict[str, Any]:
+        """What every template sees, the cards' values made again if they were let go."""
+        if "by_id" not in self.base:
+            self.base.update(self._card_values())
+        return self.base
+
     # --- public -----------------------------------------------------------------------
+
+    def forget_cards(self) -> None:
+        """Let go of every card's template values once all is composed (a deck of thousands would hold them
+        while it is drawn); composing again makes them anew."""
+        self.base.pop("cards", None)
+        self.base.pop("by_id", None)
 
     def faces(self, component: Component) -> list[Face]:
         """Every printed card of a component, copies expanded; scenes not yet in the store are composed."""
+        self._with_cards()
         face_layout = self._prepare(component.face, component.field_place("face"))
         back_layout = self._prepare(component.back, component.field_place("back"))
         if face_layout is None or back_layout is None:
@@ -173,7 +189,7 @@ class Composer:
         prepared = self._prepare(layout_name, place)
         if prepared is None:
             return None
-        ctx = {**self.base, "page": {"width": width, "height": height}, **extra}
+        ctx = {**self._with_cards(), "page": {"width": width, "height": height}, **extra}
         return self.scene(prepared, ctx, f"sheet '{layout_name}'", size=(width, height), bleed=0.0)
 
     def _prepare(self, name: str, place: Place) -> PreparedLayout | None:
