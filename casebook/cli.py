@@ -48,7 +48,8 @@ def parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True)
 
     def data_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("games", nargs="*", metavar="GAME", help="game ids (default: every game under cards/)")
+        p.add_argument("games", nargs="*", metavar="GAME",
+                       help="game ids, or folders holding a game.yaml (default: every game under cards/)")
         p.add_argument("--cards", type=Path, help="card databases folder (default: cards/)")
         p.add_argument("--layouts", type=Path, help="layouts folder (default: layouts/)")
 
@@ -83,6 +84,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--until", type=int, metavar="N", help="stop after event N")
     r.add_argument("--json", action="store_true", help="print the state as JSON")
     r.add_argument("--cards", type=Path, help="card databases folder (default: cards/)")
+    n = sub.add_parser("new", help="make a folder for a game of your own (game.yaml, cards.csv, layouts) that builds at once")
+    n.add_argument("folder", type=Path, metavar="GAME", help="the folder to make; its name is the game's id")
     sub.add_parser("app", help="open the table companion (needs the app extra: pip install -e '.[app]')")
     try:
         from casebook import rules_cmd
@@ -100,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
             return build(args)
         if args.command == "replay":
             return replay(args)
+        if args.command == "new":
+            from casebook.scaffold import new_game
+
+            return new_game(args.folder)
         if args.command == "app":
             try:
                 from companion.app import main as app_main
@@ -132,21 +139,35 @@ def _options(args: argparse.Namespace) -> BuildOptions:
     return opts
 
 
-def _games(args: argparse.Namespace, cards_dir: Path) -> list[str] | None:
+def _games(args: argparse.Namespace, opts: BuildOptions) -> list[str] | None:
+    """The game ids to act on; a GAME that is a folder holding game.yaml is noted in opts.game_folders."""
+    from generator.game_folder import game_folder
     from rules.cards import game_folders
 
-    known = game_folders(cards_dir)
-    games = args.games or known
-    unknown = [g for g in games if g not in known]
+    known = game_folders(opts.cards_dir)
+    games: list[str] = []
+    unknown: list[str] = []
+    for arg in args.games or known:
+        folder = game_folder(arg) if args.games else None
+        if folder is None:
+            (games if arg in known else unknown).append(arg)
+        elif folder.name in opts.game_folders or folder.name in games:
+            print(f"casebook: two games named {folder.name} (the folder {folder} and another); build them one at a time",
+                  file=sys.stderr)
+            return None
+        else:
+            opts.game_folders[folder.name] = folder
+            games.append(folder.name)
     if unknown:
-        print(f"casebook: unknown game {', '.join(unknown)}; games in {cards_dir}: {', '.join(known) or 'none'}",
-              file=sys.stderr)
+        print(f"casebook: unknown game {', '.join(unknown)}; games in {opts.cards_dir}: {', '.join(known) or 'none'}; "
+              "or a folder holding a game.yaml (casebook new FOLDER makes one)", file=sys.stderr)
         return None
     return games
 
 
 def _refused_sets(games: list[str], opts: BuildOptions) -> str | None:
     """Why some game cannot print the chosen sets, before anything is built; None if all can."""
+    from generator.build import cards_dir_of
     from generator.card_sets import SetChoiceError, chosen_sets, no_sets
     from rules.cards import read_database
 
@@ -154,7 +175,7 @@ def _refused_sets(games: list[str], opts: BuildOptions) -> str | None:
         return "name one or more card sets, e.g. --set base,advanced"
     reasons = []
     for game in games:
-        db = read_database(game, opts.cards_dir, Problems())  # a broken database is reported by the build
+        db = read_database(game, cards_dir_of(game, opts), Problems())  # a broken database is reported by the build
         if db is not None and not db.sets:  # even 'all': asking a game without sets for sets is a mistake
             reasons.append(no_sets(game))
             continue
@@ -172,7 +193,7 @@ def validate(args: argparse.Namespace) -> int:
 
     opts = _options(args)
     opts.sets = (EVERY_SET,)  # every card of every set is composed and checked
-    games = _games(args, opts.cards_dir)
+    games = _games(args, opts)
     if games is None:
         return 2
     failed = 0
@@ -206,7 +227,7 @@ def build(args: argparse.Namespace) -> int:
     from generator.exports.run import export_options, run_exports, unknown_services
 
     opts.cut_lines, exports = args.cut_lines, export_options(args)
-    games = _games(args, opts.cards_dir)
+    games = _games(args, opts)
     if games is None:
         return 2
     opts.sets = tuple(s.strip() for value in args.sets or () for s in value.split(",") if s.strip())
@@ -224,7 +245,8 @@ def build(args: argparse.Namespace) -> int:
     from generator.watch import build_rounds
 
     failed = 0
-    for game in build_rounds(games, opts.cards_dir, opts.layouts_dir, args.watch, progress):
+    for game in build_rounds(games, opts.cards_dir, opts.layouts_dir, args.watch, progress,
+                             own=opts.game_folders, ignore=(opts.out_dir,)):
         started = time.perf_counter()
         progress(f"{game}: composing cards")
         problems = Problems()

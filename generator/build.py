@@ -24,6 +24,7 @@ from generator.calibration import calibration_pages
 from generator.card_sets import SetChoiceError, chosen_sets, restrict
 from generator.compose import Composer, Face
 from generator.files import atomic_dir, atomic_file
+from generator.game_folder import add_own_folder
 from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
 from generator.scene import Polyline, Rect, Scene, TextRun
 from generator.sheets import MARK_HALO, MARK_WIDTH, Band, SheetPlan, best_plan
@@ -58,6 +59,13 @@ class BuildOptions:
     backs: bool = True  # back pages (--no-backs; or game.yaml print: {backs: false})
     calibration: bool = True  # the two duplex calibration pages (--no-calibration)
     labels: bool = True  # the small label on each card sheet (--no-labels)
+    game_folders: dict[str, Path] = field(default_factory=dict)  # game id -> a designer's folder (build PATH)
+
+
+def cards_dir_of(game_id: str, opts: BuildOptions) -> Path:
+    """Where a game's folder lies: beside its own folder for a game given by path, else the cards folder."""
+    folder = opts.game_folders.get(game_id)
+    return folder.parent if folder is not None else opts.cards_dir
 
 
 @dataclass
@@ -80,7 +88,9 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
     lets a rebuild compose only the cards whose scenes changed.
     """
     lib = load_library(opts.layouts_dir, problems)
-    db = read_database(game_id, opts.cards_dir, problems)
+    if game_id in opts.game_folders:  # its own layouts, sizes and symbols first
+        add_own_folder(lib, opts.game_folders[game_id], problems)
+    db = read_database(game_id, cards_dir_of(game_id, opts), problems)
     if db is None or problems:
         return None
     try:

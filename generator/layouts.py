@@ -125,6 +125,7 @@ class LayoutLibrary:
     settings: PrintSettings = field(default_factory=PrintSettings)
     symbols: dict[str, list[Part]] = field(default_factory=dict)
     layouts: dict[str, Layout | None] = field(default_factory=dict)
+    own: Path | None = None  # a designer's game folder (`casebook build PATH`): its layouts are found there first
     env: SandboxedEnvironment = field(default_factory=_environment)
     _templates: dict[str, jinja2.Template] = field(default_factory=lambda: _COMPILED)
 
@@ -146,7 +147,13 @@ class LayoutLibrary:
             problems.add(place, "layouts extend each other in a circle: " + " -> ".join([*chain, name]))
             return None
         path = self.root / f"{name}.yaml"
+        if self.own is not None and (self.own / f"{name}.yaml").is_file():
+            path = self.own / f"{name}.yaml"
         if not path.is_file():
+            if self.own is not None:
+                problems.add(place, f"no layout '{name}' ({self.own / name}.yaml does not exist)",
+                             f"the name of a layout file in {self.own} without .yaml, e.g. face for face.yaml")
+                return None
             problems.add(place, f"no layout '{name}' ({path} does not exist)",
                          "a layout name below layouts/ without .yaml, e.g. graves/detective-face")
             return None

@@ -7,6 +7,7 @@ editor that writes a file in several steps causes one rebuild, not several.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -17,20 +18,29 @@ Snapshot = dict[Path, tuple[int, int]]  # file -> (mtime in ns, size)
 WATCHED = {".yaml", ".yml", ".ttf", ".otf", ".png", ".jpg", ".jpeg", ".svg", *SHEET_SUFFIXES}
 
 
-def snapshot(folders: Iterable[Path]) -> Snapshot:
-    """The state of every watched file under the folders (a missing folder has none)."""
+def snapshot(folders: Iterable[Path], ignore: Iterable[Path] = ()) -> Snapshot:
+    """The state of every watched file under the folders (a missing folder has none), except under `ignore`.
+
+    A game folder may hold the build's own output (`cd mygame && casebook build . --watch`):
+    its PNGs are not the designer's edits, so the output folder is passed as `ignore`.
+    """
+    skip = {p.resolve() for p in ignore}
     state: Snapshot = {}
     for folder in folders:
         if not folder.is_dir():
             continue
-        for path in folder.rglob("*"):
-            if path.suffix.lower() not in WATCHED or any(part.startswith(".") for part in path.parts[-2:]):
-                continue  # editors' hidden swap and backup files are not the designer's edits
-            try:
-                st = path.stat()
-            except OSError:  # removed between the listing and the look
-                continue
-            state[path] = (st.st_mtime_ns, st.st_size)
+        for top, dirs, files in os.walk(folder):
+            # hidden folders (.git, .cache) and editors' hidden swap and backup files are not the designer's edits
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and (Path(top) / d).resolve() not in skip)
+            for name in files:
+                path = Path(top) / name
+                if path.suffix.lower() not in WATCHED or name.startswith("."):
+                    continue
+                try:
+                    st = path.stat()
+                except OSError:  # removed between the listing and the look
+                    continue
+                state[path] = (st.st_mtime_ns, st.st_size)
     return state
 
 
@@ -43,19 +53,20 @@ def changes(before: Snapshot, after: Snapshot) -> list[str]:
 
 
 def rounds_of_changes(folders: list[Path], interval: float = 0.3, rounds: int | None = None,
-                      sleep: Callable[[float], None] = time.sleep, since: Snapshot | None = None) -> Iterator[list[str]]:
+                      sleep: Callable[[float], None] = time.sleep, since: Snapshot | None = None,
+                      ignore: tuple[Path, ...] = ()) -> Iterator[list[str]]:
     """Wait for changes (after `since`, or now) and yield each settled set of them; `rounds` polls at most."""
-    before = snapshot(folders) if since is None else since
+    before = snapshot(folders, ignore) if since is None else since
     polls = 0
     while rounds is None or polls < rounds:
         sleep(interval)
         polls += 1
-        after = snapshot(folders)
+        after = snapshot(folders, ignore)
         if after == before:
             continue
         while True:  # let the editor finish writing: wait until one more poll sees nothing new
             sleep(interval)
-            settled = snapshot(folders)
+            settled = snapshot(folders, ignore)
             if settled == after:
                 break
             after = settled
@@ -66,22 +77,25 @@ def rounds_of_changes(folders: list[Path], interval: float = 0.3, rounds: int | 
 
 def build_rounds(games: list[str], cards_dir: Path, layouts_dir: Path, watching: bool,
                  say: Callable[[str], None] = print, interval: float = 0.3, rounds: int | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> Iterator[str]:
+                 sleep: Callable[[float], None] = time.sleep, own: dict[str, Path] | None = None,
+                 ignore: tuple[Path, ...] = ()) -> Iterator[str]:
     """The games to build, each once; when watching, again as their files change, until Ctrl-C.
 
-    A change under cards/<game>/ rebuilds that game; one under the layouts, every game.
+    A change under cards/<game>/ (or a game's `own` folder, given by path) rebuilds that game;
+    one under the layouts, every game. Nothing under `ignore` (the output) is watched.
     """
-    folders = [cards_dir / game for game in games] + [layouts_dir]
-    start = snapshot(folders) if watching else None  # an edit made during the first build counts too
+    homes = {game: (own or {}).get(game, cards_dir / game) for game in games}
+    folders = [*homes.values(), layouts_dir]
+    start = snapshot(folders, ignore) if watching else None  # an edit made during the first build counts too
     yield from games
     if not watching:
         return
     say(f"watching {', '.join(str(f) for f in folders)} (Ctrl-C stops)")
     try:
-        for found in rounds_of_changes(folders, interval, rounds, sleep, since=start):
+        for found in rounds_of_changes(folders, interval, rounds, sleep, since=start, ignore=ignore):
             say("; ".join(found))
             paths = [Path(line.split(" ", 1)[1]) for line in found]
-            touched = [g for g in games if any(p.is_relative_to(cards_dir / g) for p in paths)]
+            touched = [g for g in games if any(p.is_relative_to(homes[g]) for p in paths)]
             yield from (games if any(p.is_relative_to(layouts_dir) for p in paths) else touched)
             say("watching (Ctrl-C stops)")
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import struct
 import warnings
 import zlib
 from dataclasses import dataclass
@@ -136,13 +137,14 @@ def pixels(path: str, digest: str) -> Image.Image:
 # --- PDF --------------------------------------------------------------------------------
 
 
-def pdf_image(path: str, digest: str, name: str) -> tuple[Any, Any | None, int]:
+def pdf_image(path: str, digest: str, name: str, store: Any = None) -> tuple[Any, Any | None, int]:
     """PDF image XObjects for a raster file: (the image, its soft mask or None, the EXIF orientation the
     placement must apply). A JPEG in grey or RGB is embedded as its own bytes, turned by the placement;
     anything else as its decoded pixels, upright, compressed without loss.
 
     Nothing is decoded here: the bytes are made as the PDF is written, one image at a time, so
-    a deck of photos is neither held in memory at once nor decoded once per card.
+    a deck of photos is neither held in memory at once nor decoded once per card. With a scene
+    store, deflated pixels are kept in it: a rebuild takes them from there.
     """
     from reportlab.pdfbase import pdfutils
 
@@ -159,22 +161,32 @@ def pdf_image(path: str, digest: str, name: str) -> tuple[Any, Any | None, int]:
         parms = {"Predictor": 15, "Colors": 1 if colours == "DeviceGray" else 3, "BitsPerComponent": 8, "Columns": width}
         return _FileImage((path, digest, "idat"), colours, "FlateDecode", (width, height), parms), None, 1
     mode = _drawn_mode(img)
-    alpha = _FileImage((path, digest, "alpha"), "DeviceGray", "FlateDecode") if mode.endswith("A") else None
-    image = _FileImage((path, digest, "pixels"), "DeviceGray" if mode.startswith("L") else "DeviceRGB", "FlateDecode")
-    return image, alpha, 1
+    alpha = _FileImage((path, digest, "alpha"), "DeviceGray", "FlateDecode", store=store) if mode.endswith("A") else None
+    colours = "DeviceGray" if mode.startswith("L") else "DeviceRGB"
+    return _FileImage((path, digest, "pixels"), colours, "FlateDecode", store=store), alpha, 1
 
 
-@lru_cache(maxsize=1)  # a mask and its image are written one after the other
-def _stream_bytes(path: str, digest: str, part: str) -> bytes:
-    """An image XObject's bytes: the file's own (a JPEG), or its pixels' colours or their alpha, deflated."""
-    if part == "file":
-        return read_checked(path, digest)
+_SIZE = struct.Struct("<II")
+_DEFLATED = f"zimage:zlib{zlib.ZLIB_RUNTIME_VERSION}"  # a kept image's bytes say which zlib made them
+
+
+@lru_cache(maxsize=1)  # asked twice as an image is written (its bytes, its length)
+def _stream_bytes(path: str, digest: str, part: str, store: Any) -> tuple[int, int, bytes]:
+    """An image XObject's (width, height, bytes) when they are not the file's own: its pixels' colours or
+    their alpha, deflated; taken from the scene store if an earlier build kept them."""
     if part == "idat":
-        return b"".join(data for kind, data in _png_chunks(read_checked(path, digest)) if kind == b"IDAT")
+        return 0, 0, b"".join(data for kind, data in _png_chunks(read_checked(path, digest)) if kind == b"IDAT")
+    key = f"{_DEFLATED}:{part}:{digest}"
+    kept = store.blob(key) if store is not None else None
+    if kept is not None:
+        return (*_SIZE.unpack_from(kept), kept[_SIZE.size:])
     shown = pixels(path, digest)
-    if part == "alpha":
-        return zlib.compress(shown.getchannel("A").tobytes())
-    return zlib.compress((shown.convert(shown.mode[:-1]) if shown.mode in ("LA", "RGBA") else shown).tobytes())
+    band = shown.getchannel("A") if part == "alpha" else shown.convert(shown.mode[:-1]) if shown.mode in ("LA", "RGBA") \
+        else shown
+    content = zlib.compress(band.tobytes())
+    if store is not None:
+        store.put_blob(key, _SIZE.pack(*shown.size) + content)
+    return shown.width, shown.height, content
 
 
 def _png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
@@ -208,12 +220,16 @@ class _FileImage(pdfdoc.PDFObject):
     smask: Any = None  # a reference to the image's alpha, set when it has one
 
     def __init__(self, source: tuple[str, str, str], colours: str, codec: str, size: tuple[int, int] | None = None,
-                 parms: dict[str, int] | None = None):
+                 parms: dict[str, int] | None = None, store: Any = None):
         self.source, self.colours, self.codec, self.size, self.parms = source, colours, codec, size, parms
+        self.store = store
 
     def format(self, document: Any) -> bytes:
-        content = _stream_bytes(*self.source)
-        width, height = self.size or pixels(*self.source[:2]).size
+        if self.source[2] == "file":
+            content = read_checked(*self.source[:2])
+        else:
+            width, height, content = _stream_bytes(*self.source, self.store)
+        width, height = self.size or (width, height)
         stream = pdfdoc.PDFStream(content=content)
         entries = stream.dictionary
         entries["Type"], entries["Subtype"] = pdfdoc.PDFName("XObject"), pdfdoc.PDFName("Image")

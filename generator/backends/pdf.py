@@ -176,7 +176,7 @@ class PdfDocument:
         if found is None:
             doc = self.canvas._doc
             name = f"Img{item.digest[:20]}"
-            image, alpha, orientation = imagefiles.pdf_image(item.path, item.digest, name)
+            image, alpha, orientation = imagefiles.pdf_image(item.path, item.digest, name, self.store)
             if alpha is not None:
                 image.smask = doc.Reference(alpha, doc.getXObjectName(name + "A"))
             doc.Reference(image, doc.getXObjectName(name))

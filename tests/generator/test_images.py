@@ -193,9 +193,12 @@ def test_editing_a_picture_recomposes_only_the_cards_that_show_it(game, tmp_path
     code, err = build(game, out)
     assert code == 0, err
     assert counts(err) == (5, 0)  # four faces and the back
+    first = (out / "gallery" / "gallery-a4.pdf").read_bytes()
     code, err = build(game, out)
     assert counts(err) == (0, 5)
-    first = (out / "gallery" / "gallery-a4.pdf").read_bytes()
+    # the moth's pixels, deflated by the first build, are taken from the cache: the same bytes
+    assert (out / "gallery" / "gallery-a4.pdf").read_bytes() == first
+    assert any(b"zimage:" in f.read_bytes() for f in (out / "gallery" / ".cache").iterdir())
     art = game / "cards" / "gallery" / "art" / "moth.png"
     img = Image.open(art).convert("RGBA")
     ImageDraw.Draw(img).rectangle((0, 0, 19, 19), fill=(0, 160, 0, 255))
