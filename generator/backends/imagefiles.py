@@ -357,8 +357,10 @@ def svg_form(canvas: Any, name: str, drawing: Any) -> None:
 
 
 @lru_cache(maxsize=4)
-def svg_pixels(path: str, digest: str, root: str, width: int, height: int) -> Image.Image:
-    """The SVG drawn to exactly width x height pixels (RGBA, transparent where it draws nothing).
+def svg_pixels(path: str, digest: str, root: str, width: int, height: int,
+               part: tuple[int, int, int, int] | None = None) -> Image.Image:
+    """The SVG drawn to width x height pixels, or only the `part` (left, top, right, bottom) of them that
+    shows (a covered box's overflow is never drawn): RGBA, transparent where it draws nothing.
 
     The drawing the PDF embeds, written as a one-page PDF of that many points and rasterised
     by PDFium at one pixel a point.
@@ -366,6 +368,7 @@ def svg_pixels(path: str, digest: str, root: str, width: int, height: int) -> Im
     import pypdfium2 as pdfium
     from reportlab.pdfgen.canvas import Canvas
 
+    left, top, right, bottom = part or (0, 0, width, height)
     drawing = svg_drawing(path, digest, root)
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(width, height), invariant=1)
@@ -376,9 +379,11 @@ def svg_pixels(path: str, digest: str, root: str, width: int, height: int) -> Im
     doc = pdfium.PdfDocument(buf.getvalue())
     try:
         page = doc[0]
-        bitmap = page.render(scale=1, fill_color=(255, 255, 255, 0))
+        bitmap = page.render(scale=1, fill_color=(255, 255, 255, 0),
+                             crop=(left, height - bottom, width - right, top))  # PDF's left, bottom, right, top
         img = bitmap.to_pil().convert("RGBA")
         page.close()
     finally:
         doc.close()
-    return img if img.size == (width, height) else img.resize((width, height), Image.Resampling.LANCZOS)
+    size = (right - left, bottom - top)
+    return img if img.size == size else img.resize(size, Image.Resampling.LANCZOS)

@@ -85,11 +85,12 @@ def _picture(img: Image.Image, item: Picture, k: float) -> None:
 def _tile(item: Picture, box: tuple[int, int, int, int], seen: tuple[int, int, int, int]) -> Image.Image:
     """The part `seen` of a picture drawn on `box` (pixels), remembered: a deck's shared art is resampled once."""
     bw, bh = box[2] - box[0], box[3] - box[1]
-    if item.kind == "svg":
-        whole = imagefiles.svg_pixels(item.path, item.digest, item.root, bw, bh)
+    if item.kind == "svg":  # only the part that shows is drawn (of the picture as stored, when turned)
+        part = (seen[0] - box[0], seen[1] - box[1], seen[2] - box[0], seen[3] - box[1])
         if item.angle:
-            whole = whole.transpose(Image.Transpose.ROTATE_180)
-        return whole.crop((seen[0] - box[0], seen[1] - box[1], seen[2] - box[0], seen[3] - box[1]))
+            part = (bw - part[2], bh - part[3], bw - part[0], bh - part[1])
+        tile = imagefiles.svg_pixels(item.path, item.digest, item.root, bw, bh, part)
+        return tile.transpose(Image.Transpose.ROTATE_180) if item.angle else tile
     source = imagefiles.pixels(item.path, item.digest)
     if item.angle:
         source = source.transpose(Image.Transpose.ROTATE_180)

@@ -420,3 +420,23 @@ def test_text_in_an_svg_is_set_in_embedded_vera_on_every_machine(tmp_path):
         assert textpage.get_text_range().strip() == "ART"
     finally:
         doc.close()
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_covered_svg_draws_only_what_shows_and_agrees_in_both_backends(tmp_path, turned):
+    from generator.exports.transform import turn_scene
+    from tests.generator.test_render_agree import assert_agree
+
+    found = images.load(ART / "cards" / "gallery", "art/frame.svg")  # 100 x 60: a wide picture in a tall box
+    box = (10.0, 5.0, 30.0, 40.0)
+    placed = images.fit(found.width, found.height, box, "cover", (0.2, 0.5))
+    assert placed[2] > 2 * box[2]  # most of it overflows
+    scene = Scene(50, 50)
+    scene.add(Picture(*placed, found.path, found.digest, found.kind, found.root, box, 2.0))
+    if turned:
+        scene = turn_scene(scene)
+    from_png = assert_agree(f"svg-cover-{turned}", scene, tmp_path)
+    # the box's far side from the focus shows the picture; outside the box is paper (white here)
+    k = from_png.width / 50
+    outside = (5, 25) if not turned else (45, 25)
+    assert from_png.getpixel((round(outside[0] * k), round(outside[1] * k))) == (255, 255, 255)
