@@ -85,18 +85,18 @@ def _picture(img: Image.Image, item: Picture, k: float) -> None:
 def _tile(item: Picture, box: tuple[int, int, int, int], seen: tuple[int, int, int, int]) -> Image.Image:
     """The part `seen` of a picture drawn on `box` (pixels), remembered: a deck's shared art is resampled once."""
     bw, bh = box[2] - box[0], box[3] - box[1]
-    if item.kind == "svg":  # only the part that shows is drawn (of the picture as stored, when turned)
-        part = (seen[0] - box[0], seen[1] - box[1], seen[2] - box[0], seen[3] - box[1])
-        if item.angle:
-            part = (bw - part[2], bh - part[3], bw - part[0], bh - part[1])
-        tile = imagefiles.svg_pixels(item.path, item.digest, item.root, bw, bh, part)
-        return tile.transpose(Image.Transpose.ROTATE_180) if item.angle else tile
-    source = imagefiles.pixels(item.path, item.digest)
+    # the part that shows, of the picture as stored: a turned one's part is found half a turn round
+    part = (seen[0] - box[0], seen[1] - box[1], seen[2] - box[0], seen[3] - box[1])
     if item.angle:
-        source = source.transpose(Image.Transpose.ROTATE_180)
-    sx, sy = source.width / bw, source.height / bh
-    area = ((seen[0] - box[0]) * sx, (seen[1] - box[1]) * sy, (seen[2] - box[0]) * sx, (seen[3] - box[1]) * sy)
-    return source.resize((seen[2] - seen[0], seen[3] - seen[1]), Image.Resampling.LANCZOS, box=area)
+        part = (bw - part[2], bh - part[3], bw - part[0], bh - part[1])
+    if item.kind == "svg":  # only that part is drawn
+        tile = imagefiles.svg_pixels(item.path, item.digest, item.root, bw, bh, part)
+    else:  # resampled from that part of the file
+        source = imagefiles.pixels(item.path, item.digest)
+        sx, sy = source.width / bw, source.height / bh
+        tile = source.resize((part[2] - part[0], part[3] - part[1]), Image.Resampling.LANCZOS,
+                             box=(part[0] * sx, part[1] * sy, part[2] * sx, part[3] * sy))
+    return tile.transpose(Image.Transpose.ROTATE_180) if item.angle else tile
 
 
 # clockwise quarter turns: the transpose, and where a point (u, v) of a w x h mask lands
