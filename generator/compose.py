@@ -432,6 +432,10 @@ class Composer:
     def _image(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
                x: float, y: float, w: float, h: float) -> None:
         el = pe.el
+        if w <= 0 or h <= 0:
+            self.problems.add(el.place, f"{who}: image '{el.data.get('id', 'image')}' has a box {w:g} x {h:g} mm",
+                              "w and h: lengths above 0")
+            raise _Skip
         src = str(self._get(pe, "src", ctx, who, ""))
         try:
             found = images.load(self.db.folder, src)

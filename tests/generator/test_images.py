@@ -314,6 +314,9 @@ def test_layout_keys_are_checked(game, tmp_path):
                          encoding="utf-8")
     err = refused(game, tmp_path)
     assert "fit 'fill' is not known" in err and "contain or cover or stretch" in err, err
+    face_yaml.write_text(text.replace("focus: [0.5, 2]", "").replace("h: 50\n    fit", "h: 0\n    fit"), encoding="utf-8")
+    err = refused(game, tmp_path)
+    assert "image 'art' has a box 51 x 0 mm" in err, err
 
 
 # --- every kind of raster file, drawn alike by both backends --------------------------------
