@@ -116,7 +116,7 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
     markers: list[tuple[str, Suit | Mark]] = [*(("suit", s) for s in db.suits.values()),
                                               *(("mark", m) for m in db.marks.values())]
     for kind, marker in markers:
-        if marker.symbol not in lib.symbols:
+        if marker.symbol and marker.symbol not in lib.symbols:  # none named: only a layout that draws it is refused
             problems.add(marker.place, f"{kind} '{marker.id}': unknown symbol '{marker.symbol}'",
                          "one of: " + ", ".join(sorted(lib.symbols)))
     uses = Counter(key for group in faces.values() for f in group for key in (f.face_key, f.back_key))

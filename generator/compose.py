@@ -137,11 +137,11 @@ class Composer:
         self._library += self.fonts.fingerprint()  # a font file edited: its texts are measured again
         self.base: dict[str, Any] = {
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,
-                     "players": {"min": db.players[0], "max": db.players[1]}, **plain(db.extra)},
+                     "players": db.players and {"min": db.players[0], "max": db.players[1]}, **plain(db.extra)},
             "suits": {sid: s.as_dict() for sid, s in db.suits.items()},
             "marks": {mid: m.as_dict() for mid, m in db.marks.items()},
             **self._card_values(),
-            "components": {cid: {"id": c.id, "name": c.name, "code": c.code, "count": c.count}
+            "components": {cid: {"id": c.id, "name": c.name, "code": c.code, "count": c.count or c.printed}
                            for cid, c in db.components.items()},
             "rules": [{"id": r.id, "section": r.section, "title": r.title, "text": r.text} for r in db.rules],
             "faq": [{"id": f.id, "question": f.question, "ruling": f.ruling} for f in db.faq],
@@ -418,6 +418,14 @@ class Composer:
         elif etype == "symbol":
             name = str(self._get(pe, "name", ctx, who, "")).strip()
             parts = self.lib.symbols.get(name)
+            if not name:  # a suit or mark of game.yaml without a `symbol`, drawn by this element: once a card
+                why = (f"{who}: element '{el.data.get('id', 'symbol')}' draws a symbol, but its name is empty "
+                       "(a suit or mark without 'symbol' in game.yaml?)")
+                if (el.place, why) not in self._reported:
+                    self._reported.add((el.place, why))
+                    self.problems.add(el.places.get("name", el.place), why,
+                                      "give that suit or mark a symbol: in game.yaml, or draw no symbol for it here")
+                raise _Skip
             if parts is None:
                 self.problems.add(el.places.get("name", el.place), f"{who}: unknown symbol '{name}'",
                                   "one of: " + ", ".join(sorted(self.lib.symbols)))

@@ -23,6 +23,8 @@ SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
 SPEC_KEYS = {"type", "required", "nullable", "values", "min", "max", "to", "item", "length", "fields"}
 CARD_KEYS = {"id", "copies", "designed", "sets"}
+DEFAULT_COLOUR = "#000000"  # a suit's colour (and ink) when game.yaml gives none
+DEFAULT_SIZE = "poker"  # a component's card size when game.yaml gives none (layouts/sizes.yaml)
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ class Suit:
     id: str
     name: str
     plural: str
-    symbol: str
+    symbol: str  # a shape in layouts/symbols.yaml; "" if the game draws none for this suit
     colour: str
     ink: str
     place: Place
@@ -46,7 +48,7 @@ class Mark:
     id: str
     name: str
     plural: str
-    symbol: str
+    symbol: str  # "" if game.yaml names none (a layout that draws it is then refused)
     place: Place
 
     def as_dict(self) -> dict[str, Any]:
@@ -80,7 +82,7 @@ class Component:
     id: str
     name: str
     code: str
-    count: int
+    count: int  # the physical cards game.yaml says it prints, checked; 0 when it does not say
     size: str
     face: str
     back: str
@@ -149,8 +151,8 @@ class GameDatabase:
     id: str
     title: str
     short_title: str
-    players: tuple[int, int]
-    rules_version: int
+    players: tuple[int, int] | None  # None: a print-only game that does not say (its layouts see `game.players` empty)
+    rules_version: int | None  # None: a print-only game without one; written into game logs, so needed by one with rules
     credit: str
     suits: dict[str, Suit]
     components: dict[str, Component]
@@ -164,6 +166,13 @@ class GameDatabase:
     records: dict[str, Component] = field(default_factory=dict)  # data the cards refer to, not printed
     sets: dict[str, CardSet] = field(default_factory=dict)  # the card sets, if the game has any
     printing: dict[str, bool] = field(default_factory=dict)  # game.yaml `print:` switches (backs, calibration, labels)
+
+    @property
+    def player_counts(self) -> tuple[int, int]:
+        """The fewest and most players; asked only by a game with rules, which the check makes give them."""
+        if self.players is None:
+            raise ValueError(f"game '{self.id}' does not say how many play it: players: {{min, max}} in game.yaml")
+        return self.players
 
     @property
     def default_sets(self) -> tuple[str, ...]:
@@ -240,25 +249,20 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         problems.add(place_of(raw, fallback=Place(str(game_path))), "game.yaml must be a mapping")
         return None
     r = _Reader(raw, problems)
-    gid = r.text("id", required=True)
+    gid = r.text("id")  # the folder's name when not given
     if gid and gid != game_id:
         problems.add(raw.value_place("id"), f"id '{gid}' does not match the folder name '{game_id}'",
                      f"id: {game_id}")
-    players = raw.get("players")
-    pmin = pmax = 0
-    if isinstance(players, Node):
-        pr = _Reader(players, problems)
-        pmin, pmax = pr.int("min", required=True), pr.int("max", required=True)
-    else:
-        problems.add(raw.key_place("players") if "players" in raw else raw.place,
-                     "players must be given as a mapping", "players: {min: 2, max: 2}")
+    from rules.games import find_game  # game-specific checks, if the game has a module
+
+    game = find_game(game_id, default=None)
     suits = _read_suits(raw, problems)
     db = GameDatabase(
         id=game_id,
         title=r.text("title", required=True),
         short_title=r.text("short_title") or r.text("title"),
-        players=(pmin, pmax),
-        rules_version=r.int("rules_version", required=True),
+        players=_read_players(raw, problems, f"rules/games/{game_id}.py" if game else ""),
+        rules_version=r.int("rules_version") if "rules_version" in raw else None,
         credit=r.text("credit"),
         suits=suits,
         components={},
@@ -272,6 +276,9 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         sets=_read_sets(raw, problems),
         printing=_read_printing(raw, problems),
     )
+    if game is not None and db.rules_version is None:
+        problems.add(raw.place, f"missing 'rules_version': this game has rules (rules/games/{game_id}.py), "
+                     "which write it into every game log", "rules_version: 1")
     for key in raw:
         if key not in KNOWN_GAME_KEYS:
             problems.add(raw.key_place(key), f"unknown key '{key}' in game.yaml",
@@ -286,7 +293,8 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         db.components[component.id] = component
     for sheet in _seq(raw, "sheets", problems):
         sr = _Reader(sheet, problems)
-        db.sheets.append(Sheet(sr.slug("id"), sr.text("name", required=True), sr.text("layout", required=True), sheet.place))
+        sid = sr.slug("id")
+        db.sheets.append(Sheet(sid, sr.text("name") or _id_as_name(sid), sr.text("layout", required=True), sheet.place))
     for node in _seq(raw, "records", problems):
         record_set = _read_component(node, db, problems, printed=False)
         if record_set is None:
@@ -303,9 +311,6 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
     if "rules" in raw:
         _read_rules(folder / str(raw["rules"]), db, problems)
     _cross_check(db, problems)
-    from rules.games import find_game  # game-specific checks, if the game has a module
-
-    game = find_game(game_id, default=None)
     if game is not None and not problems:
         game.check_database(db, problems)
     return db
@@ -320,6 +325,20 @@ LENGTH = re.compile(r"^\d+(\.\d+)?(mm|cm|in|pt)$")
 def _plain_card(card: Card) -> dict[str, Any]:
     """A card or record as plain data (its id and fields)."""
     return {"id": card.id, "set": card.component, **{k: plain(v) for k, v in card.data.items() if k not in CARD_KEYS}}
+
+
+def _read_players(raw: Node, problems: Problems, rules_module: str) -> tuple[int, int] | None:
+    """game.yaml `players: {min, max}`: needed only by a game with rules (rules/games/): its logs and the companion."""
+    players = raw.get("players")
+    if isinstance(players, Node):
+        pr = _Reader(players, problems)
+        return pr.int("min", required=True), pr.int("max", required=True)
+    if "players" in raw:
+        problems.add(raw.value_place("players"), "players must be given as a mapping", "players: {min: 2, max: 2}")
+    elif rules_module:
+        problems.add(raw.place, f"missing 'players': this game has rules ({rules_module}), which need them",
+                     "players: {min: 2, max: 2}")
+    return None
 
 
 def _read_board(raw: Node, db: GameDatabase, problems: Problems) -> dict[str, Any]:
@@ -385,8 +404,10 @@ class _Reader:
         value = self._get(key, required)
         if value is None:
             return ""
+        value = _text_of_number(value)
         if not isinstance(value, str):
-            self.problems.add(self.node.value_place(key), f"'{key}' must be text, not {_kind(value)}")
+            self.problems.add(self.node.value_place(key), f"'{key}' must be text, not {_kind(value)}"
+                              + _QUOTE_IT * isinstance(value, bool))
             return ""
         return value
 
@@ -407,6 +428,14 @@ class _Reader:
         return value
 
 
+_QUOTE_IT = ": write it in quotes (\"yes\") if you mean the word"  # YAML reads yes, no, on, off, true as yes/no
+
+
+def _text_of_number(value: Any) -> Any:
+    """An unquoted number where text is asked for, as its text (`rank: 7` is "7", 7.5 is "7.5"); else the value."""
+    return value if isinstance(value, bool) or not isinstance(value, int | float) else str(value)
+
+
 def _kind(value: Any) -> str:
     if value is None:
         return "empty (null)"
@@ -425,6 +454,11 @@ def _kind(value: Any) -> str:
 
 def _seq(node: Node, key: str, problems: Problems, required: bool = False) -> list[Node]:
     """The mappings of a list under `key`; non-mappings are reported and skipped."""
+    return [item for _, item in _numbered(node, key, problems, required)]
+
+
+def _numbered(node: Node, key: str, problems: Problems, required: bool = False) -> list[tuple[int, Node]]:
+    """The mappings of a list under `key`, each with its 1-based position; non-mappings are reported and skipped."""
     if key not in node:
         if required:
             problems.add(node.place, f"missing '{key}'", f"{key}: [...]")
@@ -436,7 +470,7 @@ def _seq(node: Node, key: str, problems: Problems, required: bool = False) -> li
     out = []
     for i, item in enumerate(value):
         if isinstance(item, Node):
-            out.append(item)
+            out.append((i + 1, item))
         else:
             problems.add(value.item_place(i), f"each entry of '{key}' must be a mapping, not {_kind(item)}")
     return out
@@ -447,15 +481,22 @@ def _read_suits(raw: Node, problems: Problems) -> dict[str, Suit]:
     for node in _seq(raw, "suits", problems):
         r = _Reader(node, problems)
         sid = r.slug("id")
-        colour, ink = r.text("colour", required=True), r.text("ink") or r.text("colour")
-        for key in ("colour", "ink"):
-            if key in node and isinstance(node[key], str) and not re.fullmatch(r"#[0-9a-fA-F]{6}", node[key]):
-                problems.add(node.value_place(key), f"'{node[key]}' is not a colour", "#rrggbb, e.g. \"#0072B2\"")
+        given = {key: r.text(key) for key in ("colour", "ink")}
+        for key, value in given.items():
+            if value and not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+                problems.add(node.value_place(key), f"'{value}' is not a colour", "#rrggbb, e.g. \"#0072B2\"")
+        colour = given["colour"] or DEFAULT_COLOUR
+        ink = given["ink"] or colour
         if sid in suits:
             problems.add(node.value_place("id"), f"duplicate suit id '{sid}'")
-        suits[sid] = Suit(sid, r.text("name", required=True), r.text("plural") or r.text("name"),
-                          r.text("symbol", required=True), colour, ink, node.place)
+        name = r.text("name") or _id_as_name(sid)
+        suits[sid] = Suit(sid, name, r.text("plural") or name, r.text("symbol"), colour, ink, node.place)
     return suits
+
+
+def _id_as_name(some_id: str) -> str:
+    """A name for what game.yaml names only by id: `red_moon` is `Red moon`."""
+    return some_id.replace("_", " ").capitalize()
 
 
 PRINT_SWITCHES = ("backs", "calibration", "labels")  # parts of a PDF a game may leave out (casebook build --no-...)
@@ -523,8 +564,8 @@ def _read_marks(raw: Node, problems: Problems) -> dict[str, Mark]:
         mid = r.slug("id")
         if mid in marks:
             problems.add(node.value_place("id"), f"duplicate mark id '{mid}'")
-        marks[mid] = Mark(mid, r.text("name", required=True), r.text("plural") or r.text("name"),
-                          r.text("symbol", required=True), node.place)
+        name = r.text("name") or _id_as_name(mid)
+        marks[mid] = Mark(mid, name, r.text("plural") or name, r.text("symbol"), node.place)
     return marks
 
 
@@ -549,8 +590,8 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
         fields.place, fields.key_places, fields.value_places = node.place, {}, {}
     _check_specs(fields, problems)
     component = Component(
-        id=cid, name=r.text("name", required=True), code=r.text("code") or cid.upper(),
-        count=r.int("count", required=printed), size=r.text("size", required=printed),
+        id=cid, name=r.text("name") or _id_as_name(cid), code=r.text("code") or cid.upper(),
+        count=r.int("count"), size=r.text("size") or (DEFAULT_SIZE if printed else ""),
         face=r.text("face", required=printed), back=r.text("back", required=printed),
         fields=fields, cards=[], place=node.place, places={k: node.value_place(k) for k in node},
         sets=_set_list(node, db, problems, f"component '{cid}'"),
@@ -578,8 +619,8 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
     else:
         problems.add(node.place, f"component '{cid}' has no cards", "file: <name>.yaml, or cards: [...]")
         return component
-    for card_node in _seq(holder, "cards", problems, required=True):
-        card = _read_card(card_node, component, db, problems)
+    for number, card_node in _numbered(holder, "cards", problems, required=True):
+        card = _read_card(card_node, number, component, db, problems)
         if card is not None:
             component.cards.append(card)
     return component
@@ -630,12 +671,10 @@ def _check_spec(spec: Any, place: Place, name: str, problems: Problems) -> None:
             problems.add(spec.value_place("fields"), f"'fields' of '{name}' must be a mapping")
 
 
-def _read_card(node: Node, component: Component, db: GameDatabase, problems: Problems) -> Card | None:
-    if "id" not in node:
-        problems.add(node.place, f"a card of '{component.id}' has no id", "id: <snake_case slug>")
-        return None
+def _read_card(node: Node, number: int, component: Component, db: GameDatabase, problems: Problems) -> Card | None:
+    """The `number`th card of a component's list (1-based); without an id it is `<component>_<number>`."""
     r = _Reader(node, problems)
-    cid = r.slug("id")
+    cid = r.slug("id") if "id" in node else f"{component.id}_{number}"
     copies = r.int("copies") if "copies" in node else 1
     if "copies" in node and copies < 1:
         problems.add(node.value_place("copies"), "copies must be 1 or more")
@@ -664,7 +703,20 @@ def _check_fields(node: Node, fields: dict[str, Any], db: GameDatabase, problems
             if spec.get("required"):
                 problems.add(node.place, f"{who} is missing the field '{name}'", _describe(spec, db, name))
             continue
-        _check_value(node[name], spec, node.value_place(name), db, problems, f"{who}: '{name}'", name)
+        value = _as_field_type(node[name], spec)
+        if value is not node[name]:
+            node[name] = value
+        _check_value(value, spec, node.value_place(name), db, problems, f"{who}: '{name}'", name)
+
+
+def _as_field_type(value: Any, spec: dict[str, Any]) -> Any:
+    """A number given unquoted to a `str` or `text` field (or an `enum` whose values hold it as text) as its text."""
+    ftype = spec.get("type")
+    text = _text_of_number(value)
+    values = spec.get("values") or []
+    if ftype in ("str", "text") or ftype == "enum" and value not in values and text in [str(v) for v in values]:
+        return text
+    return value
 
 
 def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabase, problems: Problems,
@@ -689,7 +741,7 @@ def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabas
     elif ftype == "enum":
         values = spec.get("values") or []
         if value not in values or isinstance(value, bool):
-            problems.add(place, f"{what} is {value!r}, not an allowed value",
+            problems.add(place, f"{what} is {value!r}, not an allowed value" + _QUOTE_IT * isinstance(value, bool),
                          "one of: " + ", ".join(str(v) for v in values))
     elif ftype == "suit":
         if value not in db.suits:
@@ -709,6 +761,8 @@ def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabas
                 problems.add(place, f"{what} has {len(value)} entries", f"exactly {spec['length']}")
             item = spec.get("item") or {}
             for i, entry in enumerate(value):
+                if (converted := _as_field_type(entry, item)) is not entry:
+                    value[i] = entry = converted
                 _check_value(entry, item, place_of(value, i, place), db, problems, f"{what}[{i + 1}]", name)
     elif ftype == "map":
         if not isinstance(value, Node):
@@ -721,7 +775,8 @@ def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabas
                                  "one of: " + ", ".join(sub))
             _check_fields(value, sub, db, problems, what)
     if bad:
-        problems.add(place, f"{what} must be {_type_name(spec)}, not {_kind(value)}", _describe(spec, db, name))
+        problems.add(place, f"{what} must be {_type_name(spec)}, not {_kind(value)}"
+                     + _QUOTE_IT * (isinstance(value, bool) and ftype in ("str", "text")), _describe(spec, db, name))
 
 
 def _type_name(spec: dict[str, Any]) -> str:
@@ -766,13 +821,13 @@ def _iter_refs(value: Any, spec: dict[str, Any], place: Place) -> Iterator[tuple
 
 def _cross_check(db: GameDatabase, problems: Problems) -> None:
     """Ids unique across the game, references resolve, counts match the component list."""
-    seen: dict[str, Place] = {}
+    seen: dict[str, Card] = {}
     for card in [*db.all_cards(), *db.all_records()]:
-        if card.id in seen:
+        first = seen.setdefault(card.id, card)
+        if first is not card:
             problems.add(card.data.value_place("id") if isinstance(card.data, Node) else card.place,
-                         f"duplicate card id '{card.id}' (first at {seen[card.id]})", "ids unique in the game")
-        else:
-            seen[card.id] = card.place
+                         f"duplicate card id '{card.id}'{_unwritten(card)} (first at {first.place}{_unwritten(first)})",
+                         "ids unique in the game: give one of them another id")
     for component in [*db.components.values(), *db.records.values()]:
         if not component.loaded:
             continue
@@ -809,6 +864,11 @@ def _cross_check(db: GameDatabase, problems: Problems) -> None:
             if not db.has_id(ref):
                 problems.add(entry.place, f"FAQ '{entry.id}' refers to unknown id '{ref}'",
                              "a rule id, card id or component id of this game")
+
+
+def _unwritten(card: Card) -> str:
+    """What to say of an id the card does not write (a YAML card without `id:` is `<component>_<position>`)."""
+    return "" if "id" in card.data else ", the id of a card without one (its component and place in the list)"
 
 
 def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:

@@ -127,6 +127,9 @@ class Replay:
 def start(db: GameDatabase, log: GameLog) -> Any:
     """The state before the first event; IllegalAction (event 0) if the header is wrong."""
     game = GAMES[log.game]
+    if db.rules_version is None:
+        raise IllegalAction(f"the game '{db.id}' has no rules version (rules_version: in its game.yaml), so no log "
+                            "can be played against its cards", event_no=0, action="header")
     if log.rules_version > db.rules_version:
         raise IllegalAction(f"the log needs rules version {log.rules_version}; these cards have {db.rules_version}",
                             event_no=0, action="header")

@@ -259,8 +259,8 @@ def _check_pieces(db: GameDatabase, problems: Problems) -> None:
     symbols = [s.symbol for s in db.suits.values()]
     if len(set(symbols)) != len(symbols):
         problems.add(db.place, "two player colours share a symbol", "a symbol of its own for each colour")
-    if len(db.suits) < db.players[1]:
-        problems.add(db.place, f"{len(db.suits)} colours for up to {db.players[1]} players", "one colour a player")
+    if len(db.suits) < db.player_counts[1]:
+        problems.add(db.place, f"{len(db.suits)} colours for up to {db.player_counts[1]} players", "one colour a player")
     count: dict[tuple[Any, Any, Any], int] = {}
     for card in comp.cards:
         key = (card.get("colour"), card.get("kind"), card.get("mini_game"))
@@ -442,7 +442,7 @@ class State(SharesDatabase):
 def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
     """A game from a log header: 2-5 players listed clockwise, optional colours, first player and seed."""
     players = [str(p) for p in setup.get("players") or []]
-    low, high = db.players
+    low, high = db.player_counts
     if not low <= len(players) <= high:
         raise IllegalAction(f"P.I. is for {low} to {high} players, not {len(players)}", R_SETUP)
     if len(set(players)) != len(players):
