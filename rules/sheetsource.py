@@ -2,7 +2,7 @@
 
 One card a row under a header row of field names, as Google Sheets, Excel and LibreOffice
 export it: quoted cells may hold line breaks, a UTF-8 byte-order mark is dropped, empty rows
-are skipped (they still count, so row numbers are the spreadsheet's). Cells are text; a cell
+after the last card are ignored and one between cards is refused (row numbers are the spreadsheet's). Cells are text; a cell
 of an `int` or `bool` field is read as a number or yes/no here, and every card then goes
 through the same checks as a YAML card (rules/cards.py). A file built to hurt is refused
 quickly and with its place: too large, a cell too long, too many rows or columns, a NUL
@@ -100,7 +100,7 @@ def load_sheet(path: Path, component: str, fields: Mapping[str, Any], problems: 
                          "the sheet saved as CSV (a workbook saved under a .csv name?): " + RE_EXPORT)
             return None
         rows = _rows(spath, text, refused)
-    header = next(rows, None)
+    header = next((row for row in rows if _filled(row[2])), None)
     if header is None:
         problems.items.extend(refused)
         if not refused:
@@ -111,7 +111,14 @@ def load_sheet(path: Path, component: str, fields: Mapping[str, Any], problems: 
         return None
     cards = Seq()
     cards.place, cards.item_places = Place(spath, 1, 1), []
+    empty: list[tuple[int, int]] = []  # (row, line) of the empty rows since the last card: refused if a card follows
     for row, line, cells in rows:
+        if not _filled(cells):
+            empty.append((row, line))
+            continue
+        if empty:
+            _refuse_empty(spath, empty, problems)
+            empty = []
         card = _card(spath, row, line, cells, columns, component, fields, problems)
         if card is not None:
             cards.append(card)
@@ -122,6 +129,19 @@ def load_sheet(path: Path, component: str, fields: Mapping[str, Any], problems: 
     holder = Node(cards=cards)
     holder.place, holder.key_places, holder.value_places = Place(spath, 1, 1), {}, {}
     return holder
+
+
+def _filled(cells: list[str]) -> bool:
+    """Whether a row holds anything but blanks."""
+    return any(cell.strip() for cell in cells)
+
+
+def _refuse_empty(spath: str, empty: list[tuple[int, int]], problems: Problems) -> None:
+    """Empty rows between cards: a card forgotten, or rows to delete (empty rows after the last card are ignored)."""
+    (first, line), last = empty[0], empty[-1][0]
+    rows = f"row {first} is empty: delete it" if first == last else f"rows {first}-{last} are empty: delete them"
+    problems.add(CellPlace(spath, line, 1, first), f"{rows} (empty rows at the end are ignored)",
+                 "one card a row, with no empty rows between cards")
 
 
 def _read_text(path: Path, problems: Problems) -> str | None:
@@ -143,7 +163,7 @@ def _read_text(path: Path, problems: Problems) -> str | None:
         problems.add(Place(spath), "this is a workbook (.xlsx or .ods), not CSV text", RE_EXPORT)
         return None
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        problems.add(Place(spath, 1, 1), "the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8", RE_EXPORT)
+        problems.add(CellPlace(spath, 1, 1, 1, 1), "the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8", RE_EXPORT)
         return None
     try:
         return data.decode("utf-8-sig")
@@ -171,7 +191,7 @@ def _delimiter(text: str) -> str:
 
 
 def _rows(spath: str, text: str, refused: list[Problem]) -> Iterator[tuple[int, int, list[str]]]:
-    """(row, first line, cells) of each row that is not empty; a refusal is added to `refused` and ends it."""
+    """(row, first line, cells) of each row, empty ones too; a refusal is added to `refused` and ends it."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
     row = 0
     while True:
@@ -203,8 +223,7 @@ def _rows(spath: str, text: str, refused: list[Problem]) -> Iterator[tuple[int, 
                 refused.append(Problem(CellPlace(spath, line, number, row, number),
                                        f"a cell of {len(cell)} characters", f"at most {MAX_CELL} characters in one cell"))
                 return
-        if any(cell.strip() for cell in cells):
-            yield row, line, cells
+        yield row, line, cells
 
 
 def _column_name(header: str) -> str:

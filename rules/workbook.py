@@ -67,7 +67,7 @@ def _refusal(path: Path) -> str | None:
 
 def workbook_rows(path: Path, refused: list[Problem], max_rows: int, max_columns: int,
                   max_cell: int) -> Iterator[tuple[int, int, list[str]]]:
-    """(row, 0, cells) of each row of the first sheet that is not empty; a refusal goes to `refused` and ends it."""
+    """(row, 0, cells) of each row of the first sheet, empty ones too; a refusal goes to `refused` and ends it."""
     from rules.sheetsource import CellPlace
 
     spath = str(path)
@@ -104,8 +104,7 @@ def workbook_rows(path: Path, refused: list[Problem], max_rows: int, max_columns
                     refused.append(Problem(CellPlace(spath, 0, number, row, number), f"a cell of {len(cell)} characters",
                                            f"at most {max_cell} characters in one cell"))
                     return
-            if any(cell.strip() for cell in cells):
-                yield row, 0, cells[:max_columns]
+            yield row, 0, cells[:max_columns]
     except Exception as exc:  # damaged XML inside the zip, found while reading rows
         refused.append(Problem(Place(spath), f"cannot read the workbook: {exc or type(exc).__name__}", RESAVE))
     finally:

@@ -26,15 +26,15 @@ LAYOUTS = TINY / "layouts"
 
 # the YAML deck of tests/data/tinygame/cards/moth/deck.yaml as a spreadsheet exports it: a byte-order
 # mark, headers as a person writes them, ids only where a rule refers to the card, a number written
-# 2.0, yes for true, an empty row, a two-line quoted cell, a card in two copies
+# 2.0, yes for true, a two-line quoted cell, a card in two copies, an empty row after the last card
 GOOD = (
     "\ufeffName,Suit,Value,Flavour text,Designed,Copies,id\r\n"
     "Dusty Miller,wing,1,,,,\r\n"
     "Luna Moth,wing,2.0,,,,\r\n"
-    ",,,,,,\r\n"
     'Death Head,wing,3,"Drawn to the flame,\r\nit never learns.",yes,,\r\n'
     "Tallow Candle,Flame,1,,,2,\r\n"
     "Gas Mantle,flame,3,,,,gas_mantle\r\n"
+    ",,,,,,\r\n"
 )
 
 
@@ -89,8 +89,8 @@ def test_the_csv_deck_reads_as_the_yaml_deck(tmp_path: Path) -> None:
     yaml_db = read_database("moth", TINY / "cards", Problems())
     assert yaml_db is not None
     cards = db.components["deck"].cards
-    # ids default to the component and the spreadsheet's row (the empty row 4 still counts)
-    assert [c.id for c in cards] == ["deck_2", "deck_3", "deck_5", "deck_6", "gas_mantle"]
+    # ids default to the component and the spreadsheet's row
+    assert [c.id for c in cards] == ["deck_2", "deck_3", "deck_4", "deck_5", "gas_mantle"]
     names = {c["name"]: c for c in cards}
     for card in yaml_db.components["deck"].cards:
         if card["name"] not in names:
@@ -106,8 +106,8 @@ def test_the_csv_deck_reads_as_the_yaml_deck(tmp_path: Path) -> None:
     # every value knows its cell: the file's line for an editor, the sheet's row and column for people
     place = names["Tallow Candle"].field_place("value")
     assert isinstance(place, CellPlace)
-    assert (place.line, place.row, place.col, place.column) == (7, 6, 3, "Value")
-    assert str(place).endswith("deck.csv:6: column 'Value'")
+    assert (place.line, place.row, place.col, place.column) == (6, 5, 3, "Value")
+    assert str(place).endswith("deck.csv:5: column 'Value'")
     # a checked card may be pickled (the build's cache) and keeps its cells' places
     again = pickle.loads(pickle.dumps(names["Tallow Candle"]))
     assert again.data == names["Tallow Candle"].data and again.field_place("value") == place
@@ -246,9 +246,9 @@ def workbook(rows: list[list[object]], far: tuple[int, str] | None = None) -> by
 
 GOOD_ROWS: list[list[object]] = [
     ["Name", "Suit", "Value", "Flavour text", "Designed", "Copies", "id"],
-    ["Dusty Miller", "wing", 1], ["Luna Moth", "wing", 2.0], [],
+    ["Dusty Miller", "wing", 1], ["Luna Moth", "wing", 2.0],
     ["Death Head", "wing", 3, "Drawn to the flame,\nit never learns.", True],
-    ["Tallow Candle", "flame", 1, None, None, 2], ["Gas Mantle", "flame", 3, None, None, None, "gas_mantle"],
+    ["Tallow Candle", "flame", 1, None, None, 2], ["Gas Mantle", "flame", 3, None, None, None, "gas_mantle"], [],
 ]
 
 
@@ -261,7 +261,7 @@ def test_a_workbook_reads_as_the_csv(tmp_path: Path) -> None:
     csv_cards, xlsx_cards = csv_db.components["deck"].cards, xlsx_db.components["deck"].cards
     assert [(c.id, dict(c.data), c.copies, c.designed) for c in xlsx_cards] == \
         [(c.id, dict(c.data), c.copies, c.designed) for c in csv_cards]
-    assert str(xlsx_cards[3].field_place("value")).endswith("deck.xlsx:6: column 'Value'")
+    assert str(xlsx_cards[3].field_place("value")).endswith("deck.xlsx:5: column 'Value'")
 
 
 def test_a_workbook_builds(tmp_path: Path) -> None:
@@ -285,7 +285,7 @@ def _zip_bomb() -> bytes:
 BROKEN_WORKBOOKS = {
     "bad number": (lambda: workbook([["Name", "Suit", "Value"], ["Dusty Miller", "wing", "two"]]),
                    "deck.xlsx:2: column 'Value': error: card 'deck_2': 'value' must be a whole number, not text ('two')"),
-    "unknown suit": (lambda: workbook([["Name", "Suit", "Value"], [], ["Dusty Miller", "moon", 1]]),
+    "unknown suit": (lambda: workbook([["Name", "Suit", "Value"], ["Luna Moth", "wing", 2], ["Dusty Miller", "moon", 1]]),
                      "deck.xlsx:3: column 'Suit': error: card 'deck_3': 'suit': unknown suit 'moon'"),
     "missing column": (lambda: workbook([["Name", "Suit"], ["Dusty Miller", "wing"]]),
                        "deck.xlsx:1: error: no column 'value' (a required field)"),
