@@ -9,6 +9,7 @@ bounded before openpyxl opens it, and reading stops at the sheet's row and colum
 from __future__ import annotations
 
 import datetime
+import re
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,6 +66,27 @@ def _refusal(path: Path) -> str | None:
     return None
 
 
+def _cell_of(path: Path, part: str, position: Any) -> tuple[int, int] | None:
+    """The (row, column number) of the sheet cell whose XML holds a parse error's (line, column), if found."""
+    if not part or not (isinstance(position, tuple) and len(position) == 2):
+        return None
+    try:
+        with zipfile.ZipFile(path) as archive:
+            xml = archive.read(part)  # bounded by MAX_SHEET_XML before the workbook was opened
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None
+    line, column = position
+    start = sum(len(text) + 1 for text in xml.split(b"\n")[:max(line - 1, 0)])
+    cells = re.findall(rb'<(?:\w+:)?c\b[^>]*?\br="([A-Z]{1,3})(\d+)"', xml[:start + column + 1])
+    if not cells:
+        return None
+    letters, row = cells[-1]
+    number = 0
+    for letter in letters.decode():
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return int(row), number
+
+
 def workbook_rows(path: Path, refused: list[Problem], max_rows: int, max_columns: int,
                   max_cell: int) -> Iterator[tuple[int, int, list[str]]]:
     """(row, 0, cells) of each row of the first sheet, empty ones too; a refusal goes to `refused` and ends it."""
@@ -82,6 +104,7 @@ def workbook_rows(path: Path, refused: list[Problem], max_rows: int, max_columns
     except Exception as exc:  # openpyxl raises many kinds on a damaged file: each is the same refusal
         refused.append(Problem(Place(spath), f"cannot read the workbook: {exc or type(exc).__name__}", RESAVE))
         return
+    header: list[str] = []  # the first filled row's cells: the column names of a damaged cell
     try:
         sheet = book.worksheets[0]
         declared = sheet.max_column  # from the sheet's own dimension, when it gives one
@@ -104,8 +127,13 @@ def workbook_rows(path: Path, refused: list[Problem], max_rows: int, max_columns
                     refused.append(Problem(CellPlace(spath, 0, number, row, number), f"a cell of {len(cell)} characters",
                                            f"at most {max_cell} characters in one cell"))
                     return
+            if not header and any(cell.strip() for cell in cells):
+                header = cells
             yield row, 0, cells[:max_columns]
-    except Exception as exc:  # damaged XML inside the zip, found while reading rows
-        refused.append(Problem(Place(spath), f"cannot read the workbook: {exc or type(exc).__name__}", RESAVE))
+    except Exception as exc:  # damaged XML inside the zip, found while reading rows: at its cell when it says where
+        where = _cell_of(path, getattr(sheet, "_worksheet_path", ""), getattr(exc, "position", None))
+        place = Place(spath) if where is None else \
+            CellPlace(spath, 0, where[1], where[0], header[where[1] - 1].strip() if where[1] <= len(header) else where[1])
+        refused.append(Problem(place, f"cannot read the workbook: {exc or type(exc).__name__}", RESAVE))
     finally:
         book.close()
