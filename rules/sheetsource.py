@@ -162,7 +162,7 @@ def _read_text(path: Path, problems: Problems) -> str | None:
     if data.startswith(b"PK\x03\x04"):
         problems.add(Place(spath), "this is a workbook (.xlsx or .ods), not CSV text", RE_EXPORT)
         return None
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_unmarked(data):
         problems.add(CellPlace(spath, 1, 1, 1, 1), "the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8", RE_EXPORT)
         return None
     try:
@@ -173,6 +173,12 @@ def _read_text(path: Path, problems: Problems) -> str | None:
         problems.add(_place_at(spath, text, len(text)), f"not UTF-8 text: byte 0x{data[start]:02x} cannot be read (saved as Windows-1252 "
                      "or Latin-1, Excel's plain 'CSV'?)", RE_EXPORT)
         return None
+
+
+def _utf16_unmarked(data: bytes) -> bool:
+    """UTF-16 text without a byte-order mark: every other byte of its (Latin) header NUL."""
+    head = data[:64]
+    return len(head) >= 8 and any(head[i::2].count(0) == len(head[i::2]) for i in (0, 1))
 
 
 def _place_at(spath: str, text: str, pos: int) -> CellPlace:

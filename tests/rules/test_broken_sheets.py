@@ -164,6 +164,8 @@ ENCODINGS = {
     # Excel's "Unicode Text": its byte-order mark, the first bytes of the file
     "UTF-16": (codecs.BOM_UTF16_LE + GOOD.encode("utf-16-le"),
                "deck.csv:1: column 1: error: the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8"),
+    "UTF-16 without a byte-order mark": (GOOD.encode("utf-16-be"),
+                                         "deck.csv:1: column 1: error: the file is UTF-16 text"),
 }
 
 
