@@ -73,6 +73,9 @@ def test_new_refuses_a_folder_that_holds_anything(tmp_path: Path, capsys: pytest
     assert code == 1
     assert f"{mine} already exists and is not empty; nothing was written" in err
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+    code, out, err = run(capsys, "new", str(tmp_path / "pi"))  # a game that comes with Casebook
+    assert code == 1 and "'pi' is the name of a game that comes with Casebook" in err
+    assert not (tmp_path / "pi").exists()
     (tmp_path / "empty").mkdir()  # an empty folder is fine
     assert run(capsys, "new", str(tmp_path / "empty"))[0] == 0
     assert (tmp_path / "empty" / "game.yaml").is_file()
@@ -160,8 +163,10 @@ def test_watch_follows_a_game_folder_but_not_the_output_inside_it(tmp_path: Path
     (game / "output" / "mine" / "png" / "001-face.png").write_bytes(b"png")
     assert sorted(p.name for p in snapshot([game], ignore=[game / "output"])) == ["cards.csv"]
 
-    def edit(_: float) -> None:
-        (game / "cards.csv").write_text("Name\nA\nB\n", encoding="utf-8")
+    edits = iter([lambda: (game / "cards.csv").write_text("Name\nA\nB\n", encoding="utf-8")])
+
+    def edit(_: float) -> None:  # the first poll sees one edit; later polls see the file stand still
+        next(edits, lambda: None)()
 
     rounds = build_rounds(["mine", "ours"], tmp_path / "cards", layouts, True, lambda s: None, interval=0, rounds=1,
                           sleep=edit, own={"mine": game}, ignore=(game / "output",))
