@@ -171,3 +171,19 @@ def test_watch_follows_a_game_folder_but_not_the_output_inside_it(tmp_path: Path
     rounds = build_rounds(["mine", "ours"], tmp_path / "cards", layouts, True, lambda s: None, interval=0, rounds=1,
                           sleep=edit, own={"mine": game}, ignore=(game / "output",))
     assert list(rounds) == ["mine", "ours", "mine"]  # both once, then the game whose folder changed
+
+
+def test_the_templates_are_package_data() -> None:
+    """A normal install (not -e) copies only what pyproject's package-data names: every template must be in it."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"]["casebook"]
+    from casebook.scaffold import TEMPLATES
+
+    files = sorted(p.relative_to(root / "casebook").as_posix() for p in (root / "casebook" / "new_game").iterdir())
+    assert files == sorted(f"new_game/{name}" for name in TEMPLATES)
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
