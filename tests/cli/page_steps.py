@@ -87,6 +87,14 @@ class Reader:
         self.outputs: list[str] = []  # what each command printed
 
     def follow(self, steps: list[Step], on_picture: Callable[[Step], None] = lambda s: None) -> None:
+        try:
+            self._follow(steps, on_picture)
+        finally:  # a step that failed leaves no watch running behind the test
+            if self.watch is not None and self.watch.poll() is None:
+                os.killpg(self.watch.pid, signal.SIGKILL)
+                self.watch.wait(timeout=60)
+
+    def _follow(self, steps: list[Step], on_picture: Callable[[Step], None]) -> None:
         for step in steps:
             if step.kind == "sh":
                 self.run(step)
