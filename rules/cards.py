@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.problems import DataError, Place, Problems
-from rules.sheetsource import SHEET_SUFFIXES, load_sheet
+from rules.sheetsource import SHEET_SUFFIXES, SheetRow, load_sheet
 from rules.yamlsource import Node, PackedNode, Seq, load_yaml, place_of, plain
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -602,7 +602,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
     if "file" in node:
         path = db.folder / r.text("file")
         if path.suffix.lower() in SHEET_SUFFIXES:  # a spreadsheet saved as CSV, one card a row
-            data = load_sheet(path, cid, fields, problems)
+            data = load_sheet(path, fields, problems)
         else:
             data = load_yaml(path, problems, packed="cards")
         if data is None:
@@ -620,7 +620,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
         problems.add(node.place, f"component '{cid}' has no cards", "file: <name>.yaml, or cards: [...]")
         return component
     for number, card_node in _numbered(holder, "cards", problems, required=True):
-        card = _read_card(card_node, number, component, db, problems)
+        card = _read_card(card_node, card_node.row if isinstance(card_node, SheetRow) else number, component, db, problems)
         if card is not None:
             component.cards.append(card)
     return component
@@ -672,7 +672,7 @@ def _check_spec(spec: Any, place: Place, name: str, problems: Problems) -> None:
 
 
 def _read_card(node: Node, number: int, component: Component, db: GameDatabase, problems: Problems) -> Card | None:
-    """The `number`th card of a component's list (1-based); without an id it is `<component>_<number>`."""
+    """A component's card `number` (its place in the list from 1, or its sheet's row); without an id `<component>_<number>`."""
     r = _Reader(node, problems)
     cid = r.slug("id") if "id" in node else f"{component.id}_{number}"
     copies = r.int("copies") if "copies" in node else 1
@@ -867,8 +867,10 @@ def _cross_check(db: GameDatabase, problems: Problems) -> None:
 
 
 def _unwritten(card: Card) -> str:
-    """What to say of an id the card does not write (a YAML card without `id:` is `<component>_<position>`)."""
-    return "" if "id" in card.data else ", the id of a card without one (its component and place in the list)"
+    """What to say of an id the card does not write (`<component>_<n>`: its place in the list, or its sheet's row)."""
+    if "id" in card.data:
+        return ""
+    return f", the id of a card without one (its component and {'row' if isinstance(card.data, SheetRow) else 'place in the list'})"
 
 
 def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:

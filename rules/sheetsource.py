@@ -59,6 +59,11 @@ class SheetRow(PackedNode):
         dict.__init__(self, items)
         self.place, self._row, self._line, self._columns = place, place.row, place.line, columns
 
+    @property
+    def row(self) -> int:
+        """The spreadsheet's number of this row (a card without an id is `<component>_<row>`)."""
+        return self._row
+
     def _cell(self, key: str) -> Place:
         if key not in self._columns:
             return self.place
@@ -83,7 +88,7 @@ class SheetRow(PackedNode):
         return (SheetRow, (dict(self), self.place, dict(self._columns)))
 
 
-def load_sheet(path: Path, component: str, fields: Mapping[str, Any], problems: Problems) -> Node | None:
+def load_sheet(path: Path, fields: Mapping[str, Any], problems: Problems) -> Node | None:
     """The cards of a CSV file or workbook as `{cards: [row, ...]}` for rules/cards.py; None (with problems) if unusable."""
     spath = str(path)
     refused: list[Problem] = []  # a limit or a format error that ended the reading
@@ -119,7 +124,7 @@ def load_sheet(path: Path, component: str, fields: Mapping[str, Any], problems: 
         if empty:
             _refuse_empty(spath, empty, problems)
             empty = []
-        card = _card(spath, row, line, cells, columns, component, fields, problems)
+        card = _card(spath, row, line, cells, columns, fields, problems)
         if card is not None:
             cards.append(card)
             cards.item_places.append(card.place)
@@ -266,8 +271,8 @@ def _columns(spath: str, header: tuple[int, int, list[str]], fields: Mapping[str
 
 
 def _card(spath: str, row: int, line: int, cells: list[str], columns: dict[str, tuple[int, str]],
-          component: str, fields: Mapping[str, Any], problems: Problems) -> SheetRow | None:
-    """A row as a card's values, each cell read by its field's type; the id defaults to `<component>_<row>`."""
+          fields: Mapping[str, Any], problems: Problems) -> SheetRow | None:
+    """A row as a card's values, each cell read by its field's type (without an id it is `<component>_<row>`: rules/cards.py)."""
     by_number = {number: name for name, (number, _) in columns.items()}
     items: dict[str, Any] = {}
     stray = 0  # values in columns without a header: the first is reported, with how many in the row
@@ -289,8 +294,6 @@ def _card(spath: str, row: int, line: int, cells: list[str], columns: dict[str, 
         more = sum(1 for number, cell in enumerate(cells, 1) if number not in by_number and cell.strip()) - 1
         problems.add(CellPlace(spath, line, stray, row, stray), "a value in a column without a header"
                      + (f" (and {more} more in this row)" if more else ""), "a header for this column, or the cell empty")
-    if not items.get("id"):
-        items["id"] = f"{component}_{row}"
     return SheetRow(items, CellPlace(spath, line, 1, row), columns)
 
 

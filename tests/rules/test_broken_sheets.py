@@ -122,6 +122,10 @@ BREAKS: dict[str, tuple[str, str]] = {
                               "deck.{kind}:3: column 'Name': error: card 'deck_3': 'name' is empty"),
     "a row of copies alone": (GOOD.replace("Luna Moth,wing,7,,", ",,,,3"),
                               "deck.{kind}:3: column 'Name': error: card 'deck_3': 'name' is empty"),
+    # a default id (<component>_<row>) meeting one written in the id column: both rows named
+    "a default id taken": (GOOD.replace("Copies\r\n", "Copies,id\r\n").replace('way.",2\r\n', 'way.",2,deck_3\r\n'),
+                           "deck.{kind}:3: column 'id': error: duplicate card id 'deck_3', the id of a card without one "
+                           "(its component and row) (first at "),
     "unknown column": (GOOD.replace("Copies\r\n", "Copies,Colour\r\n").replace("Carried far.,", "Carried far.,,grey"),
                        "deck.{kind}:1: column 'Colour': error: unknown column 'Colour'"),
 }
@@ -136,6 +140,8 @@ def test_a_broken_sheet_is_refused_and_the_output_kept(case: str, built: tuple[s
     code, said = build(game(tmp_path, kind, sheet_bytes(text, kind)), out)
     assert code == 1, said
     assert expected.format(kind=kind) in said, said
+    if case == "a default id taken":
+        assert f"deck.{kind}:2)" in said, said
     assert "Traceback" not in said
     assert "existing output left as it was" in said, said
     assert tree(out) == before  # the PDF's bytes, and nothing half-written beside it
