@@ -15,7 +15,7 @@ from jinja2.runtime import Context
 from generator import images
 from generator.backends.fonts import FontError, GameFonts, metrics
 from generator.cache import SceneStore, library_fingerprint
-from generator.font_check import check_text_fonts
+from generator.font_check import check_text_fonts, may_lack
 from generator.layouts import (
     Element,
     LayoutLibrary,
@@ -27,6 +27,7 @@ from generator.layouts import (
 from generator.legibility import check_game_text
 from generator.scene import Ellipse, Item, Picture, Polyline, Rect, Scene
 from generator.symbols import InlineIcons, UnknownIcon, draw_symbol
+from generator.template_names import available, explain_undefined
 from generator.text import FITS, TOPS, Fitted, TextStyle, fit_text, overflow
 from generator.text_places import field_holding
 from generator.units import parse_length
@@ -128,6 +129,7 @@ class Composer:
         self._prepared: dict[str, PreparedLayout] = {}
         self._digests: dict[str, str] = {}
         self._keys: dict[str, str] = {}
+        self._images: dict[int, tuple[PreparedLayout, tuple[PreparedElement, ...]]] = {}  # by id(prepared layout)
         self._globals = lib.env.globals
         self.icons = InlineIcons(lib.symbols, {sid: (s.symbol, s.ink) for sid, s in db.suits.items()},
                                  {mid: m.symbol for mid, m in db.marks.items()})
@@ -177,12 +179,13 @@ class Composer:
         out: list[Face] = []
         number = 0
         total = component.printed  # once: summing every copy for every card was quadratic
-        for card in component.cards:
+        for index, card in enumerate(component.cards, 1):
+            who = card.label(index)  # as the designer knows it: by its id, else its name and row
             for copy in range(card.copies):
                 number += 1
                 ctx = self._card_ctx(component, card, number, total, copy)
-                face = self._stored(face_layout, ctx, f"card '{card.id}'")
-                back = self._stored(back_layout, ctx, f"card '{card.id}' (back)")
+                face = self._stored(face_layout, ctx, who)
+                back = self._stored(back_layout, ctx, f"{who} (back)")
                 back = self._keys.setdefault(back, back)  # a deck's one back key, held once
                 out.append(Face(component, card, number, face, back, self.store))
         return out
@@ -208,7 +211,7 @@ class Composer:
         ctx = dict(self.base)
         ctx.update(card=cdict, component=self.base["components"][component.id], number=number,
                    total=total, copy=copy + 1)
-        suit = cdict.get("suit")
+        suit = cdict.get(component.suit_field)  # `suit`, else the component's first field of type suit
         ctx["suit"] = self.base["suits"].get(suit) if isinstance(suit, str) else None
         return ctx
 
@@ -243,15 +246,21 @@ class Composer:
                 parts.append(f"{name}={digest}")
             else:
                 parts.append(f"{name}={_digest(value)}")
-        parts.extend(self._image_files(prepared, ctx, size))
+        if self._image_elements(prepared):  # most layouts have none: nothing to read per card
+            parts.extend(self._image_files(prepared, ctx, size))
         return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+
+    def _image_elements(self, prepared: PreparedLayout) -> tuple[PreparedElement, ...]:
+        """A layout's image elements, found once per build (not once per card)."""
+        found = self._images.get(id(prepared))
+        if found is None or found[0] is not prepared:
+            found = self._images[id(prepared)] = (prepared, tuple(pe for pe in prepared.elements if pe.el.type == "image"))
+        return found[1]
 
     def _image_files(self, prepared: PreparedLayout, ctx: dict[str, Any], size: tuple[float, float] | None) -> list[str]:
         """The image files a card's scene shows, by path and content: an edited picture, a new scene."""
         out, jctx = [], None
-        for pe in prepared.elements:
-            if pe.el.type != "image":
-                continue
+        for pe in self._image_elements(prepared):
             src = pe.data.get("src")
             if "src" in pe.templated:
                 w, h = size or (0.0, 0.0)
@@ -312,8 +321,10 @@ class Composer:
         except jinja2.UndefinedError as exc:
             if (place, str(exc.message)) not in self._reported:
                 self._reported.add((place, str(exc.message)))
-                self.problems.add(place, f"{who}: undefined name in '{key}': {exc.message}",
-                                  "a name the template context has: card, suit, component, game, suits, marks, cards, by_id, vars, ...")
+                values = ctx.get_all()  # said as a designer would: which name was empty or missing for this card
+                what, expected = explain_undefined(str(value), self.lib.env, values) or (
+                    f"undefined name in '{key}': {exc.message}", available(values))
+                self.problems.add(place, f"{who}: {what}, in '{key}'", expected)
         except jinja2.TemplateError as exc:
             self.problems.add(place, f"{who}: template error in '{key}': {exc}")
         except Exception as exc:  # arithmetic on bad data inside a template, and the like
@@ -553,10 +564,12 @@ class Composer:
             self.problems.add(el.places.get("text", el.place), *overflow(fitted, st, who, el.data.get("id", "text"), w, h,
                                                                         box[2:]))
         check_game_text(fitted, el, who, self.problems)
-        card = ctx.get("card")
-        check_text_fonts(fitted, st, text, self.fonts, self.db, card.get("id") if isinstance(card, dict) else None,
-                         el, who, self.problems)
-        scene.items.extend(self._icons(fitted, pe, ctx, who, angle, (cx, cy)))
+        if may_lack(fitted, st):
+            card = ctx.get("card")
+            check_text_fonts(fitted, st, text, self.fonts, self.db, card.get("id") if isinstance(card, dict) else None,
+                             el, who, self.problems)
+        if fitted.icons:
+            scene.items.extend(self._icons(fitted, pe, ctx, who, angle, (cx, cy)))
         if not angle:
             scene.items.extend(fitted.runs)
             return

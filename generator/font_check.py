@@ -25,6 +25,13 @@ def _add_once(problems: Problems, place: Place, message: str, expected: str) -> 
         problems.add(place, message, expected)
 
 
+def may_lack(fitted: Fitted, st: TextStyle) -> bool:
+    """Whether a text's fonts may lack a glyph or a style it asks for; its glyphs looked up once per fitted text."""
+    if fitted.covered is None:  # a fitted text recurs (suit names, values): the same runs, the same answer
+        fitted.covered = not any(missing_glyphs(run.font, run.text) for run in fitted.runs)
+    return not fitted.covered or bool(st.variants)
+
+
 def check_text_fonts(fitted: Fitted, st: TextStyle, text: str, fonts: GameFonts, db: GameDatabase, card_id: Any,
                      el: Any, who: str, problems: Problems) -> None:
     """Report the characters a text's fonts have no glyph for, and markup styles its game font family lacks."""

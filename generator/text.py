@@ -77,6 +77,8 @@ class Fitted:
     height: float  # mm used
     widest: float = 0.0  # mm: the widest line (or word, when one cannot fit the width)
     icons: list[IconBox] = field(default_factory=list)
+    # every run's font has a glyph for each of its characters: asked once per fitted text (None: not yet)
+    covered: bool | None = field(default=None, compare=False, repr=False)
 
 
 def icon_refs(text: str) -> list[tuple[str, str]]:
