@@ -129,7 +129,9 @@ class Composer:
         self._prepared: dict[str, PreparedLayout] = {}
         self._digests: dict[str, str] = {}
         self._keys: dict[str, str] = {}
-        self._images: dict[int, tuple[PreparedLayout, tuple[PreparedElement, ...]]] = {}  # by id(prepared layout)
+        # by id(prepared layout): (it, size, the parts its keys start with, names read, image elements)
+        self._shared_keys: dict[str, str] = {}  # by the parts a layout's keys start with
+        self._plans: dict[int, tuple[PreparedLayout, Any, str, tuple[str, ...], tuple[PreparedElement, ...]]] = {}
         self._globals = lib.env.globals
         self.icons = InlineIcons(lib.symbols, {sid: (s.symbol, s.ink) for sid, s in db.suits.items()},
                                  {mid: m.symbol for mid, m in db.marks.items()})
@@ -236,31 +238,44 @@ class Composer:
 
     def key(self, prepared: PreparedLayout, ctx: dict[str, Any], size: tuple[float, float] | None) -> str:
         """What a card's scene depends on, as a digest: equal keys, equal scenes."""
-        parts = [self._library, prepared.fingerprint, repr(size), repr(self.bleed)]
-        for name in sorted(prepared.names):
+        head, names, pictures = self._key_plan(prepared, size)
+        parts = [head]
+        base, digests, per_card = self.base, self._digests, False
+        for name in names:
             value = ctx.get(name, _MISSING)
-            if value is self.base.get(name, _MISSING):  # a game-wide value: digested once per build
-                digest = self._digests.get(name)
-                if digest is None:
-                    digest = self._digests[name] = _digest(value)
-                parts.append(f"{name}={digest}")
+            if value is base.get(name, _MISSING):  # a game-wide value: digested once per build
+                part = digests.get(name)
+                if part is None:
+                    part = digests[name] = f"{name}={_digest(value)}"
+                parts.append(part)
             else:
+                per_card = True
                 parts.append(f"{name}={_digest(value)}")
-        if self._image_elements(prepared):  # most layouts have none: nothing to read per card
-            parts.extend(self._image_files(prepared, ctx, size))
+        if pictures:  # most layouts have none: nothing to read per card
+            parts.extend(self._image_files(pictures, prepared, ctx, size))
+        elif not per_card:  # only game-wide values (a deck's back): the same key for every card, made once
+            key = self._shared_keys.get(head)
+            if key is None:
+                key = self._shared_keys[head] = hashlib.sha1("\n".join(parts).encode()).hexdigest()
+            return key
         return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
-    def _image_elements(self, prepared: PreparedLayout) -> tuple[PreparedElement, ...]:
-        """A layout's image elements, found once per build (not once per card)."""
-        found = self._images.get(id(prepared))
-        if found is None or found[0] is not prepared:
-            found = self._images[id(prepared)] = (prepared, tuple(pe for pe in prepared.elements if pe.el.type == "image"))
-        return found[1]
+    def _key_plan(self, prepared: PreparedLayout, size: tuple[float, float] | None
+                  ) -> tuple[str, tuple[str, ...], tuple[PreparedElement, ...]]:
+        """What a layout's keys share, made once per build, not once per card: the parts every key of it starts with,
+        the names its templates read in order, its image elements."""
+        plan = self._plans.get(id(prepared))
+        if plan is None or plan[0] is not prepared or plan[1] != size:
+            head = "\n".join([self._library, prepared.fingerprint, repr(size), repr(self.bleed)])
+            plan = self._plans[id(prepared)] = (prepared, size, head, tuple(sorted(prepared.names)),
+                                                tuple(pe for pe in prepared.elements if pe.el.type == "image"))
+        return plan[2:]
 
-    def _image_files(self, prepared: PreparedLayout, ctx: dict[str, Any], size: tuple[float, float] | None) -> list[str]:
+    def _image_files(self, pictures: tuple[PreparedElement, ...], prepared: PreparedLayout, ctx: dict[str, Any],
+                     size: tuple[float, float] | None) -> list[str]:
         """The image files a card's scene shows, by path and content: an edited picture, a new scene."""
         out, jctx = [], None
-        for pe in self._image_elements(prepared):
+        for pe in pictures:
             src = pe.data.get("src")
             if "src" in pe.templated:
                 w, h = size or (0.0, 0.0)
