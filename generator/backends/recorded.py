@@ -71,7 +71,12 @@ def _replayable(scene: Scene, doc: PdfDocument) -> tuple[str, ...] | None:
 
 
 def _subset_name(doc: PdfDocument, style: str) -> str:
-    return str(pdfmetrics.getFont(PDF_NAMES[style]).getSubsetInternalName(0, doc.canvas._doc))
+    """A font's name in this document, given when it is first asked for and the same after (asked once per style)."""
+    names: dict[str, str] = doc.__dict__.setdefault("_subset_names", {})
+    name = names.get(style)
+    if name is None:
+        name = names[style] = str(pdfmetrics.getFont(PDF_NAMES[style]).getSubsetInternalName(0, doc.canvas._doc))
+    return name
 
 
 def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: float,
