@@ -207,7 +207,8 @@ def validate(args: argparse.Namespace) -> int:
             print(f"{game}: {len(problems.errors)} problem(s)")
         else:
             cards = sum(len(f) for f in composed.faces.values())
-            print(f"{game}: ok ({cards} cards, {len(composed.db.rules)} rules, {len(composed.db.faq)} rulings)"
+            counted = ((cards, "cards"), (len(composed.db.rules), "rules"), (len(composed.db.faq), "rulings"))
+            print(f"{game}: ok ({', '.join(f'{n} {what}' for n, what in counted if n or what == 'cards')})"  # no "0 rules"
                   + "".join(f"\n  set {s.id}: {composed.db.set_printed(s.id)} cards, as its count says"
                             for s in composed.db.sets.values()))
     return 1 if failed else 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,31 @@ class Card:
     def field_place(self, key: str) -> Place:
         return place_of(self.data, key, self.place)
 
+    def label(self, number: int) -> str:
+        """How a message names this card (`number`: its place in its component's list, from 1); see card_label."""
+        return card_label(self.id, self.data, self.component, number)
+
+
+NAME_FIELDS = ("name", "title")  # the fields a designer knows a card by, when it has no id of its own
+
+
+def card_label(cid: str, data: Any, component: str, number: int) -> str:
+    """A card as a message names it: `card 'lamp'` by a written id; else by what the designer wrote and where.
+
+    `card 'Phoenix Ash' (row 6)` from a spreadsheet (`card in row 6` without a name or title field),
+    `card 'Phoenix Ash' (number 3 in 'deck')` or `card 3 of 'deck'` from a YAML list: a default id
+    (`deck_6`) is one the designer never wrote.
+    """
+    if "id" in data:
+        return f"card '{cid}'"
+    names = (data.get(key) for key in NAME_FIELDS)
+    name = next((v.strip() for v in names if isinstance(v, str) and v.strip() and "\n" not in v.strip()), "")
+    if len(name) > 40:
+        name = name[:39] + "…"
+    if isinstance(data, SheetRow):
+        return f"card '{name}' (row {data.row})" if name else f"card in row {data.row}"
+    return f"card '{name}' (number {number} in '{component}')" if name else f"card {number} of '{component}'"
+
 
 @dataclass
 class Component:
@@ -99,6 +125,14 @@ class Component:
 
     def field_place(self, key: str) -> Place:
         return self.places.get(key, self.place)
+
+    @cached_property
+    def suit_field(self) -> str:
+        """The field a layout's `suit` reads: `suit`, else the first field of type suit (`element: {type: suit}`)."""
+        if "suit" in self.fields:
+            return "suit"
+        return next((name for name, spec in self.fields.items() if isinstance(spec, dict) and spec.get("type") == "suit"),
+                    "suit")
 
 
 @dataclass(frozen=True)
@@ -602,7 +636,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
     if "file" in node:
         path = db.folder / r.text("file")
         if path.suffix.lower() in SHEET_SUFFIXES:  # a spreadsheet saved as CSV, one card a row
-            data = load_sheet(path, fields, problems)
+            data = load_sheet(path, fields, problems, {"suit": db.suits, "mark": db.marks})
         else:
             data = load_yaml(path, problems, packed="cards")
         if data is None:
@@ -675,8 +709,9 @@ def _read_card(node: Node, number: int, component: Component, db: GameDatabase, 
     """A component's card `number` (its place in the list from 1, or its sheet's row); without an id `<component>_<number>`."""
     r = _Reader(node, problems)
     cid = r.slug("id") if "id" in node else f"{component.id}_{number}"
+    who = card_label(cid, node, component.id, number)
     copies = r.int("copies") if "copies" in node else 1
-    if "copies" in node and copies < 1:
+    if "copies" in node and copies < 1 and type(node["copies"]) is int:  # not a number: said once, by r.int
         problems.add(node.value_place("copies"), "copies must be 1 or more")
     designed = node.get("designed", False)
     if not isinstance(designed, bool):
@@ -685,10 +720,10 @@ def _read_card(node: Node, number: int, component: Component, db: GameDatabase, 
     fields = component.fields
     for key in node:
         if key not in CARD_KEYS and key not in fields:
-            problems.add(node.key_place(key), f"unknown field '{key}' on card '{cid}' of {component.id}",
+            problems.add(node.key_place(key), f"unknown field '{key}' on {who}" + f" of {component.id}" * ("id" in node),
                          "one of: " + ", ".join(sorted(set(fields) | CARD_KEYS)))
-    _check_fields(node, fields, db, problems, f"card '{cid}'")
-    sets = _set_list(node, db, problems, f"card '{cid}'")
+    _check_fields(node, fields, db, problems, who)
+    sets = _set_list(node, db, problems, who)
     # checked: kept packed (plain text, places as numbers), so a deck of thousands stays small
     data = node if isinstance(node, PackedNode) else PackedNode(node)  # a spreadsheet row comes packed
     return Card(data["id"] if data.get("id") == cid else str(cid), component.id, data, max(copies, 1), designed,

@@ -15,7 +15,7 @@ import codecs
 import csv
 import io
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,13 +41,22 @@ class CellPlace(Place):
     """A place in a sheet: `line`/`col` in the file (for editors), `row` and `column` as a spreadsheet shows them."""
 
     row: int = 0
-    column: str | int = ""  # the header, or the column's number where it has none
+    column: str | int = ""  # the header, or the column's number where it has none (shown as its letter)
 
     def __str__(self) -> str:
         where = f"{display_path(self.path)}:{self.row}" if self.row else display_path(self.path)
         if isinstance(self.column, int):
-            return f"{where}: column {self.column}"
+            return f"{where}: column {column_letter(self.column)}"
         return f"{where}: column '{self.column}'" if self.column else where
+
+
+def column_letter(number: int) -> str:
+    """A column's letter as a spreadsheet shows it: 1 is A, 26 Z, 27 AA."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters or "?"
 
 
 class SheetRow(PackedNode):
@@ -88,8 +97,13 @@ class SheetRow(PackedNode):
         return (SheetRow, (dict(self), self.place, dict(self._columns)))
 
 
-def load_sheet(path: Path, fields: Mapping[str, Any], problems: Problems) -> Node | None:
-    """The cards of a CSV file or workbook as `{cards: [row, ...]}` for rules/cards.py; None (with problems) if unusable."""
+def load_sheet(path: Path, fields: Mapping[str, Any], problems: Problems,
+               ids: Mapping[str, Collection[str]] | None = None) -> Node | None:
+    """The cards of a CSV file or workbook as `{cards: [row, ...]}` for rules/cards.py; None (with problems) if unusable.
+
+    `ids` holds the game's suit and mark ids (`{"suit": ..., "mark": ...}`): a cell naming one in another case
+    (`Flame`) is read as its id; a cell naming none is kept as written, for the message to show it so.
+    """
     spath = str(path)
     refused: list[Problem] = []  # a limit or a format error that ended the reading
     if path.suffix.lower() == ".xlsx":
@@ -105,29 +119,33 @@ def load_sheet(path: Path, fields: Mapping[str, Any], problems: Problems) -> Nod
                          "the sheet saved as CSV (a workbook saved under a .csv name?): " + RE_EXPORT)
             return None
         rows = _rows(spath, text, refused)
-    header = next((row for row in rows if _filled(row[2])), None)
+    table = list(rows)  # all of it: a column without a header is one problem however many rows fill it
+    header = next((row for row in table if _filled(row[2])), None)
     if header is None:
         problems.items.extend(refused)
         if not refused:
             problems.add(Place(spath), "the sheet is empty", "a header row naming the fields, then one card a row")
         return None
+    body = table[table.index(header) + 1:]
+    before = len(problems.items)
     columns = _columns(spath, header, fields, problems)
-    if columns is None:
-        return None
+    misread = len(problems.items) > before
+    if _unnamed_columns(spath, header, body, [*fields, *BUILT_IN], problems) or misread:
+        problems.items.extend(refused)
+        return None  # a wrong header row would misread every card: the cards wait until it is right
     cards = Seq()
     cards.place, cards.item_places = Place(spath, 1, 1), []
     empty: list[tuple[int, int]] = []  # (row, line) of the empty rows since the last card: refused if a card follows
-    for row, line, cells in rows:
+    for row, line, cells in body:
         if not _filled(cells):
             empty.append((row, line))
             continue
         if empty:
             _refuse_empty(spath, empty, problems)
             empty = []
-        card = _card(spath, row, line, cells, columns, fields, problems)
-        if card is not None:
-            cards.append(card)
-            cards.item_places.append(card.place)
+        card = _card(spath, row, line, cells, columns, fields, ids)
+        cards.append(card)
+        cards.item_places.append(card.place)
     if refused:
         problems.items.extend(refused)
         return None  # nothing is checked half-read
@@ -243,16 +261,15 @@ def _column_name(header: str) -> str:
 
 
 def _columns(spath: str, header: tuple[int, int, list[str]], fields: Mapping[str, Any],
-             problems: Problems) -> dict[str, tuple[int, str]] | None:
-    """Each field's column number and header; None (with every problem) if the header is wrong."""
+             problems: Problems) -> dict[str, tuple[int, str]]:
+    """Each field's column number and header; each problem of the header row is added to `problems`."""
     row, line, cells = header
     known = [*fields, *BUILT_IN]
     columns: dict[str, tuple[int, str]] = {}
-    before = len(problems.items)
     for number, cell in enumerate(cells, 1):
         name, place = _column_name(cell), CellPlace(spath, line, number, row, cell.strip() or number)
         if not name:
-            continue  # a column without a header must stay empty: checked row by row
+            continue  # a column without a header must stay empty: _unnamed_columns
         if name in columns:
             problems.add(place, f"a second column '{cell.strip()}' (first is column {columns[name][0]})",
                          "each field in one column")
@@ -267,48 +284,70 @@ def _columns(spath: str, header: tuple[int, int, list[str]], fields: Mapping[str
         if isinstance(spec, Mapping) and spec.get("required") and name not in columns:
             problems.add(CellPlace(spath, line, 1, row), f"no column '{name}' (a required field)",
                          f"a header cell '{name}' in row {row}")
-    return columns if len(problems.items) == before else None
+    return columns
+
+
+def _unnamed_columns(spath: str, header: tuple[int, int, list[str]], body: list[tuple[int, int, list[str]]],
+                     known: list[str], problems: Problems) -> bool:
+    """Each column without a header that holds a value, once, at the header row by its letter (not once a card).
+
+    True if a card of every row fills one: the header row is wrong (a name missing, or the names shifted)."""
+    row, line, names = header
+    named = [number for number, cell in enumerate(names, 1) if cell.strip()]
+    cards = sum(1 for _, _, cells in body if _filled(cells))
+    filled: dict[int, list[int]] = {}  # a column without a header -> the rows with a value in it
+    for at, _, cells in body:
+        for number, cell in enumerate(cells, 1):
+            if cell.strip() and (number > len(names) or not names[number - 1].strip()):
+                filled.setdefault(number, []).append(at)
+    every = False
+    for number, rows in sorted(filled.items()):
+        if len(rows) == cards:
+            where, every = "every card has a value in it", True
+        else:
+            where = f"row {rows[0]} has a value in it" + (f" (and {len(rows) - 1} more rows)" if len(rows) > 1 else "")
+        if len(rows) == cards and number > max(named, default=0):
+            where += (f"; row {row} names {len(named)} columns and the cards fill {number}: was a header cell "
+                      "deleted, moving the names after it one column to the left?")
+        problems.add(CellPlace(spath, line, number, row, number),
+                     f"column {column_letter(number)} ({number}) has no header, but {where}",
+                     f"name it in row {row} (one of: {', '.join(known)}), or delete the column if it is not needed")
+    return every
 
 
 def _card(spath: str, row: int, line: int, cells: list[str], columns: dict[str, tuple[int, str]],
-          fields: Mapping[str, Any], problems: Problems) -> SheetRow | None:
+          fields: Mapping[str, Any], ids: Mapping[str, Collection[str]] | None) -> SheetRow:
     """A row as a card's values, each cell read by its field's type (without an id it is `<component>_<row>`: rules/cards.py)."""
     by_number = {number: name for name, (number, _) in columns.items()}
     items: dict[str, Any] = {}
-    stray = 0  # values in columns without a header: the first is reported, with how many in the row
     for number, cell in enumerate(cells, 1):
         name = by_number.get(number)
         value = cell.replace("\r\n", "\n").strip()
         if name is None:
-            if value and not stray:
-                stray = number
-            continue
+            continue  # a column without a header: empty, or refused at the header row
         spec = fields.get(name) if name not in BUILT_IN else {"type": {"copies": "int", "designed": "bool",
                                                                        "sets": "list"}.get(name, "str")}
         spec = spec if isinstance(spec, Mapping) else {}
         if value:
-            items[name] = _value(value, spec)
+            items[name] = _value(value, spec, ids)
         elif spec.get("required") or spec.get("nullable"):
             items[name] = None  # the shared check says it is empty, at this cell
-    if stray:
-        more = sum(1 for number, cell in enumerate(cells, 1) if number not in by_number and cell.strip()) - 1
-        problems.add(CellPlace(spath, line, stray, row, stray), "a value in a column without a header"
-                     + (f" (and {more} more in this row)" if more else ""), "a header for this column, or the cell empty")
     return SheetRow(items, CellPlace(spath, line, 1, row), columns)
 
 
-def _value(cell: str, spec: Mapping[str, Any]) -> Any:
-    """A cell as its field's type; what cannot be read stays text, for the shared check to refuse."""
+def _value(cell: str, spec: Mapping[str, Any], ids: Mapping[str, Collection[str]] | None = None) -> Any:
+    """A cell as its field's type; what cannot be read stays text as written, for the shared check to refuse."""
     ftype = spec.get("type")
     if ftype == "int" and _INT.match(cell):
         return int(cell.split(".")[0])
     if ftype == "bool" and cell.lower() in _YES | _NO:
         return cell.lower() in _YES
     if ftype in ("suit", "mark"):
-        return _column_name(cell)  # ids are slugs: `Wing` and `Red moon` are `wing` and `red_moon`
+        slug = _column_name(cell)  # ids are slugs: `Wing` and `Red moon` are `wing` and `red_moon`
+        return slug if ids is None or slug in ids.get(str(ftype), ()) else cell
     if ftype == "enum":
         return next((v for v in spec.get("values") or [] if str(v) == cell), cell)
     if ftype == "list":
         item = spec.get("item")
-        return [_value(part.strip(), item if isinstance(item, Mapping) else {}) for part in cell.split(LIST_SEPARATOR) if part.strip()]
+        return [_value(part.strip(), item if isinstance(item, Mapping) else {}, ids) for part in cell.split(LIST_SEPARATOR) if part.strip()]
     return cell

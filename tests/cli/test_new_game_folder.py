@@ -16,7 +16,7 @@ from generator.watch import build_rounds, snapshot
 from rules.problems import Problems
 from tests.generator.test_new_game import page_texts
 
-SAMPLE_NAMES = ["Sunrise", "Heatwave", "Drizzle", "Rainbow", "Sapling", "Old Oak"]
+SAMPLE_NAMES = ["Sunrise", "Heatwave", "Spring Shower", "Rainbow", "Seedling", "Old Oak"]
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -56,8 +56,8 @@ def test_new_builds_at_once_into_a_pdf_of_its_cards(garden: Path, capsys: pytest
     faces, backs, calibration, _ = page_texts(pdf)  # 9 cards (copies counted) on one sheet, its backs, calibration
     for name in SAMPLE_NAMES:
         assert name in faces, name
-    assert faces.count("Sunrise") == 2 and faces.count("Grows into an Old Oak.") == 2  # the Copies column
-    assert "Every other player discards a Rain card. Whoever cannot, draws one." in faces  # the multi-line cell
+    assert faces.count("Sunrise") == 2 and faces.count("Put them back in any order.") == 2  # the Copies column
+    assert "Look at the top three cards. Put them back in any order." in faces  # the multi-line cell
     assert backs.count("Garden") == 9 + 1 and "Sunrise" not in backs  # each back, and the sheet label
     assert "Duplex calibration" in calibration
     code, out, err = run(capsys, "validate", "garden")

@@ -109,19 +109,19 @@ BREAKS: dict[str, tuple[str, str]] = {
                        .replace("Moth,wing,7,", "Moth,wing,").replace("Lantern,flame,3,", "Lantern,flame,"),
                        "deck.{kind}:1: error: no column 'rank' (a required field)"),
     "bad number": (GOOD.replace("Luna Moth,wing,7,", "Luna Moth,wing,seven,"),
-                   "deck.{kind}:3: column 'Rank': error: card 'deck_3': 'rank' must be a whole number, not text ('seven')"),
+                   "deck.{kind}:3: column 'Rank': error: card 'Luna Moth' (row 3): 'rank' must be a whole number, not text ('seven')"),
     "number out of range": (GOOD.replace("Luna Moth,wing,7,", "Luna Moth,wing,11,"),
-                            "deck.{kind}:3: column 'Rank': error: card 'deck_3': 'rank' is 11, out of range"),
+                            "deck.{kind}:3: column 'Rank': error: card 'Luna Moth' (row 3): 'rank' is 11, out of range"),
     "unknown suit": (GOOD.replace("Oil Lantern,flame,", "Oil Lantern,moon,"),
-                     "deck.{kind}:4: column 'Suit': error: card 'deck_4': 'suit': unknown suit 'moon'"),
+                     "deck.{kind}:4: column 'Suit': error: card 'Oil Lantern' (row 4): 'suit': unknown suit 'moon'"),
     "empty row between cards": (GOOD.replace("Luna Moth,", ",,,,\r\nLuna Moth,"),
                                 "deck.{kind}:3: error: row 3 is empty: delete it (empty rows at the end are ignored)"),
     "empty rows between cards": (GOOD.replace("Luna Moth,", ",,,,\r\n,,,,\r\nLuna Moth,"),
                                  "deck.{kind}:3: error: rows 3-4 are empty: delete them (empty rows at the end are ignored)"),
     "missing required cell": (GOOD.replace("Luna Moth,wing,", ",wing,"),
-                              "deck.{kind}:3: column 'Name': error: card 'deck_3': 'name' is empty"),
+                              "deck.{kind}:3: column 'Name': error: card in row 3: 'name' is empty"),
     "a row of copies alone": (GOOD.replace("Luna Moth,wing,7,,", ",,,,3"),
-                              "deck.{kind}:3: column 'Name': error: card 'deck_3': 'name' is empty"),
+                              "deck.{kind}:3: column 'Name': error: card in row 3: 'name' is empty"),
     # a default id (<component>_<row>) meeting one written in the id column: both rows named
     "a default id taken": (GOOD.replace("Copies\r\n", "Copies,id\r\n").replace('way.",2\r\n', 'way.",2,deck_3\r\n'),
                            "deck.{kind}:3: column 'id': error: duplicate card id 'deck_3', the id of a card without one "
@@ -151,7 +151,7 @@ def test_a_row_of_copies_alone_names_each_empty_column(tmp_path: Path) -> None:
     code, said = build(game(tmp_path, "csv", BREAKS["a row of copies alone"][0].encode("utf-8")), tmp_path / "out")
     assert code == 1
     for column, field in (("Name", "name"), ("Suit", "suit"), ("Rank", "rank")):
-        assert f"deck.csv:3: column '{column}': error: card 'deck_3': '{field}' is empty" in said, said
+        assert f"deck.csv:3: column '{column}': error: card in row 3: '{field}' is empty" in said, said
 
 
 def test_empty_rows_after_the_last_card_are_ignored(tmp_path: Path) -> None:
@@ -169,9 +169,9 @@ ENCODINGS = {
                                           "deck.csv:2: column 'Text': error: not UTF-8 text: byte 0xe9"),
     # Excel's "Unicode Text": its byte-order mark, the first bytes of the file
     "UTF-16": (codecs.BOM_UTF16_LE + GOOD.encode("utf-16-le"),
-               "deck.csv:1: column 1: error: the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8"),
+               "deck.csv:1: column A: error: the file is UTF-16 text (Excel's 'Unicode Text'), not UTF-8"),
     "UTF-16 without a byte-order mark": (GOOD.encode("utf-16-be"),
-                                         "deck.csv:1: column 1: error: the file is UTF-16 text"),
+                                         "deck.csv:1: column A: error: the file is UTF-16 text"),
 }
 
 

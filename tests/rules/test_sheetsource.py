@@ -17,7 +17,7 @@ import pytest
 
 from rules.cards import read_database
 from rules.problems import Problems
-from rules.sheetsource import MAX_CELL, MAX_COLUMNS, MAX_ROWS, CellPlace
+from rules.sheetsource import MAX_CELL, MAX_COLUMNS, MAX_ROWS, CellPlace, column_letter
 from rules.yamlsource import MAX_BYTES, plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,18 +157,19 @@ BROKEN = {
     "unknown column": ("Name,Suit,Value,Colour\nDusty Miller,wing,1,grey\n",
                        "deck.csv:1: column 'Colour': error: unknown column 'Colour'"),
     "bad number": ("Name,Suit,Value\nDusty Miller,wing,1\nLuna Moth,wing,two\n",
-                   "deck.csv:3: column 'Value': error: card 'deck_3': 'value' must be a whole number, not text ('two')"),
+                   "deck.csv:3: column 'Value': error: card 'Luna Moth' (row 3): 'value' must be a whole number, not text ('two')"),
     "number out of range": ("Name,Suit,Value\nDusty Miller,wing,4\n",
-                            "deck.csv:2: column 'Value': error: card 'deck_2': 'value' is 4, out of range"),
+                            "deck.csv:2: column 'Value': error: card 'Dusty Miller' (row 2): 'value' is 4, out of range"),
     "unknown suit": ("Name,Suit,Value\nDusty Miller,moon,1\n",
-                     "deck.csv:2: column 'Suit': error: card 'deck_2': 'suit': unknown suit 'moon'"),
+                     "deck.csv:2: column 'Suit': error: card 'Dusty Miller' (row 2): 'suit': unknown suit 'moon'"),
     "empty required cell": ("Name,Suit,Value\n,wing,1\n",
-                            "deck.csv:2: column 'Name': error: card 'deck_2': 'name' is empty"),
+                            "deck.csv:2: column 'Name': error: card in row 2: 'name' is empty"),
     "copies not a number": ("Name,Suit,Value,Copies\nDusty Miller,wing,1,many\n",
                             "deck.csv:2: column 'Copies': error: 'copies' must be a whole number, not text ('many')"),
     "id not a slug": ("id,Name,Suit,Value\nDusty Miller,Dusty Miller,wing,1\n", "deck.csv:2: column 'id': error:"),
     "value outside every column": ("Name,Suit,Value\nDusty Miller,wing,1,,grey\n",
-                                   "deck.csv:2: column 5: error: a value in a column without a header"),
+                                   "deck.csv:1: column E: error: column E (5) has no header, but every card has a value in it; row 1 names 3 "
+                                   "columns and the cards fill 5: was a header cell deleted"),
     "quote never closed": ('Name,Suit,Value\n"Dusty Miller,wing,1\nLuna Moth,wing,2\n',
                            "deck.csv:2: error: CSV: a quote opened in row 2 is never closed"),
     "Windows-1252": ("Name,Suit,Value\nDusty Miller,wing,1\nCafé Moth,wing,2\n".encode("cp1252"),
@@ -179,12 +180,12 @@ BROKEN = {
     "huge file": ("Name,Suit,Value\n" + "Moth,wing,1," + "x" * (MAX_BYTES + 10) + "\n",
                   "deck.csv: error: the file is too large (more than 5 MB)"),
     "huge cell": ('Name,Suit,Value\n"' + "x" * (MAX_CELL + 1) + '",wing,1\n',
-                  f"deck.csv:2: column 1: error: a cell of {MAX_CELL + 1} characters"),
+                  f"deck.csv:2: column A: error: a cell of {MAX_CELL + 1} characters"),
     "cell past the CSV reader's limit": ('Name,Suit,Value\n"' + "x" * 200_000 + '",wing,1\n',
                                          "deck.csv:2: error: CSV: a cell of more than"),
     "too many rows": (_rows(MAX_ROWS + 1), f"deck.csv:{MAX_ROWS + 2}: error: more than {MAX_ROWS} rows of cards"),
     "too many columns": ("Name,Suit,Value\n" + "," * 100_000 + "\n",
-                         f"deck.csv:2: column {MAX_COLUMNS + 1}: error: the row has 100001 columns"),
+                         f"deck.csv:2: column {column_letter(MAX_COLUMNS + 1)}: error: the row has 100001 columns"),
     "empty file": ("", "deck.csv: error: the sheet is empty"),
 }
 
@@ -214,7 +215,7 @@ def test_every_problem_of_a_sheet_at_once(tmp_path: Path) -> None:
     deck = "Name,Suit,Value\nDusty Miller,moon,1\nLuna Moth,wing,two\n,flame,2\nDeath Head,wing,3,x\n"
     read_database("moth", game_folder(tmp_path, deck), problems)
     places = sorted(str(p.place).split("deck.csv:")[1] for p in problems.errors if "deck.csv" in str(p.place))
-    assert places == ["2: column 'Suit'", "3: column 'Value'", "4: column 'Name'", "5: column 4"], problems.format()
+    assert places == ["1: column D", "2: column 'Suit'", "3: column 'Value'", "4: column 'Name'"], problems.format()
 
 
 def test_watch_sees_an_edited_sheet(tmp_path: Path) -> None:
@@ -284,9 +285,9 @@ def _zip_bomb() -> bytes:
 
 BROKEN_WORKBOOKS = {
     "bad number": (lambda: workbook([["Name", "Suit", "Value"], ["Dusty Miller", "wing", "two"]]),
-                   "deck.xlsx:2: column 'Value': error: card 'deck_2': 'value' must be a whole number, not text ('two')"),
+                   "deck.xlsx:2: column 'Value': error: card 'Dusty Miller' (row 2): 'value' must be a whole number, not text ('two')"),
     "unknown suit": (lambda: workbook([["Name", "Suit", "Value"], ["Luna Moth", "wing", 2], ["Dusty Miller", "moon", 1]]),
-                     "deck.xlsx:3: column 'Suit': error: card 'deck_3': 'suit': unknown suit 'moon'"),
+                     "deck.xlsx:3: column 'Suit': error: card 'Dusty Miller' (row 3): 'suit': unknown suit 'moon'"),
     "missing column": (lambda: workbook([["Name", "Suit"], ["Dusty Miller", "wing"]]),
                        "deck.xlsx:1: error: no column 'value' (a required field)"),
     "a cell far below": (lambda: workbook([["Name", "Suit", "Value"]], far=(1_000_000, "Moth")),
@@ -294,7 +295,7 @@ BROKEN_WORKBOOKS = {
     "a sheet too large to read quickly": (lambda: workbook([["Name", "Suit", "Value"]] + [["Moth", "wing", 1] * 8] * 4000),
                                           "deck.xlsx: error: xl/worksheets/sheet1.xml unpacks to"),
     "too many columns": (lambda: workbook([["Name", "Suit", "Value"], ["Moth", "wing", 1] + [None] * 200 + ["x"]]),
-                         f"deck.xlsx:1: column {MAX_COLUMNS + 1}: error: the sheet's cells reach column 204"),
+                         f"deck.xlsx:1: column {column_letter(MAX_COLUMNS + 1)}: error: the sheet's cells reach column 204"),
     "CSV text under an .xlsx name": (lambda: GOOD.encode("utf-8"), "deck.xlsx: error: not an .xlsx workbook"),
     "damaged zip": (lambda: workbook(GOOD_ROWS)[:3000], "deck.xlsx: error: not an .xlsx workbook"),
     "zip without a workbook": (lambda: workbook(GOOD_ROWS).replace(b"xl/workbook.xml", b"xl/workbook.xmm"),

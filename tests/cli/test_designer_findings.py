@@ -1,0 +1,131 @@
+"""What a designer who followed docs/make-your-own.md with a spreadsheet of his own ran into, each held:
+a suit column of another name, empty names said per card, cards named as he wrote them, a column
+without a header said once by its letter, one error a cell, suits shown as written, validate's counts.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from casebook.cli import main
+from rules.sheetsource import column_letter
+from tests.cli.page_steps import PAGE, ROOT
+
+
+@pytest.fixture
+def garden(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A game made by `casebook new garden` in an empty working folder."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "garden"]) == 0
+    capsys.readouterr()
+    return Path("garden")
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def build(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(["build", "garden", "--paper", "a4", *args])
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+def errors(said: str) -> list[str]:
+    return [line for line in said.splitlines() if ": error: " in line]
+
+
+def test_a_suit_field_of_another_name_is_the_layouts_suit(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "game.yaml", "suit: {type: suit, required: true}", "element: {type: suit, required: true}")
+    edit(garden / "cards.csv", "Name,Suit,", "Name,Element,")
+    code, said = build(capsys)
+    assert code == 0, said
+    assert Path("output/garden/garden-a4.pdf").is_file()
+
+
+def test_an_empty_suit_is_named_for_the_card(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "game.yaml", "suit: {type: suit, required: true}", "suit: {type: suit}")
+    edit(garden / "cards.csv", "Rainbow,rain,", "Rainbow,,")
+    code, said = build(capsys)
+    assert code == 1
+    assert re.search(r"garden/face\.yaml:\d+:\d+: error: card 'Rainbow' \(row 5\): 'suit' is empty here "
+                     r"\(suit\.colour\), in 'fill'", said), said
+    assert "has no attribute" not in said and "None" not in said, said
+    hints = [line for line in said.splitlines() if "a name the template context has" in line]
+    assert hints and all("card, number" in h and " suit," not in h.split("has:")[1] for h in hints), hints
+
+
+def test_a_field_the_card_lacks_is_named_with_those_it_has(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "face.yaml", "{{ card.name }}", "{{ card.title }}")
+    code, said = build(capsys)
+    assert code == 1
+    assert "error: card 'Sunrise' (row 2): card.title: 'card' has no field 'title', in 'text'" in said, said
+    assert "one of its fields: name, suit, cost, text," in said, said
+
+
+def test_a_column_without_a_header_is_said_once_by_its_letter(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (garden / "cards.csv").write_text("Name,Suit,Cost,,Text,Copies\nSunrise,sun,1,a note,Draw a card.,2\n"
+                                      "Rainbow,rain,,,Counts as a card of every suit.,1\n", encoding="utf-8")
+    code, said = build(capsys)
+    assert code == 1
+    assert errors(said) == [f"{Path('garden/cards.csv')}:1: column D: error: column D (4) has no header, but row 2 has "
+                            "a value in it"], said
+    assert "name it in row 1 (one of: name, suit, cost, text," in said and "or delete the column" in said
+
+
+def test_a_deleted_header_cell_is_one_error_not_one_a_card(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "cards.csv", "Name,Suit,Cost,Text,Copies", "Name,Suit,Text,Copies,")  # Cost deleted, names shifted left
+    code, said = build(capsys)
+    assert code == 1
+    assert len(errors(said)) == 1, said
+    assert ("cards.csv:1: column E: error: column E (5) has no header, but every card has a value in it; row 1 names "
+            "4 columns and the cards fill 5: was a header cell deleted, moving the names after it one column to the "
+            "left?") in said, said
+
+
+def test_a_bad_copies_cell_is_one_error(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "cards.csv", "Sunrise,sun,1,Draw a card.,2", "Sunrise,sun,1,Draw a card.,two")
+    code, said = build(capsys)
+    assert code == 1
+    assert errors(said) == [f"{Path('garden/cards.csv')}:2: column 'Copies': error: 'copies' must be a whole number, "
+                            "not text ('two')"], said
+
+
+def test_an_unknown_suit_is_shown_as_written(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "cards.csv", "Sunrise,sun,", "Sunrise,Aether,")
+    edit(garden / "cards.csv", "Heatwave,sun,", "Heatwave,Sun,")  # another case of a known suit is still that suit
+    code, said = build(capsys)
+    assert code == 1
+    assert errors(said) == [f"{Path('garden/cards.csv')}:2: column 'Suit': error: card 'Sunrise' (row 2): 'suit': "
+                            "unknown suit 'Aether'"], said
+
+
+def test_yaml_cards_without_ids_are_named_by_name_and_place(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "game.yaml", "file: cards.csv", "cards: [{name: Dawn, suit: sun}, {name: Noon, suit: sun, cost: 12}, "
+                                                  "{suit: sun}]")
+    code, said = build(capsys)
+    assert code == 1
+    assert "error: card 'Noon' (number 2 in 'cards'): 'cost' is 12, out of range" in said, said
+    assert "error: card 3 of 'cards' is missing the field 'name'" in said, said
+    assert "cards_2" not in said and "cards_3" not in said, said
+
+
+def test_validate_leaves_out_what_a_print_only_game_has_none_of(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "garden"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "garden: ok (9 cards)"
+
+
+def test_the_scaffolds_cards_are_the_pages() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    shown = re.search(r"```csv\n(.*?)```", page, re.S)
+    assert shown is not None
+    assert (ROOT / "casebook" / "new_game" / "cards.csv").read_text(encoding="utf-8") == shown.group(1)
+
+
+def test_columns_are_named_by_their_letters() -> None:
+    assert [column_letter(n) for n in (1, 4, 26, 27, 52, 101)] == ["A", "D", "Z", "AA", "AZ", "CW"]
