@@ -22,7 +22,9 @@ def test_the_page_has_every_kind_of_step() -> None:
     assert kinds.count("setup") == 1 and kinds.index("setup") < kinds.index("sh")
     assert {"sh", "file", "append", "bring", "picture"} <= set(kinds)
     assert any("--watch" in s.text for s in STEPS if s.kind == "sh")
-    assert any(s.path == "garden/cards.csv" and s.kind == "file" for s in STEPS)
+    files = [(s.kind, s.path) for s in STEPS if s.kind in ("file", "append")]
+    assert files == [("file", "garden/cards.csv"), ("file", "garden/face.yaml"), ("append", "garden/face.yaml"),
+                     ("file", "garden/art/sun.svg"), ("append", "garden/face.yaml")], files  # each block the page shows
 
 
 def test_the_setup_is_the_readmes() -> None:
