@@ -34,6 +34,7 @@ RE_EXPORT = ("re-export it as UTF-8: Google Sheets: File > Download > Comma-sepa
              "character set 'Unicode (UTF-8)'")
 _INT = re.compile(r"^[+-]?\d{1,18}(\.0*)?$")  # 7, or 7.0 as some exports write whole numbers
 _YES, _NO = {"true", "yes", "y", "1"}, {"false", "no", "n", "0"}
+_COPIES_LIKE = {"qty", "quantity", "count", "amount", "number", "how_many", "cards", "copy"}  # what a deck's sheet may call copies
 
 
 @dataclass(frozen=True)
@@ -274,7 +275,8 @@ def _columns(spath: str, header: tuple[int, int, list[str]], fields: Mapping[str
             problems.add(place, f"a second column '{cell.strip()}' (first is column {columns[name][0]})",
                          "each field in one column")
         elif name not in known:
-            problems.add(place, f"unknown column '{cell.strip()}'", "a field of this component: " + ", ".join(known))
+            problems.add(place, f"unknown column '{cell.strip()}'", "a field of this component: " + ", ".join(known)
+                         + " (a Copies column says how many of a card to print)" * (name in _COPIES_LIKE))
         elif isinstance(fields.get(name), Mapping) and fields[name].get("type") == "map":
             problems.add(place, f"the field '{name}' is a mapping, which a cell cannot hold",
                          "give this component's cards in YAML, or split the mapping into fields")

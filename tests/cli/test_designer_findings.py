@@ -129,3 +129,10 @@ def test_the_scaffolds_cards_are_the_pages() -> None:
 
 def test_columns_are_named_by_their_letters() -> None:
     assert [column_letter(n) for n in (1, 4, 26, 27, 52, 101)] == ["A", "D", "Z", "AA", "AZ", "CW"]
+
+
+def test_a_quantity_column_points_at_copies(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "cards.csv", "Name,Suit,Cost,Text,Copies", "Name,Suit,Cost,Text,Qty")
+    code, said = build(capsys)
+    assert code == 1
+    assert "error: unknown column 'Qty'" in said and "(a Copies column says how many of a card to print)" in said, said
