@@ -2,7 +2,8 @@
 
 Prints, each the best of a few runs (the machine is shared, so ratios within one run are
 what to compare; the figures drawn in this process also as CPU time, which other users of
-a shared machine disturb far less than the wall clock):
+a shared machine disturb far less than the wall clock; the PDF, its bare script and the
+rebuild in rounds that run each in turn, every round's ratios shown as median [lowest-highest]):
 - the A4 PDF of the deck (500 faces + 500 backs, crop marks, aid, calibration) against a
   bare ReportLab script that draws the same 500 faces with canvas calls;
 - the 1000 PNGs (faces and backs) against a bare Pillow script that draws the 500 faces
@@ -57,6 +58,31 @@ def best(runs: int, fn: Callable[[], object]) -> float:
 
 def cpu(fn: Callable[[], object]) -> float:
     return CPU[id(fn)]
+
+
+def interleaved(runs: int, *fns: Callable[[], object]) -> tuple[list[float], list[list[float]]]:
+    """The best wall time of each fn over `runs` rounds that call each once, in turn, and every round's CPU times.
+
+    A ratio of two figures measured in separate stretches of a shared machine also measures how
+    busy it was in each; rounds put both under the same load. Best CPU times go in CPU too.
+    """
+    walls: list[list[float]] = [[] for _ in fns]
+    cpus: list[list[float]] = [[] for _ in fns]
+    for _ in range(runs):
+        for fn, wall, used in zip(fns, walls, cpus, strict=True):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            fn()
+            wall.append(time.perf_counter() - start)
+            used.append(time.process_time() - start_cpu)
+    for fn, used in zip(fns, cpus, strict=True):
+        CPU[id(fn)] = min(used)
+    return [min(wall) for wall in walls], cpus
+
+
+def spread(tops: list[float], bottoms: list[float]) -> str:
+    """The ratios of one round each: median [lowest-highest]."""
+    ratios = [a / b for a, b in zip(tops, bottoms, strict=True)]
+    return f"{statistics.median(ratios):.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
 
 
 # --- the bare baselines: the same faces, drawn by hand ---------------------------------------
@@ -292,16 +318,16 @@ def main() -> int:
             bare_pdf(cards, layouts, tmp / "bare.pdf")
 
         edit_run = edited()
-        bare = best(runs, bare_run)
-        ours = best(runs, cold_pdf)
+        (bare, ours, rebuild), rounds = interleaved(runs, bare_run, cold_pdf, edit_run)
         print(f"A4 PDF, {n} faces + {n} backs:        {ours:6.2f} s   bare ReportLab, {n} faces: {bare:5.2f} s"
               f"   ratio {ours / bare:4.2f} (bar 1.6)   CPU: {cpu(cold_pdf):.2f} / {cpu(bare_run):.2f} s, "
               f"ratio {cpu(cold_pdf) / cpu(bare_run):4.2f}")
 
-        rebuild = best(runs, edit_run)
         print(f"one card edited, PDF rebuilt:         {rebuild:6.2f} s   cold build: {ours:5.2f} s"
               f"   ratio {rebuild / ours:4.2f} (bar 0.33)   CPU: {cpu(edit_run):.2f} / {cpu(cold_pdf):.2f} s, "
               f"ratio {cpu(edit_run) / cpu(cold_pdf):4.2f}")
+        print(f"  each of {runs} rounds (bare, cold, edited in turn), CPU: PDF/bare {spread(rounds[1], rounds[0])}, "
+              f"rebuild/cold {spread(rounds[2], rounds[1])}")
 
         bare_png_s = best(runs, bare_pngs)
         png_cold = best(max(1, runs - 1), cold_png)
