@@ -175,7 +175,12 @@ class Composer:
         """Every printed card of a component, copies expanded; scenes not yet in the store are composed."""
         self._with_cards()
         face_layout = self._prepare(component.face, component.field_place("face"))
-        back_layout = self._prepare(component.back, component.field_place("back"))
+        back_layout: PreparedLayout | None
+        if face_layout is not None and not component.back:  # a game printed without backs may give none: blank backs
+            back_layout = prepare(replace(face_layout.layout, name=f"{component.id} (no back)", elements=[]),
+                                  self.lib.env, self.ink_saver)
+        else:
+            back_layout = self._prepare(component.back, component.field_place("back"))
         if face_layout is None or back_layout is None:
             return []
         out: list[Face] = []

@@ -626,7 +626,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
     component = Component(
         id=cid, name=r.text("name") or _id_as_name(cid), code=r.text("code") or cid.upper(),
         count=r.int("count"), size=r.text("size") or (DEFAULT_SIZE if printed else ""),
-        face=r.text("face", required=printed), back=r.text("back", required=printed),
+        face=r.text("face", required=printed), back=r.text("back", required=printed and db.printing.get("backs", True)),
         fields=fields, cards=[], place=node.place, places={k: node.value_place(k) for k in node},
         sets=_set_list(node, db, problems, f"component '{cid}'"),
     )

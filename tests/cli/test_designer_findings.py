@@ -13,6 +13,7 @@ import pytest
 from casebook.cli import main
 from rules.sheetsource import column_letter
 from tests.cli.page_steps import PAGE, ROOT
+from tests.generator.test_new_game import page_texts
 
 
 @pytest.fixture
@@ -136,3 +137,15 @@ def test_a_quantity_column_points_at_copies(garden: Path, capsys: pytest.Capture
     code, said = build(capsys)
     assert code == 1
     assert "error: unknown column 'Qty'" in said and "(a Copies column says how many of a card to print)" in said, said
+
+
+def test_a_game_printed_without_backs_needs_no_back_layout(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "game.yaml", "    back: back ", "    # (no back) ")
+    code, said = build(capsys)
+    assert code == 1 and "error: missing 'back'" in said, said  # backs printed: a back layout is needed
+    edit(garden / "game.yaml", "# print: {backs: false, calibration: false, labels: false}", "print: {backs: false}")
+    code, said = build(capsys, "--png", "--dpi", "30")
+    assert code == 0, said
+    faces, *rest = page_texts(Path("output/garden/garden-a4.pdf"))
+    assert "Sunrise" in faces and not any("Sunrise" in page for page in rest)
+    assert len(list(Path("output/garden/png/cards").glob("*-back.png"))) == 6  # blank backs, for the exports
