@@ -31,6 +31,7 @@ class Session:
     redo_stack: list[Event] = field(default_factory=list)
     state: Any = None
     warning: str | None = None
+    draft: dict[str, Any] | None = None  # a table's half-entered input read back on resume (the pad takes it)
 
     def __post_init__(self) -> None:
         self.engine = GAMES[self.log.game]
@@ -53,6 +54,10 @@ class Session:
         session = cls(db, loaded.log, store, game_id, list(reversed(loaded.undone)), warning=loaded.notice)
         if loaded.damaged:
             session.save()  # the recovered version becomes the good copy
+        draft = store.open_draft(game_id, session.log)  # after any replay trim: bound to the events kept
+        session.draft = draft.data
+        if draft.notice:
+            session.warning = f"{session.warning} {draft.notice}" if session.warning else draft.notice
         return session
 
     def _rebuild(self) -> None:
@@ -66,6 +71,15 @@ class Session:
     def save(self) -> None:
         if self.store is not None:
             self.store.save(self.game_id, self.log, list(reversed(self.redo_stack)))
+
+    def keep_draft(self, what: str, data: dict[str, Any] | None) -> None:
+        """Save a half-entered input (`what`, e.g. "Initial Setup") beside the game on every tap; None forgets it."""
+        if self.store is None:
+            return
+        if data:
+            self.store.save_draft(self.game_id, self.log, what, data)
+        else:
+            self.store.clear_draft(self.game_id)
 
     # --- actions -----------------------------------------------------------------------------
 

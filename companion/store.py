@@ -17,11 +17,18 @@ Both are YAML comments, so the file stays a plain game log for `casebook replay`
 whose checksum or count does not match is damaged, however it was cut or changed; loading
 uses the newest good copy (.tmp, the file itself, .bak) and says in one sentence what was
 kept and what was lost. Saves written before the checksum line are read as they are.
+
+Beside a save may lie `<id>.draft`: what a table has tapped of an input not yet recorded (the Clash
+Initial Setup laid so far), rewritten atomically on every tap so that a killed app loses none of it.
+It is sealed the same way and bound to the events it was tapped after; a damaged or foreign draft is
+set aside as `<id>.draft.damaged` with one sentence, and the saved game is never touched.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import os
 import re
 import time
@@ -40,6 +47,8 @@ SEAL = re.compile(r"# casebook save: (\d+) events?, (\d+) undone, sha256 ([0-9a-
 UNDONE_HEAD = "# undone (Redo brings them back in this order):"
 UNDONE_ITEM = "#   - "
 SUFFIXES = (".tmp", "", ".bak")  # newest first: a complete .tmp was written after the file it replaces
+DRAFT_MARK = "# casebook draft: sha256 "
+DRAFT_SEAL = re.compile(r"# casebook draft: sha256 ([0-9a-f]{64}) of the lines below\n")
 
 
 def seal(body: str, events: int, undone: int) -> str:
@@ -54,6 +63,29 @@ def format_save(log: GameLog, undone: list[Event] | tuple[Event, ...] = ()) -> s
     if undone:
         body += UNDONE_HEAD + "\n" + "".join(UNDONE_ITEM + dump_yaml(plain(e), flow=True) + "\n" for e in undone)
     return seal(body, len(log.events), len(undone)) + body
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `path` whole or not at all: a flushed and fsynced `.tmp` renamed into place."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def events_digest(events: list[Event]) -> str:
+    """A checksum of a log's events: a draft belongs to the game as it stood after exactly these."""
+    return hashlib.sha256(json.dumps(events, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Draft:
+    """A half-entered input read back: its table's data if it fits the game, else the sentence why not."""
+
+    data: dict[str, Any] | None = None
+    notice: str | None = None  # one plain sentence for the players, when a draft was set aside
 
 
 @dataclass
@@ -123,6 +155,26 @@ def read_copy(path: Path) -> Copy:
         return copy
     copy.log, copy.undone = log, undone
     return copy
+
+
+def _read_draft(raw: bytes) -> dict[str, Any] | None:
+    """A draft file's fields if its seal holds and its shape is a draft's; None for anything else."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    first, newline, body = text.partition("\n")
+    match = DRAFT_SEAL.fullmatch(first + newline)
+    if match is None or hashlib.sha256(body.encode("utf-8")).hexdigest() != match.group(1):
+        return None
+    try:
+        found = json.loads(body)
+    except ValueError:
+        return None
+    if not (isinstance(found, dict) and isinstance(found.get("events"), int) and isinstance(found.get("after"), str)
+            and isinstance(found.get("data"), dict)):
+        return None
+    return found
 
 
 @dataclass
@@ -196,6 +248,60 @@ class Store:
             os.replace(path, path.with_name(path.name + ".bak"))
         os.replace(tmp, path)
 
+    # --- the half-entered input beside a save ----------------------------------------------------
+
+    def draft_path(self, game_id: str) -> Path:
+        return self.folder / f"{game_id}.draft"
+
+    def save_draft(self, game_id: str, log: GameLog, what: str, data: dict[str, Any]) -> None:
+        """Keep what is tapped of `what` (e.g. "Initial Setup") after the log's events; atomically, every tap."""
+        body = json.dumps({"game_id": game_id, "game": log.game, "what": what, "events": len(log.events),
+                           "after": events_digest(log.events), "data": data}, sort_keys=True) + "\n"
+        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
+        write_atomically(self.draft_path(game_id), f"{DRAFT_MARK}{digest} of the lines below\n{body}".encode())
+
+    def clear_draft(self, game_id: str) -> None:
+        """Forget the half-entered input (recorded, taken back or cleared)."""
+        path = self.draft_path(game_id)
+        for p in (path, path.with_name(path.name + ".tmp")):
+            if p.exists():
+                p.unlink()
+
+    def open_draft(self, game_id: str, log: GameLog) -> Draft:
+        """The draft tapped after exactly this log's events, if any; one that is damaged, another game's or
+        another point's is set aside with a sentence (one the log has moved past was recorded: dropped)."""
+        path = self.draft_path(game_id)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return Draft()
+        except OSError as exc:
+            return Draft(notice=f"The half-entered input saved for this game cannot be read ({exc.strerror or exc}) "
+                                "and is left out: tap it in again.")
+        found = _read_draft(raw)
+        if found is None:
+            return self._set_aside(path, "The half-entered input saved for this game was damaged and is left out: "
+                                         "tap it in again.")
+        what = str(found.get("what") or "input")
+        if found.get("game_id") != game_id or found.get("game") != log.game:
+            return self._set_aside(path, f"A half-entered {what} saved beside this game belongs to another game "
+                                         f"({found.get('game_id')}) and is left out.")
+        n = found["events"]
+        if n <= len(log.events) and found["after"] == events_digest(log.events[:n]):
+            if n == len(log.events):
+                return Draft(found["data"])
+            self.clear_draft(game_id)  # recorded before the app stopped: nothing is lost
+            return Draft()
+        return self._set_aside(path, f"A half-entered {what} was saved after event {n}, but the game now stands "
+                                     f"at event {len(log.events)}; it is left out: tap it in again.")
+
+    @staticmethod
+    def _set_aside(path: Path, notice: str) -> Draft:
+        """Move a draft that cannot be used out of the way (kept to look at, never read again)."""
+        with contextlib.suppress(OSError):  # it is left out all the same; the sentence still says so
+            os.replace(path, path.with_name(path.name + ".damaged"))
+        return Draft(notice=notice)
+
     def open(self, game_id: str) -> Loaded:
         """The newest good copy of a saved game and, if the file itself was damaged, what was lost."""
         tmp, main, bak = (read_copy(p) for p in self.copies(game_id))
@@ -238,7 +344,9 @@ class Store:
         return loaded.log, loaded.notice
 
     def delete(self, game_id: str) -> None:
-        for p in self.copies(game_id):
+        draft = self.draft_path(game_id)
+        for p in [*self.copies(game_id), draft, draft.with_name(draft.name + ".tmp"),
+                  draft.with_name(draft.name + ".damaged")]:
             if p.exists():
                 p.unlink()
 

@@ -61,6 +61,52 @@ class ClashPad:
     take: str | None = None  # ... and the action taken with it (play, use) waiting for its card
     discarding: dict[str, list[str]] = field(default_factory=dict)  # Archiving: cards a side discards from hand
     message: str = ""
+    restoring: bool = False  # the saved draft being tapped in again: not a new tap to save
+
+    def __post_init__(self) -> None:
+        if self.session.draft:
+            self._restore(self.session.draft)
+
+    # --- the half-entered plan and Initial Setup, kept beside the save on every tap -----------------
+
+    def draft(self) -> dict[str, Any]:
+        """What a killed app must not lose: the plan tapped so far (Moriarty's alone), the setup laid and named."""
+        return {key: value for key, value in (("plan", list(self.plan)), ("laid", [list(x) for x in self.laid]),
+                                              ("named", list(self.named))) if value}
+
+    def keep(self) -> None:
+        """Save the draft beside the game (or forget it once empty): called after every tap that changes it."""
+        if self.restoring:
+            return
+        draft = self.draft()
+        self.session.keep_draft("Initial Setup" if self.laid else "Crime Plan", draft or None)
+
+    def _restore(self, draft: dict[str, Any]) -> None:
+        """Tap the saved draft in again through the pad's own checks; one that does not fit the game is left out.
+        The plan comes back only to Moriarty's own page: nothing of it shows on the table."""
+        self.session.draft, self.restoring = None, True
+        try:
+            for pid in draft.get("plan", []):
+                if str(pid) in self.cards.plans and self.need() == "plan":
+                    self.tap_plan(str(pid))
+            for side, thread in draft.get("laid", []):
+                if self.need() == "lay" and side == self.side() and thread in (0, 1, 2):
+                    self.tap_thread(int(thread))
+            for cid in draft.get("named", []):
+                if self.need() == "name" and str(cid) in self.cards.influence[self.laid[len(self.named)][0]]:
+                    self.tap_card(str(cid))
+            fits = self.draft() == draft
+        except (TypeError, ValueError, KeyError):  # a draft of the right seal but another shape (hand-edited)
+            fits = False
+        finally:
+            self.restoring = False
+        if not fits:
+            self.plan, self.laid, self.named = [], [], []
+            self.message = "The half-entered input saved for this game does not fit it and is left out: tap it in again."
+            self.keep()
+        elif self.laid:
+            self.message = (f"The Initial Setup as tapped before the app stopped is back: {len(self.laid)} of 6 laid"
+                            + (f", {len(self.named)} named." if self.named else "."))
 
     @property
     def state(self) -> clash.State:
@@ -88,9 +134,12 @@ class ClashPad:
         return st.active
 
     def clear(self) -> None:
+        had = self.plan or self.laid or self.named
         self.plan, self.laid, self.named, self.card, self.mode, self.using, self.agent = [], [], [], None, None, \
             None, None
         self.choice, self.action_card, self.take, self.discarding, self.message = {}, None, None, {}, ""
+        if had:
+            self.keep()
 
     def clear_action(self) -> None:
         """Let go of the action being entered (not the Initial Setup laid so far)."""
@@ -215,6 +264,7 @@ class ClashPad:
                 return
             self.plan.append(pid)
         self.message = ""
+        self.keep()
 
     def lay_plan(self) -> Outcome:
         if len(self.plan) < 3:
@@ -222,6 +272,7 @@ class ClashPad:
         out = self._do({"action": "plan", "by": self.who("moriarty"), "plan": list(self.plan)})
         if out.ok:
             self.plan = []
+            self.keep()  # after the event is saved: a kill in between leaves a draft the log has moved past
         return out
 
     def tap_site(self, sid: str) -> Outcome:
@@ -244,6 +295,7 @@ class ClashPad:
         need, st, me = self.need(), self.state, self.side()
         if need == "lay":
             self.laid.append((me, thread))
+            self.keep()
             return None
         if need == "to":
             self.choice["to"] = thread + 1
@@ -269,6 +321,7 @@ class ClashPad:
             if not self.playable(side, cid):
                 return Outcome(False, f"Every copy of {self.cards.influence[side][cid].name} is seen already.")
             self.named.append(cid)
+            self.keep()
             return None
         if need == "discarded":
             self.choice["discarded"] = cid
@@ -285,6 +338,7 @@ class ClashPad:
 
     def clear_plan(self) -> None:
         self.plan, self.message = [], ""
+        self.keep()
 
     def laid_note(self) -> dict[int, str]:
         """Initial Setup: what lies face down in each thread so far, by whose ('Ann 1 · Ben 1', 'none yet')."""
@@ -302,6 +356,7 @@ class ClashPad:
         elif self.laid:
             self.laid.pop()
         self.message = ""
+        self.keep()
 
     def record_setup(self) -> Outcome:
         """The six setup cards as laid and named, recorded in order (tried all together first)."""
@@ -319,6 +374,7 @@ class ClashPad:
         for event in events:
             out = self.session.do(event)
         self.laid, self.named = [], []
+        self.keep()  # after the events are saved: a draft the log has moved past is dropped on the next start
         self.said(out.message)
         return out
 
