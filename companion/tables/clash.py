@@ -645,6 +645,8 @@ class Table(GameTable):
             res = s["result"]
             return f"Game over · {res['winner'] + ' wins' if res['winner'] else 'a draw'} · Stage {s['stage']}"
         who = s["active"] or (s["moriarty"] if s["phase"] == "plan" else s["first_player"])
+        if s["phase"] == "setup":  # the next to lay or name a card, as the prompt says
+            who = self.pad.who(self.pad.side())
         return f"Stage {max(1, s['stage'])} · {who} to act · first: {s['first_player']}"
 
     # --- the state ---------------------------------------------------------------------------------
@@ -940,6 +942,15 @@ class Table(GameTable):
 
     def has_draft(self) -> bool:
         return self.pad.has_draft()
+
+    def clear(self) -> None:
+        """Back in the Initial Setup takes back the last card laid or named, not all twelve taps at once (an undo
+        leaves the setup first, so it still clears everything)."""
+        if self.pad.state.phase == "setup" and self.pad.laid:
+            self.pad.take_back()
+            self.message = ""
+            return
+        super().clear()
 
     # --- pad parts ---------------------------------------------------------------------------------
 

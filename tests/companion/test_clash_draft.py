@@ -10,7 +10,7 @@ pytest.importorskip("kivy")
 
 from companion.session import Session  # noqa: E402
 from companion.store import Store  # noqa: E402
-from companion.tables.clash import ClashPad  # noqa: E402
+from companion.tables.clash import ClashPad, Table  # noqa: E402
 from rules.cards import load_database  # noqa: E402
 from rules.log import GameLog  # noqa: E402
 from tests.companion.test_clash_pad import PLAN, SEED  # noqa: E402
@@ -171,3 +171,20 @@ def test_deleting_a_game_deletes_its_draft(db, store):
     assert [g.id for g in store.games()] == [gid]  # the draft is no game of its own
     store.delete(gid)
     assert list(store.folder.iterdir()) == []
+
+
+def test_back_in_the_initial_setup_takes_back_one_card_and_an_undo_clears_it_all(db, store):
+    pad = saved_pad(db, store)
+    table = Table(None, None, pad.session)  # what the frame's Back and Undo call
+    for t in SETUP_THREADS:
+        table.pad.tap_thread(t)
+    table.pad.tap_card(SETUP_NAMES[0])
+    assert table.has_draft()
+    table.clear()  # Back: the card just named
+    assert table.pad.named == [] and len(table.pad.laid) == 6
+    table.clear()  # Back again: the last card laid
+    assert len(table.pad.laid) == 5
+    assert len(reopened(db, store, table.pad).laid) == 5  # and so it is kept
+    assert table.session.undo()  # the site taken back: the setup laid on it goes too
+    table.clear()
+    assert table.pad.laid == [] and not store.draft_path(pad.session.game_id).exists()
