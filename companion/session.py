@@ -72,14 +72,20 @@ class Session:
         if self.store is not None:
             self.store.save(self.game_id, self.log, list(reversed(self.redo_stack)))
 
-    def keep_draft(self, what: str, data: dict[str, Any] | None) -> None:
-        """Save a half-entered input (`what`, e.g. "Initial Setup") beside the game on every tap; None forgets it."""
+    def keep_draft(self, what: str, data: dict[str, Any] | None) -> str | None:
+        """Save a half-entered input (`what`, e.g. "Initial Setup") beside the game on every tap; None forgets it.
+        A failed write stops nothing: the input goes on in memory, and the sentence returned says so."""
         if self.store is None:
-            return
-        if data:
-            self.store.save_draft(self.game_id, self.log, what, data)
-        else:
-            self.store.clear_draft(self.game_id)
+            return None
+        try:
+            if data:
+                self.store.save_draft(self.game_id, self.log, what, data)
+            else:
+                self.store.clear_draft(self.game_id)
+        except OSError as exc:
+            return (f"The {what} tapped so far could not be saved ({exc.strerror or exc}): "
+                    "it is kept only until the app stops.")
+        return None
 
     # --- actions -----------------------------------------------------------------------------
 

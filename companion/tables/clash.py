@@ -78,8 +78,9 @@ class ClashPad:
         """Save the draft beside the game (or forget it once empty): called after every tap that changes it."""
         if self.restoring:
             return
-        draft = self.draft()
-        self.session.keep_draft("Initial Setup" if self.laid else "Crime Plan", draft or None)
+        failed = self.session.keep_draft("Initial Setup" if self.laid else "Crime Plan", self.draft() or None)
+        if failed:
+            self.message = failed
 
     def _restore(self, draft: dict[str, Any]) -> None:
         """Tap the saved draft in again through the pad's own checks; one that does not fit the game is left out.

@@ -188,3 +188,16 @@ def test_back_in_the_initial_setup_takes_back_one_card_and_an_undo_clears_it_all
     assert table.session.undo()  # the site taken back: the setup laid on it goes too
     table.clear()
     assert table.pad.laid == [] and not store.draft_path(pad.session.game_id).exists()
+
+
+def test_a_draft_that_cannot_be_written_stops_nothing_and_says_so(db, store):
+    pad = saved_pad(db, store)
+    pad.tap_thread(0)
+    path = store.draft_path(pad.session.game_id)
+    path.unlink()
+    path.mkdir()  # the draft's name taken by a folder: the write fails
+    pad.tap_thread(1)
+    assert pad.laid == [("holmes", 0), ("moriarty", 1)]
+    assert pad.message.startswith("The Initial Setup tapped so far could not be saved (")
+    assert pad.message.endswith("): it is kept only until the app stops.")
+    assert pad.session.log.events and store.open(pad.session.game_id).log is not None
