@@ -187,7 +187,7 @@ class Composer:
         number = 0
         total = component.printed  # once: summing every copy for every card was quadratic
         for index, card in enumerate(component.cards, 1):
-            who = card.label(index)  # as the designer knows it: by its id, else its name and row
+            who = card.label(index, component.name_fields)  # as the designer knows it: by its id, else its name and row
             for copy in range(card.copies):
                 number += 1
                 ctx = self._card_ctx(component, card, number, total, copy)
@@ -521,8 +521,10 @@ class Composer:
         if isinstance(card, dict) and field_name in card and card.get("component") in self.db.components:
             for c in self.db.components[card["component"]].cards:
                 if c.id == card.get("id") and field_name in c.data:
-                    self.problems.add(c.field_place(field_name), f"{who}: image: {why} (the layout's src: {place})",
-                                      "a PNG, JPEG or SVG file in the game's folder")
+                    if (c.field_place(field_name), why) not in self._reported:  # once a cell, not once a copy
+                        self._reported.add((c.field_place(field_name), why))
+                        self.problems.add(c.field_place(field_name), f"{who}: image: {why} (the layout's src: {place})",
+                                          "a PNG, JPEG or SVG file in the game's folder")
                     return
         self.problems.add(place, f"{who}: image: {why}", "a PNG, JPEG or SVG file in the game's folder")
 
@@ -541,8 +543,8 @@ class Composer:
         except FontError as exc:
             place = el.places.get("font", el.place)
             if (place, str(exc)) not in self._reported:  # once, not once per card
-                self._reported.add((place, str(exc)))
-                self.problems.add(place, f"{who}: {exc}", exc.expected)
+                self._reported.add((place, str(exc)))  # a card is named only where its values choose the font
+                self.problems.add(place, f"{who}: {exc}" if "font" in pe.templated else str(exc), exc.expected)
             raise _Skip from None
         align = str(self._get(pe, "align", ctx, who, defaults.get("align", "left")))
         valign = str(self._get(pe, "valign", ctx, who, defaults.get("valign", "top")))

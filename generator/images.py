@@ -8,15 +8,18 @@ version of it (its size, modification time and inode), however many cards show i
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from generator.backends.imagefiles import MAX_BYTES, ImageFileError, measure
 
 FITS = ("contain", "cover", "stretch")
 SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
+MAX_LISTED = 10_000  # entries of one folder looked through for a name close to a missing one
 
 
 class ImageError(ValueError):
@@ -54,11 +57,61 @@ def resolve(folder: Path, src: str) -> Path:
     real = path.resolve()
     if not real.is_relative_to(root):
         raise ImageError(f"'{text}' is a link leading outside the game's folder (to {real})")
+    if not real.exists():
+        _refuse_absolute_inside(text)
     if real.suffix.lower() not in SUFFIXES:
-        raise ImageError(f"'{text}' is not a PNG, JPEG or SVG file (by its name)")
+        raise ImageError(f"'{text}' is not a PNG, JPEG or SVG file (by its name){_did_you_mean(root, text)}")
     if not real.is_file():
-        raise ImageError(f"no image '{text}' in {root}" if not real.exists() else f"'{text}' is not a file")
+        raise ImageError(f"no image '{text}' in {root}{_did_you_mean(root, text)}" if not real.exists()
+                         else f"'{text}' is not a file")
     return real
+
+
+def _refuse_absolute_inside(text: str) -> None:
+    """A path with an absolute one inside (`art//etc/x.png`: a card's cell holding `/etc/x.png` after `art/`): refused, saying so."""
+    parts = text.replace("\\", "/").split("/")
+    for at, part in enumerate(parts[1:], 1):
+        if part == "" and at < len(parts) - 1 or PureWindowsPath(part).drive:
+            head, rest = "/".join(parts[:at]) + "/", "/".join(parts[at:])
+            raise ImageError(f"'{text}' holds an absolute path, '{rest}', after '{head}': it leads outside the game's "
+                             "folder (a picture's path is relative to the folder: a cell holds a name such as knight.jpg)")
+
+
+def _nearest(wanted: str, names: list[str]) -> str:
+    """The name meant by `wanted`: the same in another case, else one whose stem is close (a typo) with the same
+    suffix, or any suffix when `wanted` has none of an image or its stem is the same ('' if none)."""
+    lower = wanted.lower()
+    same = [name for name in names if name.lower() == lower]
+    if same:
+        return same[0]
+    stem, suffix = PurePosixPath(lower).stem, PurePosixPath(lower).suffix
+    best, score = "", 0.75  # 'rian' for 'rain' and 'wsp' for 'wisp', not 'dragon' for 'rain' (0.6)
+    for name in names:
+        other = PurePosixPath(name.lower())
+        if other.suffix != suffix and suffix in SUFFIXES and other.stem != stem:
+            continue
+        ratio = difflib.SequenceMatcher(None, stem, other.stem).ratio()
+        if ratio >= score and (ratio > score or not best):
+            best, score = name, ratio
+    return best
+
+
+def _did_you_mean(root: Path, text: str) -> str:
+    """'; did you mean 'art/knight.jpg'?' for a file that is not there but one of a name in another case or close is."""
+    here, found = root, []
+    for part in PurePosixPath(text.replace("\\", "/")).parts:
+        try:
+            names = sorted(entry.name for entry in islice(here.iterdir(), MAX_LISTED)) if here.is_dir() else []
+        except OSError:
+            return ""
+        if part not in names:
+            part = _nearest(part, names)
+            if not part:
+                return ""
+        here = here / part
+        found.append(part)
+    near = "/".join(found)
+    return f"; did you mean '{near}'?" if near != text.strip().replace("\\", "/") and here.is_file() else ""
 
 
 def _read(path: Path, src: str) -> bytes:

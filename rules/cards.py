@@ -77,25 +77,28 @@ class Card:
     def field_place(self, key: str) -> Place:
         return place_of(self.data, key, self.place)
 
-    def label(self, number: int) -> str:
+    def label(self, number: int, names: tuple[str, ...] = ()) -> str:
         """How a message names this card (`number`: its place in its component's list, from 1); see card_label."""
-        return card_label(self.id, self.data, self.component, number)
+        return card_label(self.id, self.data, self.component, number, names)
 
 
 NAME_FIELDS = ("name", "title")  # the fields a designer knows a card by, when it has no id of its own
 
 
-def card_label(cid: str, data: Any, component: str, number: int) -> str:
+def card_label(cid: str, data: Any, component: str, number: int, names: tuple[str, ...] = ()) -> str:
     """A card as a message names it: `card 'lamp'` by a written id; else by what the designer wrote and where.
 
-    `card 'Phoenix Ash' (row 6)` from a spreadsheet (`card in row 6` without a name or title field),
+    `card 'Phoenix Ash' (row 6)` from a spreadsheet (`card in row 6` without a value to name it by),
     `card 'Phoenix Ash' (number 3 in 'deck')` or `card 3 of 'deck'` from a YAML list: a default id
-    (`deck_6`) is one the designer never wrote.
+    (`deck_6`) is one the designer never wrote. `names`: the fields it may be named by
+    (Component.name_fields), else name and title; the first filled one-line value names it.
     """
     if "id" in data:
         return f"card '{cid}'"
-    names = (data.get(key) for key in NAME_FIELDS)
-    name = next((v.strip() for v in names if isinstance(v, str) and v.strip() and "\n" not in v.strip()), "")
+    if isinstance(data, SheetRow) and len(names) > 1:  # a sheet's first text column, as the designer sees it
+        names = tuple(sorted(names, key=lambda key: (key not in NAME_FIELDS, data.column_number(key))))
+    values = (data.get(key) for key in names or NAME_FIELDS)
+    name = next((v.strip() for v in values if isinstance(v, str) and v.strip() and "\n" not in v.strip()), "")
     if len(name) > 40:
         name = name[:39] + "…"
     if isinstance(data, SheetRow):
@@ -125,6 +128,12 @@ class Component:
 
     def field_place(self, key: str) -> Place:
         return self.places.get(key, self.place)
+
+    @cached_property
+    def name_fields(self) -> tuple[str, ...]:
+        """The fields a message may name a card by: its name or title, and its one-line text fields (`str`)."""
+        texts = [name for name, spec in self.fields.items() if isinstance(spec, dict) and spec.get("type") == "str"]
+        return (*(name for name in NAME_FIELDS if name in self.fields), *(name for name in texts if name not in NAME_FIELDS))
 
     @cached_property
     def suit_field(self) -> str:
@@ -709,10 +718,8 @@ def _read_card(node: Node, number: int, component: Component, db: GameDatabase, 
     """A component's card `number` (its place in the list from 1, or its sheet's row); without an id `<component>_<number>`."""
     r = _Reader(node, problems)
     cid = r.slug("id") if "id" in node else f"{component.id}_{number}"
-    who = card_label(cid, node, component.id, number)
-    copies = r.int("copies") if "copies" in node else 1
-    if "copies" in node and copies < 1 and type(node["copies"]) is int:  # not a number: said once, by r.int
-        problems.add(node.value_place("copies"), "copies must be 1 or more")
+    who = card_label(cid, node, component.id, number, component.name_fields)
+    copies = _copies(node, who, problems)
     designed = node.get("designed", False)
     if not isinstance(designed, bool):
         problems.add(node.value_place("designed"), f"'designed' must be true or false, not {_kind(designed)}")
@@ -728,6 +735,16 @@ def _read_card(node: Node, number: int, component: Component, db: GameDatabase, 
     data = node if isinstance(node, PackedNode) else PackedNode(node)  # a spreadsheet row comes packed
     return Card(data["id"] if data.get("id") == cid else str(cid), component.id, data, max(copies, 1), designed,
                 node.place, sets)
+
+
+def _copies(node: Node, who: str, problems: Problems) -> int:
+    """How many of a card to print (1 if not said); a value that is not a whole number from 1 is said with the card."""
+    value = node.get("copies", 1)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    what = f"is {value}" if isinstance(value, int) and not isinstance(value, bool) else f"must be a whole number, not {_kind(value)}"
+    problems.add(node.value_place("copies"), f"{who}: 'copies' {what}", "copies: a whole number, 1 or more (empty: 1)")
+    return 1
 
 
 def _check_fields(node: Node, fields: dict[str, Any], db: GameDatabase, problems: Problems, who: str) -> None:

@@ -34,7 +34,7 @@ RE_EXPORT = ("re-export it as UTF-8: Google Sheets: File > Download > Comma-sepa
              "character set 'Unicode (UTF-8)'")
 _INT = re.compile(r"^[+-]?\d{1,18}(\.0*)?$")  # 7, or 7.0 as some exports write whole numbers
 _YES, _NO = {"true", "yes", "y", "1"}, {"false", "no", "n", "0"}
-_COPIES_LIKE = {"qty", "quantity", "count", "amount", "number", "how_many", "cards", "copy"}  # what a deck's sheet may call copies
+COPIES_NAMES = ("copies", "copy", "qty", "quantity", "count", "number", "how_many", "amount")  # a sheet's names for copies
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,10 @@ class SheetRow(PackedNode):
     def row(self) -> int:
         """The spreadsheet's number of this row (a card without an id is `<component>_<row>`)."""
         return self._row
+
+    def column_number(self, key: str) -> int:
+        """The number of the column a field is read from (after every column if none)."""
+        return self._columns[key][0] if key in self._columns else MAX_COLUMNS + 1
 
     def _cell(self, key: str) -> Place:
         if key not in self._columns:
@@ -271,12 +275,18 @@ def _columns(spath: str, header: tuple[int, int, list[str]], fields: Mapping[str
         name, place = _column_name(cell), CellPlace(spath, line, number, row, cell.strip() or number)
         if not name:
             continue  # a column without a header must stay empty: _unnamed_columns
-        if name in columns:
+        if name in COPIES_NAMES and name not in fields:
+            name = "copies"  # How many, Qty, Count ...: how many of a card to print, unless a field has that name
+        if name in columns and name == "copies" and _column_name(columns[name][1]) != _column_name(cell):
+            first = columns[name]
+            problems.add(place, f"two columns say how many of a card to print: '{first[1]}' (column "
+                         f"{column_letter(first[0])}) and '{cell.strip()}' (column {column_letter(number)})",
+                         "one of them: delete the other, or rename it if it means something else")
+        elif name in columns:
             problems.add(place, f"a second column '{cell.strip()}' (first is column {columns[name][0]})",
                          "each field in one column")
         elif name not in known:
-            problems.add(place, f"unknown column '{cell.strip()}'", "a field of this component: " + ", ".join(known)
-                         + " (a Copies column says how many of a card to print)" * (name in _COPIES_LIKE))
+            problems.add(place, f"unknown column '{cell.strip()}'", "a field of this component: " + ", ".join(known))
         elif isinstance(fields.get(name), Mapping) and fields[name].get("type") == "map":
             problems.add(place, f"the field '{name}' is a mapping, which a cell cannot hold",
                          "give this component's cards in YAML, or split the mapping into fields")

@@ -220,7 +220,7 @@ def read_font(path: Path) -> GameFont | RefusedFont:
     except OSError as exc:
         return RefusedFont(path, f"cannot be read: {exc.strerror or exc}")
     if data[:4] == b"OTTO":
-        return RefusedFont(path, "has PostScript (CFF) outlines; the PDF backend (ReportLab) embeds TrueType outlines only",
+        return RefusedFont(path, "has PostScript (CFF) outlines, which cannot be embedded in the PDF (only TrueType ones can)",
                            _pillow_names(path), CFF_ADVICE)
     try:
         ttf = TTFontFile(str(path))
@@ -232,7 +232,8 @@ def read_font(path: Path) -> GameFont | RefusedFont:
 
         ImageFont.truetype(str(path), 12)  # the PNG backend's FreeType must read it too
     except Exception as exc:  # a corrupt file fails anywhere in either parser
-        return RefusedFont(path, f"is not a TrueType font both backends can read ({type(exc).__name__}: {exc})")
+        return RefusedFont(path, f"is not a TrueType font this tool can read ({exc or 'damaged'}): download the font "
+                           "again, or use another .ttf of the family")
     base_family = names.get(1) or ttf.familyName.decode("latin-1")
     base_style = names.get(2) or "Regular"
     digest = hashlib.sha1(data).hexdigest()[:16]

@@ -30,6 +30,10 @@ RASTER_FORMATS = {"PNG": "PNG", "JPEG": "JPEG", "MPO": "JPEG"}  # Pillow's name 
 ORIENTATION = 0x0112  # the EXIF tag: how a camera's JPEG is to be turned or mirrored to be seen upright
 
 
+SAVE_AGAIN = "open it in an image editor and save it again as PNG or JPEG"
+SAVE_SVG_AGAIN = "open it in a drawing program and save it again as plain SVG, or export it as PNG"
+
+
 class ImageFileError(ValueError):
     """An image file that cannot be drawn, said for people."""
 
@@ -78,7 +82,7 @@ def _header(data: bytes) -> Image.Image:
     except Image.DecompressionBombError:
         raise ImageFileError(f"has too many pixels (over {MAX_PIXELS // 1_000_000} megapixels): scale it down") from None
     except UnidentifiedImageError:
-        raise ImageFileError("is not an image Pillow can read (PNG or JPEG expected)") from None
+        raise ImageFileError(f"is not a picture this tool can read (PNG, JPEG or SVG); {SAVE_AGAIN}") from None
     except (OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ImageFileError(f"is damaged: {exc}") from None
     if img.format not in RASTER_FORMATS:
@@ -306,14 +310,14 @@ def _svg(data: bytes, path: str, root: str) -> tuple[Any, tuple[str, ...]]:
         renderer = SvgRenderer(path, font_map=_vera_fonts(), external_reference_root=root)
         drawing = renderer.render(node) if node is not None else None
     except Exception as exc:  # svglib on a malformed document
-        raise ImageFileError(f"is not an SVG svglib can read: {type(exc).__name__}: {exc}") from None
+        raise ImageFileError(f"is not an SVG drawing this tool can read ({exc}); {SAVE_SVG_AGAIN}") from None
     finally:
         log.removeHandler(handler)
         log.propagate = propagate
     messages = [r.getMessage() for r in handler.records]
     refused = [m for m in messages if m.startswith(("Refusing", "Circular", "Failed to load"))]
     if drawing is None or refused:
-        raise ImageFileError(refused[0] if refused else "is not an SVG svglib can read")
+        raise ImageFileError(refused[0] if refused else f"is not an SVG drawing this tool can read; {SAVE_SVG_AGAIN}")
     if not (drawing.width > 0 and drawing.height > 0):
         raise ImageFileError("has no size: give the <svg> a width and height or a viewBox")
     drawing.initialFontName = PDF_NAMES["regular"]  # ReportLab's own start is Helvetica, named but not embedded

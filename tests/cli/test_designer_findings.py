@@ -6,13 +6,16 @@ without a header said once by its letter, one error a cell, suits shown as writt
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from casebook.cli import main
 from rules.sheetsource import column_letter
 from tests.cli.page_steps import PAGE, ROOT
+from tests.cli.test_make_your_own import FONT
 from tests.generator.test_new_game import page_texts
 
 
@@ -35,6 +38,13 @@ def build(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     code = main(["build", "garden", "--paper", "a4", *args])
     out, err = capsys.readouterr()
     return code, out + err
+
+
+def refused(capsys: pytest.CaptureFixture[str]) -> str:
+    """What a build that must fail said."""
+    code, said = build(capsys)
+    assert code == 1, said
+    return said
 
 
 def errors(said: str) -> list[str]:
@@ -89,19 +99,19 @@ def test_a_deleted_header_cell_is_one_error_not_one_a_card(garden: Path, capsys:
             "left?") in said, said
 
 
-def test_a_bad_copies_cell_is_one_error(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    edit(garden / "cards.csv", "Sunrise,sun,1,Draw a card.,2", "Sunrise,sun,1,Draw a card.,two")
-    code, said = build(capsys)
-    assert code == 1
-    assert errors(said) == [f"{Path('garden/cards.csv')}:2: column 'Copies': error: 'copies' must be a whole number, "
-                            "not text ('two')"], said
+@pytest.mark.parametrize(("cell", "what"), [("two", "must be a whole number, not text ('two')"), ("0", "is 0")])
+def test_a_bad_copies_cell_is_one_error(garden: Path, capsys: pytest.CaptureFixture[str], cell: str, what: str) -> None:
+    edit(garden / "cards.csv", "Sunrise,sun,1,Draw a card.,2", f"Sunrise,sun,1,Draw a card.,{cell}")
+    said = refused(capsys)
+    assert errors(said) == [f"{Path('garden/cards.csv')}:2: column 'Copies': error: card 'Sunrise' (row 2): 'copies' "
+                            + what], said
+    assert "expected: copies: a whole number, 1 or more (empty: 1)" in said, said
 
 
 def test_an_unknown_suit_is_shown_as_written(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(garden / "cards.csv", "Sunrise,sun,", "Sunrise,Aether,")
     edit(garden / "cards.csv", "Heatwave,sun,", "Heatwave,Sun,")  # another case of a known suit is still that suit
-    code, said = build(capsys)
-    assert code == 1
+    said = refused(capsys)
     assert errors(said) == [f"{Path('garden/cards.csv')}:2: column 'Suit': error: card 'Sunrise' (row 2): 'suit': "
                             "unknown suit 'Aether'"], said
 
@@ -109,8 +119,7 @@ def test_an_unknown_suit_is_shown_as_written(garden: Path, capsys: pytest.Captur
 def test_yaml_cards_without_ids_are_named_by_name_and_place(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
     edit(garden / "game.yaml", "file: cards.csv", "cards: [{name: Dawn, suit: sun}, {name: Noon, suit: sun, cost: 12}, "
                                                   "{suit: sun}]")
-    code, said = build(capsys)
-    assert code == 1
+    said = refused(capsys)
     assert "error: card 'Noon' (number 2 in 'cards'): 'cost' is 12, out of range" in said, said
     assert "error: card 3 of 'cards' is missing the field 'name'" in said, said
     assert "cards_2" not in said and "cards_3" not in said, said
@@ -132,11 +141,28 @@ def test_columns_are_named_by_their_letters() -> None:
     assert [column_letter(n) for n in (1, 4, 26, 27, 52, 101)] == ["A", "D", "Z", "AA", "AZ", "CW"]
 
 
-def test_a_quantity_column_points_at_copies(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    edit(garden / "cards.csv", "Name,Suit,Cost,Text,Copies", "Name,Suit,Cost,Text,Qty")
-    code, said = build(capsys)
-    assert code == 1
-    assert "error: unknown column 'Qty'" in said and "(a Copies column says how many of a card to print)" in said, said
+@pytest.mark.parametrize("header", ["How many", "qty", "Quantity", "COUNT", "Number", "Amount", "Copy", "how_many"])
+def test_a_copies_column_may_have_its_common_names(garden: Path, capsys: pytest.CaptureFixture[str], header: str) -> None:
+    edit(garden / "cards.csv", "Name,Suit,Cost,Text,Copies", f"Name,Suit,Cost,Text,{header}")
+    assert main(["validate", "garden"]) == 0, capsys.readouterr()
+    assert capsys.readouterr().out.splitlines()[-1] == "garden: ok (9 cards)"  # Sunrise, Spring Shower, Seedling: 2 each
+    edit(garden / "cards.csv", "Sunrise,sun,1,Draw a card.,2", "Sunrise,sun,1,Draw a card.,many")
+    said = refused(capsys)
+    assert f"column '{header}': error: card 'Sunrise' (row 2): 'copies' must be a whole number" in said, said
+
+
+def test_two_copies_columns_are_refused_naming_both(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "cards.csv", "Name,Suit,Cost,Text,Copies", "Name,Suit,Cost,Text,Copies,Qty")
+    said = refused(capsys)
+    assert errors(said) == [f"{Path('garden/cards.csv')}:1: column 'Qty': error: two columns say how many of a card "
+                            "to print: 'Copies' (column E) and 'Qty' (column F)"], said
+
+
+def test_a_field_named_like_copies_stays_that_field(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "game.yaml", "      text: {type: text}", "      text: {type: text}\n      number: {type: str}")
+    edit(garden / "cards.csv", "Name,Suit,Cost,Text,Copies", "Name,Suit,Cost,Text,Number")
+    assert main(["validate", "garden"]) == 0, capsys.readouterr()
+    assert capsys.readouterr().out.splitlines()[-1] == "garden: ok (6 cards)"  # read as the field, one of each card
 
 
 def test_a_game_printed_without_backs_needs_no_back_layout(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -149,3 +175,76 @@ def test_a_game_printed_without_backs_needs_no_back_layout(garden: Path, capsys:
     faces, *rest = page_texts(Path("output/garden/garden-a4.pdf"))
     assert "Sunrise" in faces and not any("Sunrise" in page for page in rest)
     assert len(list(Path("output/garden/png/cards").glob("*-back.png"))) == 6  # blank backs, for the exports
+
+
+def test_a_card_is_named_by_its_first_text_column(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A sheet whose name column is called Monster: its cards are named by it, the sheet's first text column."""
+    edit(garden / "game.yaml", "      name: {type: str, required: true}",
+         "      flavour: {type: str}\n      monster: {type: str, required: true}")
+    edit(garden / "cards.csv", "Name,Suit,Cost,Text,Copies", "Monster,Suit,Cost,Text,Copies,Flavour")
+    edit(garden / "cards.csv", "Sunrise,sun,1,Draw a card.,2", "Sunrise,sun,12,Draw a card.,2,Bright")
+    edit(garden / "face.yaml", "{{ card.name }}", "{{ card.monster }}")
+    said = refused(capsys)
+    assert errors(said) == [f"{Path('garden/cards.csv')}:2: column 'Cost': error: card 'Sunrise' (row 2): 'cost' is 12, "
+                            "out of range"], said
+
+
+def test_a_misspelt_font_is_the_layouts_mistake_said_once(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copy(FONT, garden / FONT.name)
+    with (garden / "face.yaml").open("a", encoding="utf-8") as f:
+        f.write("  - {id: name, font: DejaVu Serif Bld}\n")
+    said = refused(capsys)
+    assert len(errors(said)) == 1, said
+    assert re.search(r"garden/face\.yaml:\d+:\d+: error: the font family 'DejaVu Serif' in \S+ has no style 'Bld'$",
+                     errors(said)[0]), said
+    assert "expected: one of its styles: Bold" in said, said
+
+
+@pytest.fixture
+def pictured(garden: Path) -> Path:
+    """The garden with a Picture column naming each card's file in art/ (sun.png and rain.jpg are there)."""
+    (garden / "art").mkdir()
+    Image.new("RGB", (8, 8), "#F0C030").save(garden / "art" / "sun.png")
+    Image.new("RGB", (8, 8), "#2F6690").save(garden / "art" / "rain.jpg")
+    edit(garden / "game.yaml", "      text: {type: text}", "      text: {type: text}\n      picture: {type: str}")
+    with (garden / "face.yaml").open("a", encoding="utf-8") as f:
+        f.write('  - {id: art_picture, type: image, when: "{{ card.picture }}", src: "art/{{ card.picture }}",\n'
+                "     x: 6, y: 17, w: 51, h: 34, fit: cover}\n")
+    edit(garden / "cards.csv", "Name,Suit,Cost,Text,Copies", "Name,Suit,Cost,Text,Copies,Picture")
+    return garden
+
+
+def test_a_picture_column_holds_file_names(pictured: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(pictured / "cards.csv", "Sunrise,sun,1,Draw a card.,2", "Sunrise,sun,1,Draw a card.,2,sun.png")
+    edit(pictured / "cards.csv", "Rainbow,rain,,Counts as a card of every suit.,1",
+         "Rainbow,rain,,Counts as a card of every suit.,1,rain.jpg")
+    code, said = build(capsys)
+    assert code == 0, said
+
+
+@pytest.mark.parametrize(("cell", "near"), [("Sun.PNG", "art/sun.png"), ("rian.jpg", "art/rain.jpg"),
+                                            ("sun", "art/sun.png")])
+def test_a_missing_picture_names_the_one_meant(pictured: Path, capsys: pytest.CaptureFixture[str],
+                                               cell: str, near: str) -> None:
+    edit(pictured / "cards.csv", "Sunrise,sun,1,Draw a card.,2", f"Sunrise,sun,1,Draw a card.,2,{cell}")
+    said = refused(capsys)
+    assert len(errors(said)) == 1, said
+    assert errors(said)[0].startswith(f"{Path('garden/cards.csv')}:2: column 'Picture': error: card 'Sunrise' (row 2): "
+                                      f"image: "), said
+    assert f"'art/{cell}'" in said and f"; did you mean '{near}'?" in said, said
+
+
+def test_a_picture_far_from_any_file_is_only_missing(pictured: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(pictured / "cards.csv", "Sunrise,sun,1,Draw a card.,2", "Sunrise,sun,1,Draw a card.,2,dragon.png")
+    said = refused(capsys)
+    assert "no image 'art/dragon.png' in " in said and "did you mean" not in said, said
+
+
+@pytest.mark.parametrize(("cell", "inside"), [("/etc/passwd", "/etc/passwd"), ("C:\\art\\sun.png", "C:/art/sun.png")])
+def test_an_absolute_path_in_a_cell_is_said_so(pictured: Path, capsys: pytest.CaptureFixture[str],
+                                              cell: str, inside: str) -> None:
+    edit(pictured / "cards.csv", "Sunrise,sun,1,Draw a card.,2", f"Sunrise,sun,1,Draw a card.,2,{cell}")
+    said = refused(capsys)
+    assert f"image: 'art/{cell}' holds an absolute path, '{inside}', after 'art/': it leads outside the game's folder" \
+        in said, said
+    assert "by its name" not in said, said

@@ -190,7 +190,7 @@ def test_corrupt_truncated_and_oversized_files_are_refused_with_their_path(tmp_p
     (tmp_path / "cut.ttf").write_bytes(BOOK.read_bytes()[:4000])
     for name in ("noise.ttf", "cut.ttf"):
         got = read_font(tmp_path / name)
-        assert isinstance(got, RefusedFont) and "is not a TrueType font both backends can read" in got.reason, got
+        assert isinstance(got, RefusedFont) and "is not a TrueType font this tool can read" in got.reason, got
     monkeypatch.setattr(fonts, "MAX_FONT_BYTES", 10_000)
     shutil.copy(BOOK, tmp_path / "big.ttf")
     got = read_font(tmp_path / "big.ttf")

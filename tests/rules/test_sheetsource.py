@@ -165,7 +165,8 @@ BROKEN = {
     "empty required cell": ("Name,Suit,Value\n,wing,1\n",
                             "deck.csv:2: column 'Name': error: card in row 2: 'name' is empty"),
     "copies not a number": ("Name,Suit,Value,Copies\nDusty Miller,wing,1,many\n",
-                            "deck.csv:2: column 'Copies': error: 'copies' must be a whole number, not text ('many')"),
+                            "deck.csv:2: column 'Copies': error: card 'Dusty Miller' (row 2): 'copies' must be a whole "
+                            "number, not text ('many')"),
     "id not a slug": ("id,Name,Suit,Value\nDusty Miller,Dusty Miller,wing,1\n", "deck.csv:2: column 'id': error:"),
     "value outside every column": ("Name,Suit,Value\nDusty Miller,wing,1,,grey\n",
                                    "deck.csv:1: column E: error: column E (5) has no header, but every card has a value in it; row 1 names 3 "
