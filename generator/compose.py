@@ -38,6 +38,7 @@ from rules.yamlsource import plain
 FALSY = {"", "false", "none", "0", "no", "[]", "{}"}
 _MISSING = object()
 _UNSETTLED = itertools.count()  # an image path not known before composing: a key no other scene has
+SYMBOLS_PICTURED = " (Casebook's shapes, each drawn with its name: docs/symbols.png)"
 
 
 def _digest(value: Any) -> str:
@@ -459,7 +460,7 @@ class Composer:
                 raise _Skip
             if parts is None:
                 self.problems.add(el.places.get("name", el.place), f"{who}: unknown symbol '{name}'",
-                                  "one of: " + ", ".join(sorted(self.lib.symbols)))
+                                  "one of: " + ", ".join(sorted(self.lib.symbols)) + SYMBOLS_PICTURED)
                 raise _Skip
             colour = self._colour(pe, "colour", ctx, who, "#000000") or "#000000"
             background = self._colour(pe, "background", ctx, who, "#FFFFFF") or "#FFFFFF"
@@ -613,7 +614,7 @@ class Composer:
             place, _ = field_holding(self.db, card.get("id") if isinstance(card, dict) else None, exc.holds,
                                      pe.el.places.get("text", pe.el.place))
             self.problems.add(place, f"{who}: text '{pe.el.data.get('id', 'text')}' draws {exc.written}: {exc}",
-                              "one of: " + ", ".join(exc.known) if exc.known else "")
+                              "one of: " + ", ".join(exc.known) + SYMBOLS_PICTURED * (exc.kind == "symbol") if exc.known else "")
             raise _Skip from None
 
     def _table(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,

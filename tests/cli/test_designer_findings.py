@@ -248,3 +248,11 @@ def test_an_absolute_path_in_a_cell_is_said_so(pictured: Path, capsys: pytest.Ca
     assert f"image: 'art/{cell}' holds an absolute path, '{inside}', after 'art/': it leads outside the game's folder" \
         in said, said
     assert "by its name" not in said, said
+
+
+def test_an_unknown_symbol_points_at_the_picture_of_them_all(garden: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(garden / "cards.csv", "{symbol:wave}", "{symbol:wav}")
+    said = refused(capsys)
+    assert "error: card 'Heatwave' (row 3): text 'text' draws {symbol:wav}: unknown symbol 'wav'" in said, said
+    assert "flame, heart," in said and "(Casebook's shapes, each drawn with its name: docs/symbols.png)" in said, said
+    assert (ROOT / "docs" / "symbols.png").is_file()
