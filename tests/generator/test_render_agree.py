@@ -151,15 +151,7 @@ def test_pdf_and_png_agree_in_a_games_own_font(side, tmp_path):
     card = quill.faces["deck"][1]  # "Add a line — **after** the signature."
     scene = card.face if side == "face" else card.back
     assert any(item.font.startswith("font:") for item in scene.items if hasattr(item, "font"))
-    from_pdf, from_png = render_both(scene, tmp_path)
-    w, h = min(from_pdf.width, from_png.width), min(from_pdf.height, from_png.height)
-    a, b = from_pdf.crop((0, 0, w, h)), from_png.crop((0, 0, w, h))
-    got = rms(a, b)
-    if got > RMS_TOLERANCE:
-        FAILED.mkdir(exist_ok=True)
-        a.save(FAILED / f"quill-{side}-expected.png")
-        b.save(FAILED / f"quill-{side}-actual.png")
-    assert got <= RMS_TOLERANCE, f"quill {side}: RMS {got:.2f} > {RMS_TOLERANCE}; images in {FAILED}"
+    assert_agree(f"quill-{side}", scene, tmp_path)
 
 
 def test_a_line_in_a_games_own_font_is_as_long_in_both_backends(tmp_path):
