@@ -519,14 +519,17 @@ class Composer:
             return
         card = ctx.get("card")
         field_name = images.card_field(str(pe.data["src"]))
-        if isinstance(card, dict) and field_name in card and card.get("component") in self.db.components:
-            for c in self.db.components[card["component"]].cards:
-                if c.id == card.get("id") and field_name in c.data:
-                    if (c.field_place(field_name), why) not in self._reported:  # once a cell, not once a copy
-                        self._reported.add((c.field_place(field_name), why))
-                        self.problems.add(c.field_place(field_name), f"{who}: image: {why} (the layout's src: {place})",
-                                          "a PNG, JPEG or SVG file in the game's folder")
-                    return
+        try:
+            held = self.db.card(card["id"]) if isinstance(card, dict) and field_name in card else None
+        except KeyError:
+            held = None
+        if held is not None and field_name in held.data:
+            cell = held.field_place(field_name)
+            if (cell, why) not in self._reported:  # once a cell, not once a copy
+                self._reported.add((cell, why))
+                self.problems.add(cell, f"{who}: image: {why} (the layout's src: {place})",
+                                  "a PNG, JPEG or SVG file in the game's folder")
+            return
         self.problems.add(place, f"{who}: image: {why}", "a PNG, JPEG or SVG file in the game's folder")
 
     def _dash(self, pe: PreparedElement, who: str) -> tuple[float, ...]:
