@@ -65,13 +65,16 @@ def format_save(log: GameLog, undone: list[Event] | tuple[Event, ...] = ()) -> s
     return seal(body, len(log.events), len(undone)) + body
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `path` whole or not at all: a flushed and fsynced `.tmp` renamed into place."""
+def write_atomically(path: Path, data: bytes, backup: Path | None = None) -> None:
+    """Write `path` whole or not at all: a flushed and fsynced `.tmp` renamed into place; the file it
+    replaces kept as `backup` if one is named (moved only once the new one is safely written)."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
+    if backup is not None and path.exists():
+        os.replace(path, backup)
     os.replace(tmp, path)
 
 
@@ -238,15 +241,7 @@ class Store:
     def save(self, game_id: str, log: GameLog, undone: list[Event] | tuple[Event, ...] = ()) -> None:
         """Write the log (and the undone events) atomically; the previous version stays as a backup."""
         path = self.path(game_id)
-        tmp = path.with_name(path.name + ".tmp")
-        data = format_save(log, undone).encode("utf-8")
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.replace(path, path.with_name(path.name + ".bak"))
-        os.replace(tmp, path)
+        write_atomically(path, format_save(log, undone).encode("utf-8"), backup=path.with_name(path.name + ".bak"))
 
     # --- the half-entered input beside a save ----------------------------------------------------
 
