@@ -34,10 +34,10 @@ def cold_start(tmp: Path) -> float:
 
 
 def save_times() -> list[float]:
-    from companion.session import Session
-    from companion.store import Store
-    from rules.cards import load_database
-    from rules.log import GameLog
+    from casebook.companion.session import Session
+    from casebook.companion.store import Store
+    from casebook.rules.cards import load_database
+    from casebook.rules.log import GameLog
 
     db = load_database("graves")
     with tempfile.TemporaryDirectory() as tmp:

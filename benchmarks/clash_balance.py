@@ -23,8 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.cards import GameDatabase, load_database  # noqa: E402
-from rules.games import clash as c  # noqa: E402
+from casebook.rules.cards import GameDatabase, load_database  # noqa: E402
+from casebook.rules.games import clash as c  # noqa: E402
 
 PLAYERS = {"random": c.Player, "greedy": c.GreedyPlayer}
 PAIRINGS = [("random", "random"), ("greedy", "greedy"), ("greedy", "random"), ("random", "greedy")]

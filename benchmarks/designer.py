@@ -96,8 +96,8 @@ def _deck_rows(cards: Path) -> list[dict]:
 
 def _symbols(layouts: Path) -> dict[str, list]:
     """Each suit's emblem as scene items at its place on the card (geometry a bare script would hard-code)."""
-    from generator.layouts import load_library
-    from generator.symbols import draw_symbol
+    from casebook.generator.layouts import load_library
+    from casebook.generator.symbols import draw_symbol
 
     lib = load_library(layouts)
     return {suit: draw_symbol(lib.symbols[name], 16.5 + BLEED, 18 + BLEED, 30, 30, colour, "#FBF7EE")
@@ -113,8 +113,8 @@ def bare_pdf(cards: Path, layouts: Path, path: Path) -> None:
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
 
-    from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
-    from generator.scene import Ellipse, Polyline, Rect
+    from casebook.generator.backends.fonts import PDF_NAMES, register_pdf_fonts
+    from casebook.generator.scene import Ellipse, Polyline, Rect
 
     register_pdf_fonts()
     rows = _deck_rows(cards)
@@ -175,7 +175,7 @@ def bare_pdf(cards: Path, layouts: Path, path: Path) -> None:
 def _bare_png_batch(job: tuple[list[tuple[int, dict]], int, str, str]) -> int:
     from PIL import Image, ImageDraw
 
-    from generator.backends.fonts import font_path
+    from casebook.generator.backends.fonts import font_path
 
     rows, total, out, layouts = job
     from PIL import ImageFont
@@ -184,7 +184,7 @@ def _bare_png_batch(job: tuple[list[tuple[int, dict]], int, str, str]) -> int:
     k = 300 / 25.4 * 2  # 2x supersampled, as the PNG backend does
     fonts = {s: ImageFont.truetype(str(font_path(st)), round(size / 72 * 25.4 * k))
              for s, st, size in (("value", "bold", 20), ("name", "bold", 13), ("suit", "italic", 8), ("foot", "regular", 5))}
-    from generator.scene import Ellipse, Polyline, Rect
+    from casebook.generator.scene import Ellipse, Polyline, Rect
 
     size = (round((CARD_W + 2 * BLEED) * 300 / 25.4) * 2, round((CARD_H + 2 * BLEED) * 300 / 25.4) * 2)
     for n, row in rows:

@@ -22,8 +22,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.cards import GameDatabase, load_database  # noqa: E402
-from rules.games import hasty as h  # noqa: E402
+from casebook.rules.cards import GameDatabase, load_database  # noqa: E402
+from casebook.rules.games import hasty as h  # noqa: E402
 
 
 class Greedy(h.Chooser):

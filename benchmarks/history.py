@@ -11,10 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.cards import load_database  # noqa: E402
-from rules.games import GAMES  # noqa: E402
-from rules.log import GameLog, parse_log, start  # noqa: E402
-from rules.problems import Problems  # noqa: E402
+from casebook.rules.cards import load_database  # noqa: E402
+from casebook.rules.games import GAMES  # noqa: E402
+from casebook.rules.log import GameLog, parse_log, start  # noqa: E402
+from casebook.rules.problems import Problems  # noqa: E402
 
 LOGS = Path(__file__).resolve().parent.parent / "tests" / "data" / "logs"
 

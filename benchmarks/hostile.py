@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules.log import parse_log  # noqa: E402
-from rules.problems import Problems  # noqa: E402
-from rules.yamlsource import load_yaml, read_source  # noqa: E402
+from casebook.rules.log import parse_log  # noqa: E402
+from casebook.rules.problems import Problems  # noqa: E402
+from casebook.rules.yamlsource import load_yaml, read_source  # noqa: E402
 from tests.rules.hostile_corpus import CARD_HOST, CASES, card_host, log_host  # noqa: E402
 
 CLI_CASES = ("bomb_lists", "bomb_merge_keys", "deep_brackets", "huge_line_40mb", "many_keys", "nul_byte")

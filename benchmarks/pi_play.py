@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.cards import load_database  # noqa: E402
-from rules.games import pi  # noqa: E402
+from casebook.rules.cards import load_database  # noqa: E402
+from casebook.rules.games import pi  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve"]
 

@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "rules
 from test_graves_properties import random_game  # noqa: E402
 from test_syndicate_properties import simulate  # noqa: E402
 
-from rules.cards import load_database  # noqa: E402
-from rules.games import pi, syndicate  # noqa: E402
-from rules.log import GameLog, replay  # noqa: E402
+from casebook.rules.cards import load_database  # noqa: E402
+from casebook.rules.games import pi, syndicate  # noqa: E402
+from casebook.rules.log import GameLog, replay  # noqa: E402
 
 
 def time_replays(db: object, logs: list[GameLog], rounds: int = 5) -> list[float]:

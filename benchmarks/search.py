@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules.cards import load_database  # noqa: E402
-from rules.search import RulesIndex  # noqa: E402
+from casebook.rules.cards import load_database  # noqa: E402
+from casebook.rules.search import RulesIndex  # noqa: E402
 from tests.rules.question_set import (  # noqa: E402
     SETS,
     evaluate,

@@ -9,11 +9,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.scene import PictureChanged
-from rules.problems import Problems
+from casebook.generator.scene import PictureChanged
+from casebook.rules.problems import Problems
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions
+    from casebook.generator.build import BuildOptions
 
 
 MAX_BACK_OFFSET = 5.0  # mm: a duplex printer that shifts more than this needs servicing, not a correction
@@ -72,7 +72,7 @@ def parser() -> argparse.ArgumentParser:
                    help="card sets to print, for a game that has them (default: the game's own; 'all': every set)")
     b.add_argument("--watch", action="store_true",
                    help="keep going: rebuild when a card or layout file changes (Ctrl-C stops)")
-    from generator.exports.run import add_arguments as add_export_arguments
+    from casebook.generator.exports.run import add_arguments as add_export_arguments
 
     add_export_arguments(b)  # --per-card, --service, --tts, --split-sides, --fold, --cut-lines, --cover, --preview
 
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             return new_game(args.folder)
         if args.command == "app":
             try:
-                from companion.app import main as app_main
+                from casebook.companion.app import main as app_main
             except ImportError as exc:
                 print(f"casebook: the companion needs Kivy ({exc}); install with: pip install -e '.[app]'",
                       file=sys.stderr)
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _options(args: argparse.Namespace) -> BuildOptions:
-    from generator.build import BuildOptions
+    from casebook.generator.build import BuildOptions
 
     opts = BuildOptions()
     if args.cards:
@@ -141,8 +141,8 @@ def _options(args: argparse.Namespace) -> BuildOptions:
 
 def _games(args: argparse.Namespace, opts: BuildOptions) -> list[str] | None:
     """The game ids to act on; a GAME that is a folder holding game.yaml is noted in opts.game_folders."""
-    from generator.game_folder import game_folder
-    from rules.cards import game_folders
+    from casebook.generator.game_folder import game_folder
+    from casebook.rules.cards import game_folders
 
     known = game_folders(opts.cards_dir)
     games: list[str] = []
@@ -167,9 +167,10 @@ def _games(args: argparse.Namespace, opts: BuildOptions) -> list[str] | None:
 
 def _refused_sets(games: list[str], opts: BuildOptions) -> str | None:
     """Why some game cannot print the chosen sets, before anything is built; None if all can."""
-    from generator.build import cards_dir_of
-    from generator.card_sets import SetChoiceError, chosen_sets, no_sets
-    from rules.cards import read_database
+    import casebook.rules.games  # noqa: F401 - registers the games' own checks with read_database
+    from casebook.generator.build import cards_dir_of
+    from casebook.generator.card_sets import SetChoiceError, chosen_sets, no_sets
+    from casebook.rules.cards import read_database
 
     if not opts.sets:
         return "name one or more card sets, e.g. --set base,advanced"
@@ -188,8 +189,8 @@ def _refused_sets(games: list[str], opts: BuildOptions) -> str | None:
 
 
 def validate(args: argparse.Namespace) -> int:
-    from generator.build import compose_game
-    from generator.card_sets import EVERY_SET
+    from casebook.generator.build import compose_game
+    from casebook.generator.card_sets import EVERY_SET
 
     opts = _options(args)
     opts.sets = (EVERY_SET,)  # every card of every set is composed and checked
@@ -215,7 +216,7 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> int:
-    from generator.build import compose_game, export_pngs, write_pdf
+    from casebook.generator.build import compose_game, export_pngs, write_pdf
 
     opts = _options(args)
     opts.out_dir = args.out
@@ -225,7 +226,7 @@ def build(args: argparse.Namespace) -> int:
     opts.backs, opts.calibration, opts.labels = not args.no_backs, not args.no_calibration, not args.no_labels
     opts.back_offset, opts.ink_saver = args.back_offset, args.ink_saver
     opts.png, opts.dpi = args.png, args.dpi
-    from generator.exports.run import export_options, run_exports, unknown_services
+    from casebook.generator.exports.run import export_options, run_exports, unknown_services
 
     opts.cut_lines, exports = args.cut_lines, export_options(args)
     games = _games(args, opts)
@@ -242,8 +243,8 @@ def build(args: argparse.Namespace) -> int:
     def progress(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    from generator.cache import SceneStore
-    from generator.watch import build_rounds
+    from casebook.generator.cache import SceneStore
+    from casebook.generator.watch import build_rounds
 
     failed = 0
     for game in build_rounds(games, opts.cards_dir, opts.layouts_dir, args.watch, progress,
@@ -271,7 +272,7 @@ def build(args: argparse.Namespace) -> int:
             sets = f"; sets: {', '.join(composed.sets)}" if composed.sets else ""
             print(f"wrote {path} ({pages} pages, {path.stat().st_size / 1024:.0f} KiB{sets})")
         if not problems:  # boards (sheets with a size of their own) also whole, on A3 and A2
-            from generator.board import write_boards
+            from casebook.generator.board import write_boards
 
             for line in write_boards(composed.composer, composed.lib, composed.db, opts.out_dir / game, problems):
                 print(line)
@@ -298,12 +299,12 @@ def replay(args: argparse.Namespace) -> int:
     """Replay a log: the state and scores for people, or with --json one JSON object whatever happens."""
     import json
 
-    from rules.cards import CARDS_DIR, read_database
-    from rules.engine import IllegalAction
-    from rules.games import GAMES
-    from rules.log import parse_log
-    from rules.log import replay as run_replay
-    from rules.yamlsource import read_source
+    from casebook.rules.cards import CARDS_DIR, read_database
+    from casebook.rules.engine import IllegalAction
+    from casebook.rules.games import GAMES  # importing it registers the games' own checks too
+    from casebook.rules.log import parse_log
+    from casebook.rules.log import replay as run_replay
+    from casebook.rules.yamlsource import read_source
 
     out: dict[str, Any] = {"log": str(args.log), "game": None, "events_applied": 0, "state": None, "error": None}
 

@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from rules.problems import DataError, Problems
+from casebook.rules.problems import DataError, Problems
 
 
 def _positive(text: str) -> int:
@@ -50,7 +50,8 @@ ALL_GAMES = "all"
 
 def _load(game: str, cards_dir: Path) -> Any:
     """One game's database, or None after printing its problems to stderr."""
-    from rules.cards import read_database
+    import casebook.rules.games  # noqa: F401 - registers the games' own checks with read_database
+    from casebook.rules.cards import read_database
 
     problems = Problems()
     try:
@@ -72,8 +73,8 @@ def _load(game: str, cards_dir: Path) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Load the game (or every game), search and print the answers; 0 found, 1 none or bad data, 2 no such game."""
-    from rules.cards import CARDS_DIR, game_folders
-    from rules.search import RulesIndex
+    from casebook.rules.cards import CARDS_DIR, game_folders
+    from casebook.rules.search import RulesIndex
 
     cards_dir = args.cards or CARDS_DIR
     known = game_folders(cards_dir)

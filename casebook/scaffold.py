@@ -35,7 +35,7 @@ def new_game(folder: Path) -> int:
     """Write the templates into `folder` (made if missing); refuse a folder that holds anything."""
     if folder.name in ("", ".", ".."):
         folder = folder.resolve()
-    from rules.cards import game_folders
+    from casebook.rules.cards import game_folders
 
     if folder.name in game_folders():  # its rules module's checks would apply, and its output would be replaced
         print(f"casebook new: '{folder.name}' is the name of a game that comes with Casebook; "

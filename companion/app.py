@@ -16,7 +16,7 @@ from typing import Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
-from companion import quiet  # noqa: E402
+from casebook.companion import quiet  # noqa: E402
 
 quiet.install()  # before Kivy opens its window: no alarming lines for absent providers
 
@@ -29,15 +29,22 @@ from kivy.uix.gridlayout import GridLayout  # noqa: E402
 from kivy.uix.modalview import ModalView  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
 
-from companion.screens import HistoryScreen, NewGameScreen, RulesScreen, SettingsScreen, StartScreen  # noqa: E402,E501
-from companion.session import Session  # noqa: E402
-from companion.store import Store  # noqa: E402
-from companion.tables import TABLES, table_module  # noqa: E402
-from companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
-from companion.widgets import SecretButton, SecretView, colour_bar, confirm  # noqa: E402
-from rules.cards import GameDatabase, load_database  # noqa: E402
-from rules.log import GameLog  # noqa: E402
-from rules.search import RulesIndex  # noqa: E402
+import casebook.rules.games  # noqa: E402,F401 - registers the games' own checks with load_database
+from casebook.companion.screens import (  # noqa: E402,E501
+    HistoryScreen,
+    NewGameScreen,
+    RulesScreen,
+    SettingsScreen,
+    StartScreen,
+)
+from casebook.companion.session import Session  # noqa: E402
+from casebook.companion.store import Store  # noqa: E402
+from casebook.companion.tables import TABLES, table_module  # noqa: E402
+from casebook.companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
+from casebook.companion.widgets import SecretButton, SecretView, colour_bar, confirm  # noqa: E402
+from casebook.rules.cards import GameDatabase, load_database  # noqa: E402
+from casebook.rules.log import GameLog  # noqa: E402
+from casebook.rules.search import RulesIndex  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -224,7 +231,7 @@ class CasebookApp(App):
         Window.bind(on_keyboard=self._on_key, on_minimize=self._hide_secrets, on_hide=self._hide_secrets)
         script = os.environ.get("CASEBOOK_SCRIPT")
         if script:
-            from companion.driver import Driver
+            from casebook.companion.driver import Driver
 
             self.driver = Driver(self, Path(script))  # the Clock holds callbacks weakly
             self.driver.start()
@@ -305,7 +312,7 @@ class CasebookApp(App):
             return False
 
     def start_session(self, log: GameLog) -> str | None:
-        from rules.engine import IllegalAction
+        from casebook.rules.engine import IllegalAction
 
         try:
             self.session = Session.new(self.dbs[log.game], log, self.store)
@@ -318,7 +325,7 @@ class CasebookApp(App):
 
     def resume(self, game_id: str, game: str) -> None:
         """Resume a saved game of `game` (the start screen's listing read its log)."""
-        from rules.engine import IllegalAction
+        from casebook.rules.engine import IllegalAction
 
         try:
             if game not in self.dbs:

@@ -29,7 +29,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.textinput import TextInput
 
-from companion.widgets import MARKUP, widest_word
+from casebook.companion.widgets import MARKUP, widest_word
 
 SETTLE_FRAMES = 4  # frames in a row with no widget moved or resized before a step runs
 SETTLE_LIMIT = 30.0  # seconds: a layout still moving after this is a failure of its own (a busy machine is slow)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine import IllegalAction
-from rules.log import start
+from casebook.rules.engine import IllegalAction
+from casebook.rules.log import start
 
 
 @dataclass

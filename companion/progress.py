@@ -9,10 +9,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.cards import GameDatabase
-from rules.engine import IllegalAction
-from rules.games import GAMES
-from rules.log import GameLog, replay
+from casebook.rules.cards import GameDatabase
+from casebook.rules.engine import IllegalAction
+from casebook.rules.games import GAMES
+from casebook.rules.log import GameLog, replay
 
 
 @dataclass

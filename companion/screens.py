@@ -19,18 +19,18 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.history import history
-from companion.progress import Standing, progress_line, standing, statistics_line
-from companion.session import Session
-from companion.share import export_folder, result_text, share_on_android, write_export
-from companion.store import SavedGame
-from companion.tables import TABLES, table_module
-from companion.tables.setup import missing, options, pick_grid, row_text
-from companion.theme import PLAYER_COLOURS, rgba
-from companion.widgets import CButton, button, label
-from rules.engine import IllegalAction
-from rules.games import GAMES
-from rules.log import GameLog, start
+from casebook.companion.history import history
+from casebook.companion.progress import Standing, progress_line, standing, statistics_line
+from casebook.companion.session import Session
+from casebook.companion.share import export_folder, result_text, share_on_android, write_export
+from casebook.companion.store import SavedGame
+from casebook.companion.tables import TABLES, table_module
+from casebook.companion.tables.setup import missing, options, pick_grid, row_text
+from casebook.companion.theme import PLAYER_COLOURS, rgba
+from casebook.companion.widgets import CButton, button, label
+from casebook.rules.engine import IllegalAction
+from casebook.rules.games import GAMES
+from casebook.rules.log import GameLog, start
 
 SECRET_SECONDS = 30  # an open secret entry closes itself after this long
 PLAYER_ROWS = 7  # name rows in newgame.kv (p1..p7); a game's NewGameSpec shows as many as it takes

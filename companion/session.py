@@ -9,11 +9,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.store import Store
-from rules.cards import GameDatabase
-from rules.engine import Event, IllegalAction
-from rules.games import GAMES
-from rules.log import GameLog, replay, start
+from casebook.companion.store import Store
+from casebook.rules.cards import GameDatabase
+from casebook.rules.engine import Event, IllegalAction
+from casebook.rules.games import GAMES
+from casebook.rules.log import GameLog, replay, start
 
 
 @dataclass

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from rules.log import GameLog
+from casebook.rules.log import GameLog
 
 
 def result_text(title: str, log: GameLog, progress: str, report: list[str], history: list[str]) -> str:

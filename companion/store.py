@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.engine import Event
-from rules.log import GameLog, format_log, parse_log
-from rules.problems import Problems
-from rules.yamlsource import dump_yaml, parse_yaml, plain
+from casebook.rules.engine import Event
+from casebook.rules.log import GameLog, format_log, parse_log
+from casebook.rules.problems import Problems
+from casebook.rules.yamlsource import dump_yaml, parse_yaml, plain
 
 MARK = "# casebook save: "
 SEAL = re.compile(r"# casebook save: (\d+) events?, (\d+) undone, sha256 ([0-9a-f]{64}) of the lines below\n")

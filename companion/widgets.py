@@ -20,7 +20,7 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from companion.theme import readable, rgba
+from casebook.companion.theme import readable, rgba
 
 SYMBOLS = Path(__file__).resolve().parent / "assets" / "symbols"
 SECRET_HOLD = 0.4  # seconds a "hold to see" button must be held before the secret shows

@@ -16,15 +16,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from generator.backends.fonts import metrics
-from generator.compose import Composer
-from generator.exports.transform import scale_scene
-from generator.files import atomic_file
-from generator.layouts import LayoutLibrary, Size
-from generator.scene import Clip, Ellipse, Item, Picture, Polyline, Rect, Scene, TextRun, Unclip
-from generator.units import PT_PER_MM
-from rules.cards import GameDatabase, Sheet
-from rules.problems import Problems
+from casebook.generator.backends.fonts import metrics
+from casebook.generator.compose import Composer
+from casebook.generator.exports.transform import scale_scene
+from casebook.generator.files import atomic_file
+from casebook.generator.layouts import LayoutLibrary, Size
+from casebook.generator.scene import (
+    Clip,
+    Ellipse,
+    Item,
+    Picture,
+    Polyline,
+    Rect,
+    Scene,
+    TextRun,
+    Unclip,
+)
+from casebook.generator.units import PT_PER_MM
+from casebook.rules.cards import GameDatabase, Sheet
+from casebook.rules.problems import Problems
 
 OVERLAP = 10.0  # mm of board printed on both neighbouring pages: the glue strip
 BAND = 8.0  # mm at the top of a tiled page for its label
@@ -353,7 +363,7 @@ def write_boards(composer: Composer, lib: LayoutLibrary, db: GameDatabase, folde
 
 def _write_one(path: Path, scene: Scene, lp: LargePage, size: Size, title: str) -> None:
     """One page, written beside its target and renamed over it; TrimBox on the board."""
-    from generator.backends.pdf import PdfDocument
+    from casebook.generator.backends.pdf import PdfDocument
 
     with atomic_file(path) as tmp:
         doc = PdfDocument(tmp, title=title)

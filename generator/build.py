@@ -17,23 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.backends.fonts import metrics
-from generator.board import board_pages
-from generator.cache import SceneStore
-from generator.calibration import calibration_pages
-from generator.card_sets import SetChoiceError, chosen_sets, restrict
-from generator.compose import Composer, Face
-from generator.files import atomic_dir, atomic_file
-from generator.game_folder import add_own_folder
-from generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
-from generator.scene import Polyline, Rect, Scene, TextRun
-from generator.sheets import MARK_HALO, MARK_WIDTH, Band, SheetPlan, best_plan
-from generator.units import PT_PER_MM
-from rules.cards import CARDS_DIR, GameDatabase, Mark, Suit, read_database
-from rules.problems import Place, Problems
+import casebook.rules.games  # noqa: F401 - registers the games' own checks with read_database
+from casebook.generator.board import board_pages
+from casebook.generator.cache import SceneStore
+from casebook.generator.calibration import calibration_pages
+from casebook.generator.card_sets import SetChoiceError, chosen_sets, restrict
+from casebook.generator.compose import Composer, Face
+from casebook.generator.files import atomic_dir, atomic_file
+from casebook.generator.furniture import cut_lines, draw_furniture
+from casebook.generator.game_folder import add_own_folder
+from casebook.generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
+from casebook.generator.scene import Scene
+from casebook.generator.sheets import SheetPlan, best_plan
+from casebook.rules.cards import CARDS_DIR, GameDatabase, Mark, Suit, read_database
+from casebook.rules.problems import Place, Problems
 
 if TYPE_CHECKING:
-    from generator.backends.pdf import PdfDocument
+    from casebook.generator.backends.pdf import PdfDocument
 
 PAPERS = ("a4", "letter")
 Progress = Callable[[str], None]
@@ -143,7 +143,7 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
     return None if problems else composed
 
 
-def _groups(composed: Composed) -> list[tuple[str, list[Face]]]:
+def size_groups(composed: Composed) -> list[tuple[str, list[Face]]]:
     """Consecutive components of one size share sheets."""
     groups: list[tuple[str, list[Face]]] = []
     for cid, faces in composed.faces.items():
@@ -185,7 +185,7 @@ def plans_for(composed: Composed, paper: str, opts: BuildOptions, problems: Prob
 def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, problems: Problems,
               progress: Progress = lambda s: None) -> int:
     """Impose every card and sheet onto `paper` and write the PDF atomically; returns pages."""
-    from generator.backends.pdf import PdfDocument  # the backend, only when drawing
+    from casebook.generator.backends.pdf import PdfDocument  # the backend, only when drawing
 
     plans = plans_for(composed, paper, opts, problems)
     if problems:
@@ -198,7 +198,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
     with atomic_file(path) as tmp:
         doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})",
                           store=composed.composer.store)  # pages kept compressed for the next build
-        for size_id, faces in _groups(composed):
+        for size_id, faces in size_groups(composed):
             full = plans[size_id]
             labels = sheet_labels(faces, full.per_sheet)
             for start in range(0, len(faces), full.per_sheet):
@@ -213,11 +213,9 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                         slot = plan.slot(i)
                         _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
                     if opts.cut_lines:
-                        from generator.exports.variants import cut_lines
-
                         doc.draw(cut_lines(plan))
-                    _furniture(doc, plan, opts, f"{label} · faces" if labelled else "", (0.0, 0.0),
-                               composed.composer.store)
+                    draw_furniture(doc, plan, opts.crop_marks, f"{label} · faces" if labelled else "", (0.0, 0.0),
+                                   composed.composer.store)
                     doc.end_page()
                 if opts.sides != "faces" and backs:
                     doc.begin_page(plan.paper_w, plan.paper_h)
@@ -226,8 +224,8 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                         slot = plan.back_slot(i, opts.back_offset)
                         _draw_card(doc, composed, face.back_key, slot.x, slot.y,
                                    _shift(plan.clip(plan.back_slot(i)), shift))
-                    _furniture(doc, plan.for_backs(), opts, f"{label} · backs" if labelled else "", shift,
-                               composed.composer.store)
+                    draw_furniture(doc, plan.for_backs(), opts.crop_marks, f"{label} · backs" if labelled else "",
+                                   shift, composed.composer.store)
                     doc.end_page()
         for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
@@ -260,7 +258,7 @@ def _draw_card(doc: PdfDocument, composed: Composed, key: str, x: float, y: floa
     One that recurs (a deck's backs) is drawn once and placed by reference; any other is
     replayed from the drawing an earlier build kept in the store, or drawn and kept.
     """
-    from generator.backends.recorded import draw_recorded
+    from casebook.generator.backends.recorded import draw_recorded
 
     store, bleed = composed.composer.store, composed.composer.bleed
     if key in composed.repeated:
@@ -285,62 +283,11 @@ def sheet_labels(faces: list[Face], per_sheet: int) -> list[str]:
             for n, batch in enumerate(sheets)]
 
 
-LABEL_SIZE, LABEL_MIN = 6.5, 4.5  # pt: the page label is for sorting sheets, not for play
-
-
-def _furniture(doc: PdfDocument, plan: SheetPlan, opts: BuildOptions, label: str, shift: tuple[float, float],
-               store: SceneStore | None = None) -> None:
-    """Crop marks (on a white halo where they lie over the bleed) and a small page label in the widest free band."""
-    items: list[Polyline | Rect | TextRun] = []
-    if opts.crop_marks:
-        for a, b in plan.marks_over_bleed(shift):
-            items.append(Polyline((a, b), stroke="#FFFFFF", width=MARK_WIDTH + 2 * MARK_HALO))
-        for a, b in plan.crop_marks(shift):
-            items.append(Polyline((a, b), stroke="#000000", width=MARK_WIDTH))
-    if label:  # none with --no-labels
-        items.extend(_label_run(plan, label, shift))
-    from generator.backends.recorded import draw_page_marks
-
-    draw_page_marks(doc, Scene(plan.paper_w, plan.paper_h, items=list(items)), store)  # marks alike on many pages
-
-
-def _label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> list[Rect | TextRun]:
-    """The label at the largest size a free band allows, on a white patch over a bleed.
-
-    On a tie a band that reads without turning the page wins (below a part-filled sheet's
-    cards, say), then the first.
-    """
-    m = metrics()
-    unit_w = m.width(label, "regular", 1.0) / PT_PER_MM  # mm per pt of size
-    unit_h = (m.ascent("regular", 1.0) + m.descent("regular", 1.0)) / PT_PER_MM
-    best: tuple[float, Band] | None = None
-    for band in plan.label_bands(shift):
-        length, depth = (band.h, band.w) if band.turned else (band.w, band.h)
-        size = min(LABEL_SIZE, length / unit_w, depth / unit_h)
-        if size >= LABEL_MIN and (best is None or size > best[0] + 1e-9
-                                  or (size > best[0] - 1e-9 and best[1].turned and not band.turned)):
-            best = (size, band)
-    if best is None:
-        return []
-    size, band = best
-    bx, by = band.x, band.y  # a back page's band has moved with its cards, short of the margin
-    width = unit_w * size
-    mid = (m.ascent("regular", size) - m.descent("regular", size)) / 2 / PT_PER_MM  # baseline below the centre
-    pad = 0.3
-    if band.turned:  # reads up the page; the glyphs stand left of the baseline
-        patch = Rect(bx, by + (band.h - width) / 2 - pad, band.w, width + 2 * pad, fill="#FFFFFF")
-        run = TextRun(bx + band.w / 2 + mid, by + (band.h + width) / 2, label, "regular", size, "#666666", angle=270)
-    else:
-        patch = Rect(bx + (band.w - width) / 2 - pad, by, width + 2 * pad, band.h, fill="#FFFFFF")
-        run = TextRun(bx + (band.w - width) / 2, by + band.h / 2 + mid, label, "regular", size, "#666666")
-    return [patch, run] if band.on_bleed else [run]
-
-
 # --- PNG export ----------------------------------------------------------------------------
 
 
 def _render_png(job: tuple[Scene, str, float]) -> str:
-    from generator.backends import png
+    from casebook.generator.backends import png
 
     scene, path, dpi = job
     png.save_png(png.render(scene, dpi), path, dpi)

@@ -21,11 +21,11 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from generator.backends.fonts import FONT_FILES, font_path
-from generator.scene import Scene
+from casebook.generator.backends.fonts import FONT_FILES, font_path
+from casebook.generator.scene import Scene
 
 if TYPE_CHECKING:
-    from generator.layouts import LayoutLibrary
+    from casebook.generator.layouts import LayoutLibrary
 
 CACHE_VERSION = 2  # 2: scenes may hold pictures (images in layouts)
 FILE_NAME = f"scenes-v{CACHE_VERSION}.bin"

@@ -9,9 +9,9 @@ cannot fix: corners that read differently mean the back is turned (skew) or scal
 
 from __future__ import annotations
 
-from generator.backends.fonts import metrics
-from generator.scene import Ellipse, Polyline, Scene, TextRun
-from generator.text import TextStyle, fit_text
+from casebook.generator.backends.fonts import metrics
+from casebook.generator.scene import Ellipse, Polyline, Scene, TextRun
+from casebook.generator.text import TextStyle, fit_text
 
 INK = "#000000"
 GREY = "#555555"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.cards import GameDatabase, in_sets
+from casebook.rules.cards import GameDatabase, in_sets
 
 EVERY_SET = "all"
 

@@ -12,11 +12,11 @@ from typing import Any
 import jinja2
 from jinja2.runtime import Context
 
-from generator import images
-from generator.backends.fonts import FontError, GameFonts, metrics
-from generator.cache import SceneStore, library_fingerprint
-from generator.font_check import check_text_fonts, may_lack
-from generator.layouts import (
+from casebook.generator import images
+from casebook.generator.backends.fonts import FontError, GameFonts, metrics
+from casebook.generator.cache import SceneStore, library_fingerprint
+from casebook.generator.font_check import check_text_fonts, may_lack
+from casebook.generator.layouts import (
     Element,
     LayoutLibrary,
     PreparedElement,
@@ -24,16 +24,16 @@ from generator.layouts import (
     is_template,
     prepare,
 )
-from generator.legibility import check_game_text
-from generator.scene import Ellipse, Item, Picture, Polyline, Rect, Scene
-from generator.symbols import InlineIcons, UnknownIcon, draw_symbol
-from generator.template_names import available, explain_undefined
-from generator.text import FITS, TOPS, Fitted, TextStyle, fit_text, overflow
-from generator.text_places import field_holding
-from generator.units import parse_length
-from rules.cards import Card, Component, GameDatabase
-from rules.problems import Place, Problems
-from rules.yamlsource import plain
+from casebook.generator.legibility import check_game_text
+from casebook.generator.scene import Ellipse, Item, Picture, Polyline, Rect, Scene
+from casebook.generator.symbols import InlineIcons, UnknownIcon, draw_symbol
+from casebook.generator.template_names import available, explain_undefined
+from casebook.generator.text import FITS, TOPS, Fitted, TextStyle, fit_text, overflow
+from casebook.generator.text_places import field_holding
+from casebook.generator.units import parse_length
+from casebook.rules.cards import Card, Component, GameDatabase
+from casebook.rules.problems import Place, Problems
+from casebook.rules.yamlsource import plain
 
 FALSY = {"", "false", "none", "0", "no", "[]", "{}"}
 _MISSING = object()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.backends.fonts import GameFonts, missing_glyphs
-from generator.text import Fitted, TextStyle, styles_asked
-from generator.text_places import field_holding
-from rules.cards import GameDatabase
-from rules.problems import Place, Problems
+from casebook.generator.backends.fonts import GameFonts, missing_glyphs
+from casebook.generator.text import Fitted, TextStyle, styles_asked
+from casebook.generator.text_places import field_holding
+from casebook.rules.cards import GameDatabase
+from casebook.rules.problems import Place, Problems
 
 STYLE_NAMES = {1: "bold", 2: "italic", 3: "bold italic"}
 

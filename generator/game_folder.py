@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.layouts import LayoutLibrary, Size
-from generator.symbols import parse_library
-from generator.units import parse_length
-from rules.problems import Place, Problems
-from rules.yamlsource import Node, load_yaml
+from casebook.generator.layouts import LayoutLibrary, Size
+from casebook.generator.symbols import parse_library
+from casebook.generator.units import parse_length
+from casebook.rules.problems import Place, Problems
+from casebook.rules.yamlsource import Node, load_yaml
 
 GAME_FILE = "game.yaml"
 

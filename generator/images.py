@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from generator.backends.imagefiles import MAX_BYTES, ImageFileError, measure
+from casebook.generator.backends.imagefiles import MAX_BYTES, ImageFileError, measure
 
 FITS = ("contain", "cover", "stretch")
 SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")

@@ -23,13 +23,13 @@ import jinja2
 import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator.symbols import Part, parse_library
-from generator.units import parse_length
-from rules.cards import REPO_ROOT
-from rules.problems import Place, Problems
-from rules.yamlsource import Node, load_yaml, place_of
+from casebook.generator.symbols import Part, parse_library
+from casebook.generator.units import parse_length
+from casebook.rules.cards import shipped_folder
+from casebook.rules.problems import Place, Problems
+from casebook.rules.yamlsource import Node, load_yaml, place_of
 
-LAYOUTS_DIR = REPO_ROOT / "layouts"
+LAYOUTS_DIR = shipped_folder("casebook.layouts")
 
 COMMON_KEYS = {"id", "type", "x", "y", "w", "h", "when", "repeat", "step", "ink_saver", "remove"}
 ELEMENT_KEYS: dict[str, set[str]] = {

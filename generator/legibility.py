@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.text import Fitted
-from rules.problems import Problems
+from casebook.generator.text import Fitted
+from casebook.rules.problems import Problems
 
 GAME_TEXT_MIN = 6.0  # pt: below this, print-and-play reviewers (and older eyes) call text unreadable
 ICON_CONTRAST_MIN = 3.0  # WCAG 2.x, non-text contrast: icons that carry meaning

@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from generator.scene import Ellipse, Item, Point, Polyline, Rect
-from generator.text import IconBox, icon_refs
-from rules.problems import Place, Problems
-from rules.yamlsource import Node, place_of
+from casebook.generator.scene import Ellipse, Item, Point, Polyline, Rect
+from casebook.generator.text import IconBox, icon_refs
+from casebook.rules.problems import Place, Problems
+from casebook.rules.yamlsource import Node, place_of
 
 SHAPES = ("circle", "ellipse", "rect", "poly", "line", "path")
 _TOKEN = re.compile(r"[MLQCZmlqcz]|-?\d*\.?\d+(?:e-?\d+)?")

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from generator.scene import TextRun
-from generator.units import PT_PER_MM
+from casebook.generator.scene import TextRun
+from casebook.generator.units import PT_PER_MM
 
 # _italic_ needs a letter just inside each underscore, so blanks to write on (____) stay as they are
 _INLINE = re.compile(r"(\*\*.+?\*\*|(?<![\w])_(?=[^_\s]).+?(?<=[^_\s])_(?![\w]))")

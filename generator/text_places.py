@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.cards import GameDatabase
-from rules.problems import Place
+from casebook.rules.cards import GameDatabase
+from casebook.rules.problems import Place
 
 
 def field_holding(db: GameDatabase, card_id: Any, holds: Callable[[str], bool],

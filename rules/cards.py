@@ -1,24 +1,35 @@
 """Card databases: read `cards/<game>/` and check it against its own declared schema.
 
 This is the one module of the rules core that reads files. Everything is collected as
-problems with places, so a designer sees every mistake at once.
+problems with places, so a designer sees every mistake at once. A game with rules adds its
+own checks by registering them here (register_game_checks, done by rules/games/__init__.py).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from rules.problems import DataError, Place, Problems
-from rules.sheetsource import SHEET_SUFFIXES, SheetRow, load_sheet
-from rules.yamlsource import Node, PackedNode, Seq, load_yaml, place_of, plain
+from casebook.rules.problems import DataError, Place, Problems
+from casebook.rules.sheetsource import SHEET_SUFFIXES, SheetRow, load_sheet
+from casebook.rules.yamlsource import Node, PackedNode, Seq, load_yaml, place_of, plain
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-CARDS_DIR = REPO_ROOT / "cards"
+
+def shipped_folder(package: str) -> Path:
+    """The folder of a data package that ships inside casebook (the games, the layouts).
+
+    Found through importlib.resources, so an installed wheel, an editable install and the
+    phone package (whose folders are mapped in by main.py) all read the same files.
+    """
+    return Path(str(files(package)))
+
+
+CARDS_DIR = shipped_folder("casebook.cards")
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
@@ -267,6 +278,18 @@ def game_folders(cards_dir: Path = CARDS_DIR) -> list[str]:
     return sorted(p.name for p in cards_dir.iterdir() if (p / "game.yaml").is_file())
 
 
+GameCheck = Callable[["GameDatabase", Problems], None]  # adds what is wrong to the problems, never raises
+
+# The games with rules (rules/games/<id>.py) and their own checks, by game id: filled by the games'
+# registry (rules/games/__init__.py) as it is imported, so that this loader never imports the games.
+GAME_CHECKS: dict[str, GameCheck] = {}
+
+
+def register_game_checks(game_id: str, check: GameCheck) -> None:
+    """Have read_database run a game's own checks, and ask that game's game.yaml for players and rules_version."""
+    GAME_CHECKS[game_id] = check
+
+
 def load_database(game_id: str, cards_dir: Path = CARDS_DIR) -> GameDatabase:
     """Load and check a game's database; raise DataError with every problem found."""
     problems = Problems()
@@ -296,15 +319,13 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
     if gid and gid != game_id:
         problems.add(raw.value_place("id"), f"id '{gid}' does not match the folder name '{game_id}'",
                      f"id: {game_id}")
-    from rules.games import find_game  # game-specific checks, if the game has a module
-
-    game = find_game(game_id, default=None)
+    check = GAME_CHECKS.get(game_id)  # the game's own checks, if it has rules (and they registered)
     suits = _read_suits(raw, problems)
     db = GameDatabase(
         id=game_id,
         title=r.text("title", required=True),
         short_title=r.text("short_title") or r.text("title"),
-        players=_read_players(raw, problems, f"rules/games/{game_id}.py" if game else ""),
+        players=_read_players(raw, problems, f"rules/games/{game_id}.py" if check else ""),
         rules_version=r.int("rules_version") if "rules_version" in raw else None,
         credit=r.text("credit"),
         suits=suits,
@@ -319,7 +340,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         sets=_read_sets(raw, problems),
         printing=_read_printing(raw, problems),
     )
-    if game is not None and db.rules_version is None:
+    if check is not None and db.rules_version is None:
         problems.add(raw.place, f"missing 'rules_version': this game has rules (rules/games/{game_id}.py), "
                      "which write it into every game log", "rules_version: 1")
     for key in raw:
@@ -354,8 +375,8 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
     if "rules" in raw:
         _read_rules(folder / str(raw["rules"]), db, problems)
     _cross_check(db, problems)
-    if game is not None and not problems:
-        game.check_database(db, problems)
+    if check is not None and not problems:
+        check(db, problems)
     return db
 
 

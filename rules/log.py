@@ -11,11 +11,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.cards import GameDatabase
-from rules.engine import Event, IllegalAction
-from rules.games import GAMES
-from rules.problems import Place, Problems
-from rules.yamlsource import Node, Seq, dump_yaml, parse_yaml, plain
+from casebook.rules.cards import GameDatabase
+from casebook.rules.engine import Event, IllegalAction
+from casebook.rules.games import GAMES
+from casebook.rules.problems import Place, Problems
+from casebook.rules.yamlsource import Node, Seq, dump_yaml, parse_yaml, plain
 
 FORMAT = "casebook-log"
 VERSION = 1

@@ -1,4 +1,8 @@
-"""Problems found in data files, reported as `file:line:col: error: what` with the line shown."""
+"""Problems found in data files, reported as `file:line:col: error: what` with the line shown.
+
+A place is a line and column of a text file (Place), or a cell of a spreadsheet by its row
+and column (CellPlace, for rules/sheetsource.py and rules/workbook.py alike).
+"""
 
 from __future__ import annotations
 
@@ -32,6 +36,29 @@ def display_path(path: str) -> str:
     except ValueError:
         return path
     return path if rel.startswith("..") else rel
+
+
+@dataclass(frozen=True)
+class CellPlace(Place):
+    """A place in a sheet: `line`/`col` in the file (for editors), `row` and `column` as a spreadsheet shows them."""
+
+    row: int = 0
+    column: str | int = ""  # the header, or the column's number where it has none (shown as its letter)
+
+    def __str__(self) -> str:
+        where = f"{display_path(self.path)}:{self.row}" if self.row else display_path(self.path)
+        if isinstance(self.column, int):
+            return f"{where}: column {column_letter(self.column)}"
+        return f"{where}: column '{self.column}'" if self.column else where
+
+
+def column_letter(number: int) -> str:
+    """A column's letter as a spreadsheet shows it: 1 is A, 26 Z, 27 AA."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters or "?"
 
 
 @dataclass(frozen=True)

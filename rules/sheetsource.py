@@ -16,12 +16,11 @@ import csv
 import io
 import re
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rules.problems import Place, Problem, Problems, display_path
-from rules.yamlsource import MAX_BYTES, MAX_SCALAR, Node, PackedNode, Seq
+from casebook.rules.problems import CellPlace, Place, Problem, Problems, column_letter
+from casebook.rules.yamlsource import MAX_BYTES, MAX_SCALAR, Node, PackedNode, Seq
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
 MAX_ROWS = 5_000  # cards (rows) in one sheet; a 500-card deck is a tenth of it
@@ -35,29 +34,6 @@ RE_EXPORT = ("re-export it as UTF-8: Google Sheets: File > Download > Comma-sepa
 _INT = re.compile(r"^[+-]?\d{1,18}(\.0*)?$")  # 7, or 7.0 as some exports write whole numbers
 _YES, _NO = {"true", "yes", "y", "1"}, {"false", "no", "n", "0"}
 COPIES_NAMES = ("copies", "copy", "qty", "quantity", "count", "number", "how_many", "amount")  # a sheet's names for copies
-
-
-@dataclass(frozen=True)
-class CellPlace(Place):
-    """A place in a sheet: `line`/`col` in the file (for editors), `row` and `column` as a spreadsheet shows them."""
-
-    row: int = 0
-    column: str | int = ""  # the header, or the column's number where it has none (shown as its letter)
-
-    def __str__(self) -> str:
-        where = f"{display_path(self.path)}:{self.row}" if self.row else display_path(self.path)
-        if isinstance(self.column, int):
-            return f"{where}: column {column_letter(self.column)}"
-        return f"{where}: column '{self.column}'" if self.column else where
-
-
-def column_letter(number: int) -> str:
-    """A column's letter as a spreadsheet shows it: 1 is A, 26 Z, 27 AA."""
-    letters = ""
-    while number > 0:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters or "?"
 
 
 class SheetRow(PackedNode):
@@ -112,7 +88,7 @@ def load_sheet(path: Path, fields: Mapping[str, Any], problems: Problems,
     spath = str(path)
     refused: list[Problem] = []  # a limit or a format error that ended the reading
     if path.suffix.lower() == ".xlsx":
-        from rules.workbook import workbook_rows
+        from casebook.rules.workbook import workbook_rows
 
         rows = workbook_rows(path, refused, MAX_ROWS, MAX_COLUMNS, MAX_CELL)
     else:

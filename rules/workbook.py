@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rules.problems import Place, Problem
+from casebook.rules.problems import CellPlace, Place, Problem
 
 MAX_BYTES = 5_000_000  # the workbook's size on disk
 MAX_UNPACKED = 20_000_000  # all its parts unpacked: a 500-card deck is under 1 MB
@@ -90,8 +90,6 @@ def _cell_of(path: Path, part: str, position: Any) -> tuple[int, int] | None:
 def workbook_rows(path: Path, refused: list[Problem], max_rows: int, max_columns: int,
                   max_cell: int) -> Iterator[tuple[int, int, list[str]]]:
     """(row, 0, cells) of each row of the first sheet, empty ones too; a refusal goes to `refused` and ends it."""
-    from rules.sheetsource import CellPlace
-
     spath = str(path)
     why = _refusal(path)
     if why is not None:

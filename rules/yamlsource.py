@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from rules.problems import Place, Problem, Problems
+from casebook.rules.problems import Place, Problem, Problems
 
 # libyaml's parser (bundled with PyYAML's wheels) keeps the same marks and is ~10x faster
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+# The tests read our games' databases through the loader directly, as the commands do once they have
+# imported the games: this registers each game's own checks with it (rules/cards.py).
+import casebook.rules.games  # noqa: F401
+
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -14,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="session")
 def graves_db():
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     return load_database("graves")
 
@@ -42,6 +46,6 @@ def syndicate_build(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def syndicate_db():
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     return load_database("syndicate")

@@ -15,11 +15,11 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from generator.backends import png  # noqa: E402
-from generator.layouts import load_library  # noqa: E402
-from generator.scene import Rect, Scene  # noqa: E402
-from generator.symbols import draw_symbol  # noqa: E402
-from rules.problems import Problems  # noqa: E402
+from casebook.generator.backends import png  # noqa: E402
+from casebook.generator.layouts import load_library  # noqa: E402
+from casebook.generator.scene import Rect, Scene  # noqa: E402
+from casebook.generator.symbols import draw_symbol  # noqa: E402
+from casebook.rules.problems import Problems  # noqa: E402
 
 OUT = ROOT / "companion" / "assets" / "symbols"
 SIZE_MM = 8.0

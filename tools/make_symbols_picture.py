@@ -16,11 +16,11 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from generator.backends.fonts import metrics  # noqa: E402
-from generator.backends.png import render  # noqa: E402
-from generator.layouts import load_library  # noqa: E402
-from generator.scene import Scene, TextRun  # noqa: E402
-from generator.symbols import Part, draw_symbol  # noqa: E402
+from casebook.generator.backends.fonts import metrics  # noqa: E402
+from casebook.generator.backends.png import render  # noqa: E402
+from casebook.generator.layouts import load_library  # noqa: E402
+from casebook.generator.scene import Scene, TextRun  # noqa: E402
+from casebook.generator.symbols import Part, draw_symbol  # noqa: E402
 
 PICTURE = ROOT / "docs" / "symbols.png"
 COLUMNS = 8

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from generator.backends import png
-from generator.layouts import load_library
-from generator.scene import Rect, Scene, TextRun
-from generator.symbols import draw_symbol
-from rules.problems import Problems
+from casebook.generator.backends import png
+from casebook.generator.layouts import load_library
+from casebook.generator.scene import Rect, Scene, TextRun
+from casebook.generator.symbols import draw_symbol
+from casebook.rules.problems import Problems
 
 
 def main(out: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.tables.base import NewGameSpec
+from casebook.companion.tables.base import NewGameSpec
 
 
 @dataclass
@@ -56,7 +56,7 @@ def pick_grid(choices: list[tuple[str, str]], chosen: list[str], prefix: str, on
     from kivy.metrics import dp
     from kivy.uix.gridlayout import GridLayout
 
-    from companion.widgets import button
+    from casebook.companion.widgets import button
 
     grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(4))
     grid.bind(minimum_height=grid.setter("height"))

@@ -21,8 +21,8 @@ from typing import Any
 from PIL import Image, ImageOps, UnidentifiedImageError
 from reportlab.pdfbase import pdfdoc
 
-from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
-from generator.scene import PictureChanged
+from casebook.generator.backends.fonts import PDF_NAMES, register_pdf_fonts
+from casebook.generator.scene import PictureChanged
 
 MAX_BYTES = 50 * 1024 * 1024
 MAX_PIXELS = 100_000_000  # a 10,000 x 10,000 photo; Pillow's own bomb guard stops at 179 megapixels

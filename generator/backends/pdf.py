@@ -19,13 +19,13 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
-from generator.backends import imagefiles
-from generator.backends.fonts import PDF_NAMES, register_pdf_fonts
-from generator.scene import Clip, Ellipse, Picture, Polyline, Rect, Scene, TextRun, Unclip
-from generator.units import mm_to_pt
+from casebook.generator.backends import imagefiles
+from casebook.generator.backends.fonts import PDF_NAMES, register_pdf_fonts
+from casebook.generator.scene import Clip, Ellipse, Picture, Polyline, Rect, Scene, TextRun, Unclip
+from casebook.generator.units import mm_to_pt
 
 if TYPE_CHECKING:
-    from generator.cache import SceneStore
+    from casebook.generator.cache import SceneStore
 
 
 @cache

@@ -12,9 +12,19 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
-from generator.backends import imagefiles
-from generator.backends.fonts import font_path
-from generator.scene import Clip, Ellipse, Picture, Point, Polyline, Rect, Scene, TextRun, Unclip
+from casebook.generator.backends import imagefiles
+from casebook.generator.backends.fonts import font_path
+from casebook.generator.scene import (
+    Clip,
+    Ellipse,
+    Picture,
+    Point,
+    Polyline,
+    Rect,
+    Scene,
+    TextRun,
+    Unclip,
+)
 
 SUPERSAMPLE = 2
 # glyphs set at their advance widths, as the PDF sets them: no kerning or ligatures from the shaper (libraqm)

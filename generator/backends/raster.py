@@ -10,8 +10,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from generator.backends import png
-from generator.scene import Scene
+from casebook.generator.backends import png
+from casebook.generator.scene import Scene
 
 
 def render_trimmed(scene: Scene, size: tuple[int, int]) -> Image.Image:

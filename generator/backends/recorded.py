@@ -18,11 +18,11 @@ from pathlib import Path
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 
-from generator.backends.fonts import PDF_NAMES
-from generator.backends.pdf import PdfDocument
-from generator.cache import SceneStore
-from generator.scene import Picture, Scene, TextRun
-from generator.units import mm_to_pt
+from casebook.generator.backends.fonts import PDF_NAMES
+from casebook.generator.backends.pdf import PdfDocument
+from casebook.generator.cache import SceneStore
+from casebook.generator.scene import Picture, Scene, TextRun
+from casebook.generator.units import mm_to_pt
 
 _fingerprint: str | None = None
 

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from generator.files import atomic_dir, atomic_file  # noqa: F401 - the exports' own names for them
-from generator.scene import Scene
+from casebook.generator.files import atomic_dir, atomic_file  # noqa: F401 - the exports' own names for them
+from casebook.generator.scene import Scene
 
 if TYPE_CHECKING:
-    from generator.compose import Face
+    from casebook.generator.compose import Face
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -9,15 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.exports import atomic_dir
+from casebook.generator.exports import atomic_dir
 
 if TYPE_CHECKING:
-    from generator.build import Composed
+    from casebook.generator.build import Composed
 
 
 def write_card_pdfs(composed: Composed, out: Path, backs: bool = True) -> list[Path]:
     """output/<game>/cards/<component>.pdf for every component (faces alone without `backs`); the files written."""
-    from generator.backends.pdf import scenes_to_pdf
+    from casebook.generator.backends.pdf import scenes_to_pdf
 
     written = []
     with atomic_dir(out) as tmp:

@@ -9,15 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.backends.fonts import metrics
-from generator.exports import ExportOptions, atomic_file, count
-from generator.scene import Rect, Scene, TextRun
-from generator.units import PT_PER_MM
-from rules.problems import Problems
+from casebook.generator.backends.fonts import metrics
+from casebook.generator.exports import ExportOptions, atomic_file, count
+from casebook.generator.scene import Rect, Scene, TextRun
+from casebook.generator.units import PT_PER_MM
+from casebook.rules.problems import Problems
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions, Composed
-    from rules.cards import Sheet
+    from casebook.generator.build import BuildOptions, Composed
+    from casebook.rules.cards import Sheet
 
 MARGIN = 15.0
 INK = "#222222"
@@ -40,14 +40,14 @@ class PageRange:
 
 def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRange]:
     """The pages of <game>-<paper>.pdf in order, as write_pdf lays them out."""
-    from generator.build import _groups, plans_for, switches
+    from casebook.generator.build import plans_for, size_groups, switches
 
     plans = plans_for(composed, paper, opts, Problems())
     backs, calibration, _ = switches(composed, opts)
     sides = 2 if backs else 1
     out: list[PageRange] = []
     page = 1
-    for size_id, faces in _groups(composed):
+    for size_id, faces in size_groups(composed):
         if not faces:
             continue
         per = plans[size_id].per_sheet
@@ -97,7 +97,7 @@ def _tile(name: str) -> str:
 
 def whole_boards(composed: Composed) -> list[tuple[Sheet, str, str]]:
     """The one-page board files the build writes beside the set: (sheet, file name, paper and scale)."""
-    from generator.board import LARGE_PAPERS, board_size, large_page
+    from casebook.generator.board import LARGE_PAPERS, board_size, large_page
 
     out = []
     for sheet in composed.db.sheets:
@@ -113,7 +113,7 @@ def whole_boards(composed: Composed) -> list[tuple[Sheet, str, str]]:
 
 def contents(composed: Composed, paper: str) -> list[tuple[str, str]]:
     """Each component and sheet with its count and size: (what, detail)."""
-    from generator.board import board_size
+    from casebook.generator.board import board_size
 
     lib = composed.lib
     rows = []
@@ -246,7 +246,7 @@ def cover_scenes(composed: Composed, paper: str, opts: BuildOptions, exports: Ex
 def write_cover(composed: Composed, paper: str, path: Path, opts: BuildOptions, exports: ExportOptions,
                 game: str) -> int:
     """<game>-<paper>-cover.pdf, atomically; returns its pages."""
-    from generator.backends.pdf import PdfDocument
+    from casebook.generator.backends.pdf import PdfDocument
 
     scenes = cover_scenes(composed, paper, opts, exports, game)
     with atomic_file(path) as tmp:

@@ -5,18 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.exports import atomic_dir, designs, run_parallel
-from generator.scene import Scene
+from casebook.generator.exports import atomic_dir, designs, run_parallel
+from casebook.generator.scene import Scene
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions, Composed
+    from casebook.generator.build import BuildOptions, Composed
 
 CARD_HEIGHT = 300  # px of each card in the fan: the whole picture stays small
 MAX_FACES = 6
 
 
 def _fan_job(job: tuple[list[Scene], tuple[int, int], bool, str]) -> tuple[int, int]:
-    from generator.backends import raster
+    from casebook.generator.backends import raster
 
     scenes, cell, round_shape, path = job
     img = raster.fan([raster.render_trimmed(s, cell) for s in scenes], round_shape=round_shape)

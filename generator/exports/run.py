@@ -6,11 +6,11 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from generator.exports import ExportOptions, count
-from rules.problems import Problems
+from casebook.generator.exports import ExportOptions, count
+from casebook.rules.problems import Problems
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions, Composed
+    from casebook.generator.build import BuildOptions, Composed
 
 
 def add_arguments(b: argparse.ArgumentParser) -> None:
@@ -41,7 +41,7 @@ def unknown_services(exports: ExportOptions, opts: BuildOptions) -> str | None:
     """A message if a requested service is not in layouts/services.yaml (asked before composing)."""
     if not exports.services:
         return None
-    from generator.exports.services import SERVICES_FILE, service_ids
+    from casebook.generator.exports.services import SERVICES_FILE, service_ids
 
     known = service_ids(opts.layouts_dir)
     unknown = [s for s in exports.services if s not in known]
@@ -57,21 +57,21 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
     out = opts.out_dir / game
     lines: list[str] = []
     if exports.per_card:
-        from generator.build import switches
-        from generator.exports.cards import write_card_pdfs
+        from casebook.generator.build import switches
+        from casebook.generator.exports.cards import write_card_pdfs
 
         progress(f"{game}: per-card PDFs")
         files = write_card_pdfs(composed, out / "cards", backs=switches(composed, opts)[0])
         lines.append(f"wrote {out / 'cards'}/ ({count(len(files), 'PDF')}, one card side a page)")
     for paper in opts.papers:
         if exports.split_sides:
-            from generator.exports.variants import write_split_sides
+            from casebook.generator.exports.variants import write_split_sides
 
             progress(f"{game}: faces-only and backs-only {paper}")
             for path, pages in write_split_sides(composed, paper, out, game, opts, problems):
                 lines.append(f"wrote {path} ({count(pages, 'page')})")
         if exports.fold and not problems:
-            from generator.exports.variants import write_fold_pdf
+            from casebook.generator.exports.variants import write_fold_pdf
 
             progress(f"{game}: fold-and-glue {paper}")
             path = out / f"{game}-{paper}-fold.pdf"
@@ -79,14 +79,14 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
             if not problems:
                 lines.append(f"wrote {path} ({count(pages, 'page')})")
         if exports.cover and not problems:
-            from generator.exports.cover import write_cover
+            from casebook.generator.exports.cover import write_cover
 
             path = out / f"{game}-{paper}-cover.pdf"
             lines.append(f"wrote {path} ({count(write_cover(composed, paper, path, opts, exports, game), 'page')})")
         if problems:
             return lines
     if exports.services:
-        from generator.exports.services import write_services
+        from casebook.generator.exports.services import write_services
 
         progress(f"{game}: print-service files ({', '.join(exports.services)})")
         for folder, sides in write_services(composed, exports.services, out, opts, problems, exports.notes):
@@ -94,14 +94,14 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
         if problems:
             return lines
     if exports.tts:
-        from generator.exports.tts import write_tts
+        from casebook.generator.exports.tts import write_tts
 
         progress(f"{game}: Tabletop Simulator sheets")
         saved = write_tts(composed, out / "tts", opts, exports.tts_url, exports.notes)
         lines.append(f"wrote {out / 'tts' / (game + '.json')} ({count(len(saved['ObjectStates']), 'deck')}; "
                      "copy it into Tabletop Simulator's Saved Objects folder)")
     if exports.preview:
-        from generator.exports.preview import write_previews
+        from casebook.generator.exports.preview import write_previews
 
         progress(f"{game}: previews")
         lines.append(f"wrote {out / 'preview'}/ ({count(len(write_previews(composed, out / 'preview', opts)), 'picture')})")

@@ -16,15 +16,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.compose import Composer, Face
-from generator.exports import atomic_dir, backs_alike, card_name, designs, run_parallel
-from generator.exports.transform import scale_scene
-from generator.scene import Scene
-from rules.problems import Place, Problems
-from rules.yamlsource import Node, load_yaml, place_of
+from casebook.generator.compose import Composer, Face
+from casebook.generator.exports import atomic_dir, backs_alike, card_name, designs, run_parallel
+from casebook.generator.exports.transform import scale_scene
+from casebook.generator.scene import Scene
+from casebook.rules.problems import Place, Problems
+from casebook.rules.yamlsource import Node, load_yaml, place_of
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions, Composed
+    from casebook.generator.build import BuildOptions, Composed
 
 SERVICES_FILE = "services.yaml"
 FILE_KINDS = ("png", "pdf")
@@ -137,7 +137,7 @@ class _Abandoned(Exception):
 
 
 def _render_job(job: tuple[Scene, float, tuple[int, int], float, str]) -> int:
-    from generator.backends import raster
+    from casebook.generator.backends import raster
 
     scene, px_per_mm, canvas, dpi, path = job
     img, padded = raster.render_on_canvas(scene, px_per_mm, canvas)
@@ -234,7 +234,7 @@ def _recomposed(composed: Composed, cid: str, bleed: float, opts: BuildOptions,
 def _write_service_pdf(composed: Composed, service: Service, product: Product, fit: Fit, faces: list[Face],
                        path: Path) -> None:
     """One card side a page of the product's full size, vector, TrimBox on the product's cut."""
-    from generator.backends.pdf import PdfDocument
+    from casebook.generator.backends.pdf import PdfDocument
 
     page_w, page_h = service.mm(product.image[0]), service.mm(product.image[1])
     trim_w, trim_h = service.mm(product.trim[0]), service.mm(product.trim[1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from generator.scene import Clip, Ellipse, Item, Picture, Polyline, Rect, Scene, TextRun
+from casebook.generator.scene import Clip, Ellipse, Item, Picture, Polyline, Rect, Scene, TextRun
 
 
 def scale_scene(scene: Scene, k: float) -> Scene:

@@ -15,11 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.exports import Design, atomic_dir, backs_alike, card_name, designs, run_parallel
-from generator.scene import Scene
+from casebook.generator.exports import (
+    Design,
+    atomic_dir,
+    backs_alike,
+    card_name,
+    designs,
+    run_parallel,
+)
+from casebook.generator.scene import Scene
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions, Composed
+    from casebook.generator.build import BuildOptions, Composed
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 MIN_GRID = 2  # TTS's deck importer takes 2 to 10 across and 2 to 7 down
@@ -71,7 +78,7 @@ def plan_sheets(cid: str, found: list[Design], card_w: float, card_h: float) -> 
 
 
 def _sheet_job(job: tuple[list[Scene], int, int, tuple[int, int], Scene, str]) -> tuple[int, int]:
-    from generator.backends import raster
+    from casebook.generator.backends import raster
 
     scenes, cols, rows, cell, hidden, path = job
     images = [raster.render_trimmed(s, cell) for s in scenes]
@@ -81,7 +88,7 @@ def _sheet_job(job: tuple[list[Scene], int, int, tuple[int, int], Scene, str]) -
 
 
 def _single_job(job: tuple[Scene, tuple[int, int], str]) -> tuple[int, int]:
-    from generator.backends import raster
+    from casebook.generator.backends import raster
 
     scene, cell, path = job
     img = raster.render_trimmed(scene, cell)
@@ -183,7 +190,7 @@ def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str |
 
 def _thumbnail(composed: Composed, path: Path) -> None:
     """The picture TTS shows for the saved object: the first component's first card."""
-    from generator.backends import raster
+    from casebook.generator.backends import raster
 
     faces = next(f for f in composed.faces.values() if f)
     scene = faces[0].face

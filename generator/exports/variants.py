@@ -1,4 +1,4 @@
-"""Other ways to print one set: faces and backs as two PDFs, fold-and-glue, guillotine cut lines.
+"""Other ways to print one set: faces and backs as two PDFs, and fold-and-glue.
 
 - Faces-only and backs-only (printers without duplex): the same sheets as the duplex PDF,
   split; page n of the backs goes behind page n of the faces when the stack is fed again.
@@ -6,8 +6,8 @@
   folding and gluing the pair gives a double-sided card with no duplex at all. Side by side
   (a fold up the middle) the back needs no turning; one above the other (a fold across)
   the back is printed upside down. The build takes whichever fits more pairs on the page.
-- Cut lines: thin lines the full length of the sheet along every trim, for a guillotine
-  (the blade follows a line from edge to edge; crop marks only show where to start).
+  Its sheets carry the build's crop marks, label and (--cut-lines) guillotine lines
+  (generator/furniture.py).
 """
 
 from __future__ import annotations
@@ -16,34 +16,23 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.exports import atomic_file
-from generator.exports.transform import turn_scene
-from generator.scene import Polyline, Scene
-from generator.sheets import SheetPlan, best_plan
-from rules.problems import Place, Problems
+from casebook.generator.build import switches, write_pdf
+from casebook.generator.exports import atomic_file
+from casebook.generator.exports.transform import turn_scene
+from casebook.generator.furniture import cut_lines, draw_furniture
+from casebook.generator.scene import Polyline, Scene
+from casebook.generator.sheets import SheetPlan, best_plan
+from casebook.rules.problems import Place, Problems
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions, Composed
+    from casebook.generator.build import BuildOptions, Composed
 
-CUT_LINE_WIDTH = 0.1  # mm: thin enough to vanish in the cut, dark enough to aim a blade at
-CUT_LINE_COLOUR = "#000000"
 FOLD_DASH = (1.5, 1.0)
-
-
-def cut_lines(plan: SheetPlan) -> Scene:
-    """Lines from page edge to page edge along every trim line of the plan's block."""
-    xs, ys = plan.trim_lines()
-    items: list[Polyline] = [Polyline(((x, 0.0), (x, plan.paper_h)), stroke=CUT_LINE_COLOUR, width=CUT_LINE_WIDTH)
-                             for x in xs]
-    items += [Polyline(((0.0, y), (plan.paper_w, y)), stroke=CUT_LINE_COLOUR, width=CUT_LINE_WIDTH) for y in ys]
-    return Scene(plan.paper_w, plan.paper_h, items=list(items))
 
 
 def write_split_sides(composed: Composed, paper: str, out: Path, game: str, opts: BuildOptions,
                       problems: Problems) -> list[tuple[Path, int]]:
     """<game>-<paper>-faces.pdf and -backs.pdf: the duplex PDF's two sides as two files."""
-    from generator.build import switches, write_pdf
-
     written = []
     for side in ("faces", "backs") if switches(composed, opts)[0] else ("faces",):  # --no-backs: no backs file
         path = out / f"{game}-{paper}-{side}.pdf"
@@ -121,8 +110,7 @@ def write_fold_pdf(composed: Composed, paper: str, path: Path, opts: BuildOption
 
     What the layout changed by itself (the pairs' spacing, a turned sheet, ...) goes into `notes`.
     """
-    from generator.backends.pdf import PdfDocument
-    from generator.build import _furniture
+    from casebook.generator.backends.pdf import PdfDocument
 
     lib = composed.lib
     p = lib.papers[paper]
@@ -171,8 +159,8 @@ def write_fold_pdf(composed: Composed, paper: str, path: Path, opts: BuildOption
                     doc.draw(cut_lines(plan))
                 doc.draw(_fold_marks(fp if plan is fp.plan else replace(fp, plan=plan)))
                 number = start // per + 1
-                _furniture(doc, plan, opts, f"{composed.db.short_title} · {batch[0].component.name} · {number}"
-                           " · cut out each pair, fold on the dashed line, glue", (0.0, 0.0))
+                draw_furniture(doc, plan, opts.crop_marks, f"{composed.db.short_title} · {batch[0].component.name}"
+                               f" · {number} · cut out each pair, fold on the dashed line, glue", (0.0, 0.0))
                 doc.end_page()
         for name, scene in composed.pages.get(paper, []):
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape

@@ -1,14 +1,21 @@
-"""The registry of games: one module per game, listed in GAMES, looked up by id."""
+"""The registry of games: one module per game, listed in GAMES, looked up by id.
+
+Importing it also registers each game's own database checks with the loader (rules/cards.py),
+which does not import the games itself: whatever reads a game's database imports this first.
+"""
 
 from __future__ import annotations
 
 from types import ModuleType
 from typing import Any
 
-from rules.games import clash, graves, hasty, pi, syndicate
+from casebook.rules.cards import register_game_checks
+from casebook.rules.games import clash, graves, hasty, pi, syndicate
 
 GAMES: dict[str, ModuleType] = {graves.ID: graves, syndicate.ID: syndicate, pi.ID: pi, hasty.ID: hasty,
                               clash.ID: clash}
+for _game in GAMES.values():
+    register_game_checks(_game.ID, _game.check_database)
 
 _MISSING = object()
 

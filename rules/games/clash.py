@@ -26,13 +26,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rules import engine
-from rules.engine import Event, IllegalAction, Rule, SharesDatabase, action_of, check_on_copy
-from rules.yamlsource import plain
+from casebook.rules import engine
+from casebook.rules.engine import (
+    Event,
+    IllegalAction,
+    Rule,
+    SharesDatabase,
+    action_of,
+    check_on_copy,
+)
+from casebook.rules.yamlsource import plain
 
 if TYPE_CHECKING:
-    from rules.cards import GameDatabase
-    from rules.problems import Problems
+    from casebook.rules.cards import GameDatabase
+    from casebook.rules.problems import Problems
 
 ID = "clash"
 TITLE = "Clash of Minds"

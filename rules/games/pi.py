@@ -28,12 +28,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rules import engine
-from rules.engine import Event, IllegalAction, Rule, SharesDatabase, action_of, check_on_copy
-from rules.problems import Problems
+from casebook.rules import engine
+from casebook.rules.engine import (
+    Event,
+    IllegalAction,
+    Rule,
+    SharesDatabase,
+    action_of,
+    check_on_copy,
+)
+from casebook.rules.problems import Problems
 
 if TYPE_CHECKING:
-    from rules.cards import GameDatabase
+    from casebook.rules.cards import GameDatabase
 
 ID = "pi"
 TITLE = "P.I."

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from casebook.cli import main
-from rules.sheetsource import column_letter
+from casebook.rules.problems import column_letter
 from tests.cli.page_steps import PAGE, ROOT
 from tests.cli.test_make_your_own import FONT
 from tests.generator.test_new_game import page_texts

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from casebook.cli import main
-from generator.build import BuildOptions, compose_game
-from generator.watch import build_rounds, snapshot
-from rules.problems import Problems
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.watch import build_rounds, snapshot
+from casebook.rules.problems import Problems
 from tests.generator.test_new_game import page_texts
 
 SAMPLE_NAMES = ["Sunrise", "Heatwave", "Spring Shower", "Rainbow", "Seedling", "Old Oak"]

@@ -33,7 +33,7 @@ def test_the_set_option_takes_a_comma_list_or_repeats(tmp_path, capsys):
 def _hasty_copy(tmp_path, find, replace):
     import shutil
 
-    from rules.cards import CARDS_DIR
+    from casebook.rules.cards import CARDS_DIR
 
     shutil.copytree(CARDS_DIR / "hasty", tmp_path / "hasty")
     path = tmp_path / "hasty" / "game.yaml"
@@ -69,9 +69,9 @@ def test_a_component_of_a_set_is_printed_only_with_that_set(tmp_path):
     """Graves given two sets: a component of a set prints only with it, one without sets always."""
     import shutil
 
-    from generator.build import BuildOptions, compose_game
-    from rules.cards import CARDS_DIR
-    from rules.problems import Problems
+    from casebook.generator.build import BuildOptions, compose_game
+    from casebook.rules.cards import CARDS_DIR
+    from casebook.rules.problems import Problems
 
     shutil.copytree(CARDS_DIR / "graves", tmp_path / "graves")
     game = tmp_path / "graves" / "game.yaml"

@@ -10,6 +10,6 @@ Config.set("graphics", "width", os.environ.get("CASEBOOK_WIDTH", "360"))
 Config.set("graphics", "height", os.environ.get("CASEBOOK_HEIGHT", "640"))
 Config.set("input", "mouse", "mouse")
 
-from companion.app import main  # noqa: E402
+from casebook.companion.app import main  # noqa: E402
 
 sys.exit(main())

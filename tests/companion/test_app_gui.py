@@ -109,8 +109,8 @@ def test_a_whole_case_by_taps_and_every_screen(tmp_path):
     assert data["table"]["summary"]["locations"][0]["winner"] == "Ann"
     assert data["unmask"]["summary"]["phase"] == "unmasking"
     assert data["history"]["screen"] == "history"
-    from rules.cards import load_database
-    from rules.games.graves import possible_masterminds
+    from casebook.rules.cards import load_database
+    from casebook.rules.games.graves import possible_masterminds
 
     db = load_database("graves")
     notes = data["notes"]["summary"]["case"]["evidence_noted"]["Ann"]

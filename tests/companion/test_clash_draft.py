@@ -8,11 +8,12 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from companion.session import Session  # noqa: E402
-from companion.store import Store  # noqa: E402
-from companion.tables.clash import ClashPad, Table  # noqa: E402
-from rules.cards import load_database  # noqa: E402
-from rules.log import GameLog  # noqa: E402
+from casebook.companion.session import Session  # noqa: E402
+from casebook.companion.store import Store  # noqa: E402
+from casebook.companion.tables.clash.pad import ClashPad  # noqa: E402
+from casebook.companion.tables.clash.table import Table  # noqa: E402
+from casebook.rules.cards import load_database  # noqa: E402
+from casebook.rules.log import GameLog  # noqa: E402
 from tests.companion.test_clash_pad import PLAN, SEED  # noqa: E402
 
 SETUP_THREADS = (0, 0, 1, 2, 0, 1)

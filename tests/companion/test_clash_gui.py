@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.cards import load_database
-from rules.log import GameLog, parse_log
-from rules.problems import Problems
+from casebook.rules.cards import load_database
+from casebook.rules.log import GameLog, parse_log
+from casebook.rules.problems import Problems
 from tests.companion.test_app_gui import SCREENS, run
 from tests.companion.test_clash_pad import PLAN, SEED, planned_game
 
@@ -159,7 +159,7 @@ def test_each_new_game_in_one_session_gets_a_fresh_seed_unless_one_is_typed(tmp_
 
 def resumed(tmp_path: Path, referee: str, shot: str) -> tuple[GameLog, dict]:
     """A referee game saved, then resumed in the app: its log and the table's dump."""
-    from companion.store import Store
+    from casebook.companion.store import Store
 
     path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / f"{referee}.yaml"
     log = parse_log(path.read_text(), path.name, Problems())
@@ -193,8 +193,8 @@ def test_when_moriarty_wins_the_game_over_screen_shows_the_whole_crime_plan(tmp_
 
 
 def test_the_rules_search_hint_gives_words_of_the_game_searched():
-    from companion.screens import search_hint
-    from rules.search import RulesIndex
+    from casebook.companion.screens import search_hint
+    from casebook.rules.search import RulesIndex
 
     index = RulesIndex.build([load_database(g) for g in ("clash", "graves", "hasty")])
     clash_hint = search_hint(index, "clash")

@@ -12,11 +12,12 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from companion.session import Session  # noqa: E402
-from companion.tables.clash import NEW_GAME, ClashPad  # noqa: E402
-from rules.cards import load_database  # noqa: E402
-from rules.games import clash  # noqa: E402
-from rules.log import GameLog  # noqa: E402
+from casebook.companion.session import Session  # noqa: E402
+from casebook.companion.tables.clash.pad import ClashPad  # noqa: E402
+from casebook.companion.tables.clash.table import NEW_GAME  # noqa: E402
+from casebook.rules.cards import load_database  # noqa: E402
+from casebook.rules.games import clash  # noqa: E402
+from casebook.rules.log import GameLog  # noqa: E402
 
 PLAN = ["lady_vale", "kidnapping", "crimson_sapphire"]  # victim in thread 1, felony in 2, object in 3
 SEED = 7
@@ -387,8 +388,8 @@ def test_the_site_bars_what_it_forbids_and_an_agent_may_go_back_at_archiving(db)
 def test_the_final_turn_greys_what_cannot_be_done_an_empty_hand_or_no_upright_card(db):
     from pathlib import Path
 
-    from rules.log import parse_log
-    from rules.problems import Problems
+    from casebook.rules.log import parse_log
+    from casebook.rules.problems import Problems
 
     path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / "g04_hands_empty_forgery.yaml"
     log = parse_log(path.read_text(), path.name, Problems())
@@ -414,7 +415,7 @@ def test_the_final_turn_greys_what_cannot_be_done_an_empty_hand_or_no_upright_ca
 def test_the_setup_thread_keys_say_what_lies_there_and_a_greyed_card_says_why(db):
     from types import SimpleNamespace
 
-    from companion.tables.clash import GreyTile
+    from casebook.companion.tables.clash.table import GreyTile
 
     pad = after_plan(db)
     pad.tap_site("waterloo_station")

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from companion.session import Session
-from companion.store import Store
-from rules.cards import load_database
+from casebook.companion.session import Session
+from casebook.companion.store import Store
+from casebook.rules.cards import load_database
 from tests.companion.test_app_gui import read_dumps, run
 
 pytest.importorskip("kivy")

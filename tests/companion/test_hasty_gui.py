@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.cards import load_database
-from rules.games import hasty
+from casebook.rules.cards import load_database
+from casebook.rules.games import hasty
 from tests.companion.test_app_gui import SCREENS, run
 
 pytest.importorskip("kivy")

@@ -8,11 +8,12 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from companion.session import Session  # noqa: E402
-from companion.store import Store  # noqa: E402
-from companion.tables.hasty import NEW_GAME, HastyPad  # noqa: E402
-from rules.cards import load_database  # noqa: E402
-from rules.log import GameLog  # noqa: E402
+from casebook.companion.session import Session  # noqa: E402
+from casebook.companion.store import Store  # noqa: E402
+from casebook.companion.tables.hasty.pad import HastyPad  # noqa: E402
+from casebook.companion.tables.hasty.table import NEW_GAME  # noqa: E402
+from casebook.rules.cards import load_database  # noqa: E402
+from casebook.rules.log import GameLog  # noqa: E402
 
 ROW = ["dorian_fitch", "marguerite_lowe", "cornelius_brandt", "hattie_quill", "silas_penhallow"]
 SECRETS = {"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "cornelius_brandt"}
@@ -129,7 +130,7 @@ def test_the_new_game_form_follows_players_and_toggles(db):
 
 
 def test_each_secret_is_its_own_players_and_a_peek_adds_to_the_peekers_only(db, tmp_path):
-    from companion.tables.hasty import Table
+    from casebook.companion.tables.hasty.table import Table
 
     log = GameLog("hasty", db.rules_version, list(SECRETS), ["traitor"], None,
                   {"sets": ["advanced"], "row": ROW, "secrets": {**SECRETS, "Cat": "traitor"}})

@@ -20,7 +20,7 @@ GOOD, HOSTILE = "graves-20260101-090000", "graves-20260101-100000"
 RESUME = """
 import json, sys
 from pathlib import Path
-from companion.store import Store
+from casebook.companion.store import Store
 store = Store(Path(sys.argv[1]), titles={"graves": "Graves"})
 games = {g.id: {"events": g.events, "warning": g.warning, "readable": g.log is not None} for g in store.games()}
 loaded = {gid: store.load(gid) for gid in games}
@@ -31,9 +31,9 @@ print(json.dumps({"games": games, "loaded": {gid: {"readable": log is not None, 
 
 def good_save(folder: Path) -> int:
     """A real game saved through the store; its number of events."""
-    from companion.store import Store
-    from rules.log import parse_log
-    from rules.problems import Problems
+    from casebook.companion.store import Store
+    from casebook.rules.log import parse_log
+    from casebook.rules.problems import Problems
 
     log = parse_log(log_host(), "single_case.yaml", Problems())
     assert log is not None
@@ -42,7 +42,7 @@ def good_save(folder: Path) -> int:
 
 
 def hostile_bytes(case: Hostile, sealed: bool) -> bytes:
-    from companion.store import seal
+    from casebook.companion.store import seal
 
     data = case.file_bytes(log_host())
     if not sealed:

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from rules.games import pi
+from casebook.rules.games import pi
 from tests.companion.test_app_gui import SCREENS, SIZES, run
 from tests.rules.test_pi_support import pi_database
 

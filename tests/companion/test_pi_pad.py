@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion.pi_pad import PiPad
-from companion.session import Session
-from companion.store import Store
-from rules.games import pi
-from rules.log import GameLog
+from casebook.companion.session import Session
+from casebook.companion.store import Store
+from casebook.companion.tables.pi.pad import PiPad
+from casebook.rules.games import pi
+from casebook.rules.log import GameLog
 from tests.rules.test_pi_engine import CASES
 from tests.rules.test_pi_support import EXAMPLE_DISPLAY, EXAMPLE_TILES, pi_database
 

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from companion import widgets  # noqa: E402
+from casebook.companion import widgets  # noqa: E402
 
 
 class Touch:

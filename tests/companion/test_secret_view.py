@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.widgets import SECRET_SECONDS
+from casebook.companion.widgets import SECRET_SECONDS
 from tests.companion.test_app_gui import new_game_steps, read_dumps, run
 
 pytest.importorskip("kivy")

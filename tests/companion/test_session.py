@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.session import Session
-from companion.store import Store
-from rules.log import GameLog
+from casebook.companion.session import Session
+from casebook.companion.store import Store
+from casebook.rules.log import GameLog
 
 ROW = ["station", "library", "palace_grounds", "record_office", "park"]
 

@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from companion.history import history
-from companion.progress import Standing, progress_line, standing, statistics_line
-from companion.session import Session
-from companion.share import result_text, write_export
-from companion.store import Store
-from companion.tables.graves import NEW_GAME
-from companion.tables.setup import missing
-from rules.cards import load_database
-from rules.games import GAMES
-from rules.log import GameLog, parse_log, start
-from rules.problems import Problems
+from casebook.companion.history import history
+from casebook.companion.progress import Standing, progress_line, standing, statistics_line
+from casebook.companion.session import Session
+from casebook.companion.share import result_text, write_export
+from casebook.companion.store import Store
+from casebook.companion.tables.graves.table import NEW_GAME
+from casebook.companion.tables.setup import missing
+from casebook.rules.cards import load_database
+from casebook.rules.games import GAMES
+from casebook.rules.log import GameLog, parse_log, start
+from casebook.rules.problems import Problems
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
 

@@ -14,10 +14,10 @@ import pytest
 
 pytest.importorskip("kivy")
 
-from companion.session import Session  # noqa: E402
-from companion.store import Store  # noqa: E402
-from rules.log import GameLog, parse_log  # noqa: E402
-from rules.problems import Problems  # noqa: E402
+from casebook.companion.session import Session  # noqa: E402
+from casebook.companion.store import Store  # noqa: E402
+from casebook.rules.log import GameLog, parse_log  # noqa: E402
+from casebook.rules.problems import Problems  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / "tests" / "_screens"
@@ -59,7 +59,7 @@ def dumped(path: Path) -> dict:
 
 
 def test_saved_games_show_progress_result_statistics_and_delete_after_asking(tmp_path, graves_db):
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     store = Store(tmp_path / "data" / "games")
     saved(store, graves_db, "standard_two_cases.yaml", "graves-20261121-201500")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.session import Session
-from companion.store import Store, format_save, read_copy
-from rules.log import GameLog, format_log, parse_log, replay
-from rules.problems import Problems
+from casebook.companion.session import Session
+from casebook.companion.store import Store, format_save, read_copy
+from casebook.rules.log import GameLog, format_log, parse_log, replay
+from casebook.rules.problems import Problems
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
 

@@ -3,8 +3,8 @@ for the log it was tapped after, set aside with one sentence when damaged, and n
 
 from __future__ import annotations
 
-from companion.store import Store
-from rules.log import GameLog
+from casebook.companion.store import Store
+from casebook.rules.log import GameLog
 
 DATA = {"laid": [["holmes", 0], ["moriarty", 2]], "named": ["keen_eye"]}
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.session import Session
-from companion.store import Store
-from companion.syndicate_pad import SyndicatePad
-from rules.log import GameLog
+from casebook.companion.session import Session
+from casebook.companion.store import Store
+from casebook.companion.tables.syndicate.pad import SyndicatePad
+from casebook.rules.log import GameLog
 
 
 @pytest.fixture

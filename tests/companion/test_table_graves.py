@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.session import Session
-from companion.store import Store
-from rules.cards import load_database
-from rules.log import GameLog
+from casebook.companion.session import Session
+from casebook.companion.store import Store
+from casebook.rules.cards import load_database
+from casebook.rules.log import GameLog
 from tests.companion.test_app_gui import SCREENS, location_steps, new_game_steps, read_dumps, run
 
 pytest.importorskip("kivy")

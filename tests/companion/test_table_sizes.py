@@ -61,8 +61,8 @@ def test_syndicate_actions_in_reach_at_every_size(tmp_path, size):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_hasty_seven_players_and_the_traitor_in_reach_at_every_size(tmp_path, size):
     """Eleven suspects (seven players and the Traitor): the row, then every card type at the loupe, with the bar."""
-    from rules.cards import load_database
-    from rules.games import hasty
+    from casebook.rules.cards import load_database
+    from casebook.rules.games import hasty
 
     db = load_database("hasty")
     names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
@@ -85,8 +85,8 @@ def test_hasty_seven_players_and_the_traitor_in_reach_at_every_size(tmp_path, si
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_clash_hand_threads_and_bar_in_reach_at_every_size(tmp_path, size):
     """Clash of Minds: the hand's ten cards with the turn's actions, then the three threads for the card picked."""
-    from rules.cards import load_database
-    from rules.games import clash
+    from casebook.rules.cards import load_database
+    from casebook.rules.games import clash
 
     holmes = list(clash.cards(load_database("clash")).influence["holmes"])
     hand, picked = tmp_path / "hand.json", tmp_path / "picked.json"

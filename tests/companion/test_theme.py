@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.theme import PLAYER_COLOURS, TEXT_PAIRS, THEMES, contrast, readable
+from casebook.companion.theme import PLAYER_COLOURS, TEXT_PAIRS, THEMES, contrast, readable
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
@@ -29,7 +29,7 @@ def test_player_colours_are_okabe_ito():
 def test_suit_symbols_stand_out_three_to_one(theme, game):
     """Every suit symbol, as the pad draws it, reaches 3:1 on the buttons and tiles it sits on
     (the Knots' grey was 2.1:1 on the dark panel)."""
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     colours = THEMES[theme]
     for suit in load_database(game).suits.values():

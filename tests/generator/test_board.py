@@ -14,7 +14,7 @@ import pypdfium2.raw as pdfium_raw
 import pytest
 
 from casebook.cli import main
-from generator.board import LARGE_PAPERS, OVERLAP, large_page, row_name, tiling
+from casebook.generator.board import LARGE_PAPERS, OVERLAP, large_page, row_name, tiling
 from tests.generator.test_build import PT, page_texts
 
 REPO = Path(__file__).resolve().parents[2]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from casebook.cli import main
-from generator.build import BuildOptions, compose_game, plans_for
-from rules.cards import game_folders
-from rules.problems import Problems
+from casebook.generator.build import BuildOptions, compose_game, plans_for
+from casebook.rules.cards import game_folders
+from casebook.rules.problems import Problems
 
 
 @pytest.mark.parametrize("game", game_folders())
@@ -66,7 +66,7 @@ def test_a_print_service_says_the_bleed_it_composed_with(tmp_path, capsys):
 
 
 def test_tabletop_simulator_says_when_it_draws_coarser(tmp_path, capsys, monkeypatch):
-    from generator.exports import tts
+    from casebook.generator.exports import tts
 
     monkeypatch.setattr(tts, "TARGET_DPI", 1000.0)  # more than MAX_PX allows for any sheet of the deck
     assert main(["build", "syndicate", "--paper", "a4", "--out", str(tmp_path), "--tts"]) == 0

@@ -140,9 +140,9 @@ def test_split_sides_without_backs_writes_the_faces_file_alone(tmp_path):
 
 @pytest.mark.parametrize("backs, calibration", [(True, True), (False, True), (True, False), (False, False)])
 def test_the_cover_page_map_follows_the_switches(tmp_path, backs, calibration):
-    from generator.build import BuildOptions, compose_game, write_pdf
-    from generator.exports.cover import page_map
-    from rules.problems import Problems
+    from casebook.generator.build import BuildOptions, compose_game, write_pdf
+    from casebook.generator.exports.cover import page_map
+    from casebook.rules.problems import Problems
 
     opts = BuildOptions(papers=("a4",), backs=backs, calibration=calibration)
     problems = Problems()

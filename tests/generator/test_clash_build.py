@@ -11,10 +11,10 @@ from collections import Counter
 import pytest
 
 from casebook.cli import main
-from generator.backends import png
-from generator.build import BuildOptions, compose_game
-from generator.scene import Ellipse, Rect, TextRun
-from rules.problems import Problems
+from casebook.generator.backends import png
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.scene import Ellipse, Rect, TextRun
+from casebook.rules.problems import Problems
 from tests.generator import test_print_quality as quality
 from tests.generator.test_build import page_texts
 from tests.generator.test_colour_safety import (

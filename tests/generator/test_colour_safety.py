@@ -12,10 +12,10 @@ from functools import cache
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from generator.backends import png
-from generator.build import BuildOptions, compose_game
-from generator.scene import Ellipse, Polyline, Rect
-from rules.problems import Problems
+from casebook.generator.backends import png
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.scene import Ellipse, Polyline, Rect
+from casebook.rules.problems import Problems
 from tests.generator.test_print_quality import ink_box
 
 DPI = 25

@@ -10,13 +10,13 @@ import pytest
 from PIL import Image
 
 from casebook.cli import main
-from generator.build import BuildOptions, compose_game, plans_for
-from generator.exports import atomic_dir
-from generator.exports.cover import page_map
-from generator.exports.transform import turn_scene
-from generator.exports.variants import fold_plan
-from generator.scene import Rect, Scene, TextRun
-from rules.problems import Problems
+from casebook.generator.build import BuildOptions, compose_game, plans_for
+from casebook.generator.exports import atomic_dir
+from casebook.generator.exports.cover import page_map
+from casebook.generator.exports.transform import turn_scene
+from casebook.generator.exports.variants import fold_plan
+from casebook.generator.scene import Rect, Scene, TextRun
+from casebook.rules.problems import Problems
 
 PT = 72 / 25.4
 ALL = ["--per-card", "--split-sides", "--fold", "--cover", "--preview", "--cut-lines", "--tts"]

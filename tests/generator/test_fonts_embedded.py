@@ -11,8 +11,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
 import pytest
 
-from generator.backends.pdf import scenes_to_pdf
-from generator.scene import Rect, Scene
+from casebook.generator.backends.pdf import scenes_to_pdf
+from casebook.generator.scene import Rect, Scene
 
 
 def _fonts_in_use(path) -> dict[str, bool]:

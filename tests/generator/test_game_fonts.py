@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from PIL import ImageFont
 
-from generator.backends import fonts, png
-from generator.backends.fonts import (
+from casebook.generator.backends import fonts, png
+from casebook.generator.backends.fonts import (
     PDF_NAMES,
     FontError,
     GameFonts,
@@ -23,7 +23,7 @@ from generator.backends.fonts import (
     missing_glyphs,
     read_font,
 )
-from generator.text import TextStyle, fit_text, styles_asked
+from casebook.generator.text import TextStyle, fit_text, styles_asked
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTGAME = ROOT / "tests" / "data" / "fontgame"

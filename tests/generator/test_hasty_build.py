@@ -10,15 +10,15 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-import generator.compose as compose_module
+import casebook.generator.compose as compose_module
 from casebook.cli import main
-from generator.backends import png
-from generator.backends.pdf import scenes_to_pdf
-from generator.build import BuildOptions, compose_game
-from generator.scene import Scene, TextRun
-from generator.symbols import draw_symbol
-from rules.games.hasty import ROW_SIZE, TRAITOR_ROW_EXTRA
-from rules.problems import Problems
+from casebook.generator.backends import png
+from casebook.generator.backends.pdf import scenes_to_pdf
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.scene import Scene, TextRun
+from casebook.generator.symbols import draw_symbol
+from casebook.rules.games.hasty import ROW_SIZE, TRAITOR_ROW_EXTRA
+from casebook.rules.problems import Problems
 from tests.generator.test_build import page_texts
 from tests.generator.test_render_agree import FAILED, RMS_TOLERANCE
 
@@ -43,7 +43,7 @@ def every_set():
 @pytest.fixture(scope="module")
 def declared():
     """The sets game.yaml declares, with their counts: what the printed decks must hold."""
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     return {s.id: s.count for s in load_database("hasty").sets.values()}
 
@@ -293,7 +293,7 @@ def test_every_kind_has_a_colour_an_ink_and_a_shape(every_set):
     assert list(kinds) == list(declared) == list(KINDS)
     assert len({k["colour"] for k in kinds.values()}) == len(KINDS)
     assert all(f"kind_{k}" in every_set.lib.symbols for k in KINDS)
-    from generator.legibility import contrast
+    from casebook.generator.legibility import contrast
 
     for kind, look in kinds.items():  # the kind's word on its band
         assert contrast(look["colour"], look["ink"]) >= 3.0, kind

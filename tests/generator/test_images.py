@@ -18,12 +18,12 @@ import pytest
 from PIL import Image, ImageDraw
 
 from casebook.cli import main
-from generator import images
-from generator.backends import png
-from generator.backends.pdf import scenes_to_pdf
-from generator.build import BuildOptions, compose_game
-from generator.scene import Picture, Scene
-from rules.problems import Problems
+from casebook.generator import images
+from casebook.generator.backends import png
+from casebook.generator.backends.pdf import scenes_to_pdf
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.scene import Picture, Scene
+from casebook.rules.problems import Problems
 from tests.generator.test_render_agree import RMS_TOLERANCE, render_both, rms
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -390,9 +390,9 @@ def test_every_kind_of_raster_file_is_drawn_alike_by_both_backends(tmp_path, kin
 
 
 def test_a_picture_saved_again_while_the_build_draws_it_stops_the_build_with_a_message(game, tmp_path, monkeypatch):
-    import generator.build
+    from casebook.generator import build as build_module
 
-    compose = generator.build.compose_game
+    compose = build_module.compose_game
 
     def compose_then_edit(*args, **kwargs):
         composed = compose(*args, **kwargs)
@@ -400,7 +400,7 @@ def test_a_picture_saved_again_while_the_build_draws_it_stops_the_build_with_a_m
         art.write_bytes(art.read_bytes() + b"\0")  # saved again by the designer's editor, mid-build
         return composed
 
-    monkeypatch.setattr(generator.build, "compose_game", compose_then_edit)
+    monkeypatch.setattr(build_module, "compose_game", compose_then_edit)
     code, err = build(game, tmp_path / "out")
     assert code == 1 and "Traceback" not in err
     assert "moth.png changed during the build: build again" in err, err
@@ -429,7 +429,7 @@ def test_text_in_an_svg_is_set_in_embedded_vera_on_every_machine(tmp_path):
 
 @pytest.mark.parametrize("turned", [False, True])
 def test_a_covered_svg_draws_only_what_shows_and_agrees_in_both_backends(tmp_path, turned):
-    from generator.exports.transform import turn_scene
+    from casebook.generator.exports.transform import turn_scene
     from tests.generator.test_render_agree import assert_agree
 
     found = images.load(ART / "cards" / "gallery", "art/frame.svg")  # 100 x 60: a wide picture in a tall box

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from casebook.cli import main
-from generator.cache import FILE_NAME, SceneStore
-from generator.scene import Rect, Scene
+from casebook.generator.cache import FILE_NAME, SceneStore
+from casebook.generator.scene import Rect, Scene
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "data" / "tinygame"

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from casebook.cli import main
-from generator.backends.fonts import metrics
-from generator.build import BuildOptions, compose_game
-from generator.scene import Ellipse, Polyline, Rect, TextRun
-from generator.symbols import InlineIcons, Part, UnknownIcon
-from generator.text import IconBox, TextStyle, fit_text
-from generator.units import PT_PER_MM
-from rules.problems import Problems
+from casebook.generator.backends.fonts import metrics
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.scene import Ellipse, Polyline, Rect, TextRun
+from casebook.generator.symbols import InlineIcons, Part, UnknownIcon
+from casebook.generator.text import IconBox, TextStyle, fit_text
+from casebook.generator.units import PT_PER_MM
+from casebook.rules.problems import Problems
 from tests.generator.test_render_agree import RMS_TOLERANCE, render_both, rms
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,8 +217,8 @@ def test_pdf_and_png_agree_on_icon_cards(grove, number, tmp_path):
     a, b = from_pdf.crop((0, 0, w, h)), from_png.crop((0, 0, w, h))
     assert rms(a, b) <= RMS_TOLERANCE
     # and the icons are in both: without them, the card is far from either
-    from generator.backends import png
-    from generator.scene import Scene
+    from casebook.generator.backends import png
+    from casebook.generator.scene import Scene
 
     bare = Scene(face.width, face.height, face.bleed, [i for i in face.items if isinstance(i, TextRun)
                                                        or (isinstance(i, Rect) and i.w > 40)])

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.build import BuildOptions, compose_game
-from generator.scene import TextRun
-from rules.problems import Problems
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.scene import TextRun
+from casebook.rules.problems import Problems
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "data" / "tinygame"

@@ -53,7 +53,7 @@ def moth_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_nothing_knows_the_game_by_name() -> None:
-    from rules.games import GAMES, find_game
+    from casebook.rules.games import GAMES, find_game
 
     assert "moth" not in GAMES
     assert find_game("moth", default=None) is None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.backends.pdf import PdfDocument
-from generator.scene import Rect, Scene, TextRun
+from casebook.generator.backends.pdf import PdfDocument
+from casebook.generator.scene import Rect, Scene, TextRun
 
 
 def _document(path: Path) -> PdfDocument:
@@ -31,7 +31,7 @@ def test_streamed_file_is_byte_identical_to_reportlabs_save(tmp_path: Path) -> N
 
 
 def test_pages_kept_in_the_store_give_the_same_bytes_and_are_not_held(tmp_path: Path) -> None:
-    from generator.cache import SceneStore
+    from casebook.generator.cache import SceneStore
 
     store = SceneStore(tmp_path / "cache")
     doc = _document(tmp_path / "stored.pdf")

@@ -12,11 +12,11 @@ import pypdfium2 as pdfium
 import pytest
 
 from casebook.cli import main
-from generator.backends import png
-from generator.board import LARGE_PAPERS, large_page, tiling
-from generator.build import BuildOptions, compose_game
-from rules.cards import CARDS_DIR, load_database
-from rules.problems import Problems
+from casebook.generator.backends import png
+from casebook.generator.board import LARGE_PAPERS, large_page, tiling
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.rules.cards import CARDS_DIR, load_database
+from casebook.rules.problems import Problems
 from tests.conftest import build_once
 from tests.generator.test_board import fill_centres, ink_near_edge
 from tests.generator.test_build import PT, page_texts

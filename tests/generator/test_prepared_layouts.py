@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.compose import Composer
-from generator.layouts import load_library, prepare
-from rules.cards import read_database
-from rules.problems import Place, Problems
+from casebook.generator.compose import Composer
+from casebook.generator.layouts import load_library, prepare
+from casebook.rules.cards import read_database
+from casebook.rules.problems import Place, Problems
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "data" / "tinygame"

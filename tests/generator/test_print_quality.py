@@ -9,13 +9,13 @@ from collections import defaultdict
 import pytest
 
 from casebook.cli import main
-from generator.backends.fonts import metrics
-from generator.build import BuildOptions, compose_game, export_pngs
-from generator.legibility import ICON_CONTRAST_MIN, contrast, relative_luminance
-from generator.scene import Ellipse, Polyline, Rect, TextRun
-from generator.units import PT_PER_MM, parse_length
-from rules.cards import game_folders
-from rules.problems import Problems
+from casebook.generator.backends.fonts import metrics
+from casebook.generator.build import BuildOptions, compose_game, export_pngs
+from casebook.generator.legibility import ICON_CONTRAST_MIN, contrast, relative_luminance
+from casebook.generator.scene import Ellipse, Polyline, Rect, TextRun
+from casebook.generator.units import PT_PER_MM, parse_length
+from casebook.rules.cards import game_folders
+from casebook.rules.problems import Problems
 
 M = metrics()
 
@@ -238,7 +238,7 @@ def _probe(tmp_path, element: str):
     """A copy of layouts/ whose Graves evidence face carries one more element; the composed game's problems."""
     import shutil
 
-    from generator.layouts import LAYOUTS_DIR
+    from casebook.generator.layouts import LAYOUTS_DIR
 
     root = tmp_path / "layouts"
     shutil.copytree(LAYOUTS_DIR, root)
@@ -268,7 +268,7 @@ def test_text_not_marked_as_game_text_may_be_small(tmp_path):
 def test_validate_reports_small_game_text(tmp_path, capsys):
     import shutil
 
-    from generator.layouts import LAYOUTS_DIR
+    from casebook.generator.layouts import LAYOUTS_DIR
 
     root = tmp_path / "layouts"
     shutil.copytree(LAYOUTS_DIR, root)

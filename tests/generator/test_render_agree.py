@@ -11,10 +11,10 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
-from generator.backends import png
-from generator.backends.pdf import scenes_to_pdf
-from generator.build import BuildOptions, compose_game
-from rules.problems import Problems
+from casebook.generator.backends import png
+from casebook.generator.backends.pdf import scenes_to_pdf
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.rules.problems import Problems
 
 FAILED = Path(__file__).resolve().parent.parent / "_failed"
 DPI = 150
@@ -90,7 +90,7 @@ def test_a_different_scene_does_not_agree(composed):
     a, b = png.render(picks["detective-ability"], DPI), png.render(picks["mastermind-ace"], DPI)
     assert rms(a, b) > RMS_TOLERANCE * 2
     # and a small shift of the same card (1 mm) is caught too
-    from generator.scene import Scene
+    from casebook.generator.scene import Scene
 
     scene = picks["detective-ability"]
     moved = Scene(scene.width, scene.height, scene.bleed,
@@ -126,7 +126,7 @@ def gallery():
 
 @pytest.mark.parametrize("card", ["moth_contain", "moth_cover", "lamp_cover", "frame_stretch", "back", "turned"])
 def test_pdf_and_png_agree_on_pictures(gallery, card, tmp_path):
-    from generator.exports.transform import turn_scene
+    from casebook.generator.exports.transform import turn_scene
 
     faces = {f.card.id: f for f in gallery.faces["deck"]}
     scene = {"back": faces["moth_contain"].back, "turned": turn_scene(faces["lamp_cover"].face)}.get(card) \
@@ -157,8 +157,8 @@ def test_pdf_and_png_agree_in_a_games_own_font(side, tmp_path):
 def test_a_line_in_a_games_own_font_is_as_long_in_both_backends(tmp_path):
     """A long line full of kerning pairs: the PNG sets each glyph at its advance width, as the PDF does, so the
     line ends in the same pixel column (a shaper's kerning would end it over a millimetre short)."""
-    from generator.backends.fonts import GameFonts
-    from generator.scene import Scene, TextRun
+    from casebook.generator.backends.fonts import GameFonts
+    from casebook.generator.scene import Scene, TextRun
 
     key = GameFonts(FONTGAME / "cards" / "quill" / "fonts").resolve("DejaVu Serif Bold")
     text = "AVAWAY To Ta Te Ty Va Vo Wa We Yo LT LY P. F, r. y. " * 2

@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 
 from casebook.cli import main
-from generator.exports.services import Fit, Product, load_services
-from generator.layouts import LAYOUTS_DIR
-from rules.problems import Problems
+from casebook.generator.exports.services import Fit, Product, load_services
+from casebook.generator.layouts import LAYOUTS_DIR
+from casebook.rules.problems import Problems
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "data" / "tinygame"
@@ -132,9 +132,9 @@ def test_exports_leave_the_sets_pdfs_as_the_default_build_makes_them(syndicate_s
 
 
 def test_a_card_that_fails_at_the_services_bleed_leaves_the_previous_files(tmp_path, monkeypatch):
-    from generator.build import BuildOptions, compose_game
-    from generator.exports import services
-    from rules.problems import Place
+    from casebook.generator.build import BuildOptions, compose_game
+    from casebook.generator.exports import services
+    from casebook.rules.problems import Place
 
     opts = BuildOptions(papers=("a4",))
     composed = compose_game("syndicate", opts, Problems())

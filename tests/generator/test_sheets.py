@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from generator.sheets import MARK_GAP, MARK_WIDTH, best_plan, plan_sheet
+from casebook.generator.sheets import MARK_GAP, MARK_WIDTH, best_plan, plan_sheet
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -141,7 +141,7 @@ def test_every_sheet_has_a_band_for_its_label_clear_of_marks_and_cards(paper, gu
 
 def _grid_without_label(card, paper, bleed, gutter):
     """How many pieces the page holds by the marks alone, as if no sheet had a label."""
-    from generator.sheets import _fit
+    from casebook.generator.sheets import _fit
 
     return max(_fit(pw, card[0], gutter, 5.0) * _fit(ph, card[1], gutter, 5.0) for pw, ph in (paper, paper[::-1]))
 
@@ -182,17 +182,17 @@ def test_letter_tokens_keep_all_twelve_rows_with_the_label_beside_them():
 @pytest.mark.parametrize("card", [POKER, (22.0, 22.0), (25.0, 25.0)], ids=["poker", "token", "tile"])
 @pytest.mark.parametrize("bleed", [0.0, 3.0, 6.0])
 def test_the_drawn_label_is_on_the_page_clear_of_every_trim(paper, card, bleed):
-    from generator.backends.fonts import metrics
-    from generator.build import _label_run
-    from generator.scene import Rect, TextRun
-    from generator.units import PT_PER_MM
+    from casebook.generator.backends.fonts import metrics
+    from casebook.generator.furniture import label_run
+    from casebook.generator.scene import Rect, TextRun
+    from casebook.generator.units import PT_PER_MM
 
     label = "Detective Graves · Time tokens · sheet 1 of 1 + Trump-change tokens · sheet 1 of 1 · faces"
     m = metrics()
     face = best_plan(*card, *paper, bleed=bleed)
     backs = face.for_backs()
     for plan, offset in ((face, (0.0, 0.0)), (backs, (0.0, 0.0)), (backs, (0.5, -0.5)), (backs, (1.5, -2.0))):
-        items = _label_run(plan, label, plan.page_offset(offset))
+        items = label_run(plan, label, plan.page_offset(offset))
         if not items and max(map(abs, offset)) > 1.0:
             continue  # a back shifted far into a narrow margin may have no room left for its label
         run = next(i for i in items if isinstance(i, TextRun))
@@ -235,8 +235,8 @@ def test_partial_sheet_marks_only_the_rows_used():
 
 
 def test_calibration_back_cross_moves_with_the_offset():
-    from generator.calibration import calibration_pages
-    from generator.scene import Polyline
+    from casebook.generator.calibration import calibration_pages
+    from casebook.generator.scene import Polyline
 
     def cross_centre(scene):
         lines = [i for i in scene.items if isinstance(i, Polyline) and i.width >= 0.5]
@@ -251,8 +251,8 @@ def test_calibration_back_cross_moves_with_the_offset():
 
 @pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
 def test_calibration_has_corner_scales_and_their_crosses_land_on_them(paper):
-    from generator.calibration import calibration_pages, scale_centres
-    from generator.scene import Polyline, TextRun
+    from casebook.generator.calibration import calibration_pages, scale_centres
+    from casebook.generator.scene import Polyline, TextRun
 
     front, back = calibration_pages(*paper, (0.0, 0.0))
     centres = scale_centres(*paper)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageStat
 
-from generator.layouts import load_library
-from generator.symbols import draw_symbol
+from casebook.generator.layouts import load_library
+from casebook.generator.symbols import draw_symbol
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tools" / "make_symbols_picture.py"

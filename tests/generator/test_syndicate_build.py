@@ -10,10 +10,10 @@ import pytest
 from PIL import Image
 
 from casebook.cli import main
-from generator.build import BuildOptions, compose_game
-from generator.layouts import shade, tint
-from rules.cards import load_database
-from rules.problems import Problems
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.layouts import shade, tint
+from casebook.rules.cards import load_database
+from casebook.rules.problems import Problems
 from tests.generator.test_build import PT, page_texts
 from tests.generator.test_build import _marks as crop_marks
 from tests.generator.test_render_agree import RMS_TOLERANCE, render_both, rms
@@ -182,8 +182,8 @@ def _tiny_layout(tmp_path, elements: str):
     """A copy of layouts/ with one extra page layout, and a composer for Syndicate pages."""
     import shutil
 
-    from generator.compose import Composer
-    from generator.layouts import LAYOUTS_DIR, load_library
+    from casebook.generator.compose import Composer
+    from casebook.generator.layouts import LAYOUTS_DIR, load_library
 
     root = tmp_path / "layouts"
     shutil.copytree(LAYOUTS_DIR, root)
@@ -195,7 +195,7 @@ def _tiny_layout(tmp_path, elements: str):
 
 
 def test_when_with_i_is_asked_of_each_copy(tmp_path):
-    from rules.problems import Place
+    from casebook.rules.problems import Place
 
     composer, problems = _tiny_layout(tmp_path, (
         "  - {type: rect, repeat: 6, w: 5, h: 5, x: '{{ i * 10 }}', when: '{{ i % 2 == 0 }}', fill: '#112233'}\n"
@@ -209,7 +209,7 @@ def test_when_with_i_is_asked_of_each_copy(tmp_path):
 
 
 def test_text_turns_only_in_quarter_turns(tmp_path):
-    from rules.problems import Place
+    from casebook.rules.problems import Place
 
     composer, problems = _tiny_layout(tmp_path, (
         "  - {type: text, x: 10, y: 10, w: 30, h: 10, text: Tilted, rotate: 45}\n"

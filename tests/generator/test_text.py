@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from generator.backends.fonts import metrics
-from generator.text import TextStyle, fit_text
-from generator.units import PT_PER_MM, parse_length
+from casebook.generator.backends.fonts import metrics
+from casebook.generator.text import TextStyle, fit_text
+from casebook.generator.units import PT_PER_MM, parse_length
 
 M = metrics()
 
@@ -115,7 +115,7 @@ def test_top_moves_a_bottom_aligned_block_as_little_as_its_height():
 
 
 def _probe(tmp_path, element):
-    from rules.problems import Place
+    from casebook.rules.problems import Place
     from tests.generator.test_syndicate_build import _tiny_layout
 
     composer, problems = _tiny_layout(tmp_path, f"  - {{type: text, id: ability, x: 10, y: 10, w: 30, h: 8, {element}}}\n")

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from casebook.cli import main
-from generator.exports.tts import MAX_COLS, MAX_PX, MAX_ROWS, grid_for, plan_sheets
+from casebook.generator.exports.tts import MAX_COLS, MAX_PX, MAX_ROWS, grid_for, plan_sheets
 
 GAMES = ["graves", "syndicate"]
 
@@ -30,7 +30,7 @@ def _file(url: str) -> Path:
 
 
 def test_the_saved_object_loads_every_deck_with_its_back(tts_build):
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     game, folder = tts_build
     db = load_database(game)
@@ -91,7 +91,7 @@ def test_grids_are_the_smallest_that_hold_the_designs_and_the_hidden_card():
 
 
 def test_a_deck_of_more_than_69_designs_takes_more_sheets():
-    from generator.exports import Design
+    from casebook.generator.exports import Design
 
     many = [Design(None, None, []) for _ in range(150)]  # type: ignore[arg-type]
     plans = plan_sheets("big", many, 63, 88)

@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from generator.watch import build_rounds, changes, rounds_of_changes, snapshot
+from casebook.generator.watch import build_rounds, changes, rounds_of_changes, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "data" / "tinygame"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules.yamlsource import MAX_NODES
+from casebook.rules.yamlsource import MAX_NODES
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_HOST = Path("cards/graves/locations.yaml")  # relative to a cards/ + layouts/ copy's parent, or ROOT

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.log import GameLog, parse_log
-from rules.problems import Problems
+from casebook.rules.log import GameLog, parse_log
+from casebook.rules.problems import Problems
 
 
 def read_log(path: Path) -> GameLog:

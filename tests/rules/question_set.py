@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from rules.search import Hit, RulesIndex
+from casebook.rules.search import Hit, RulesIndex
 
 QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
 TUNING = QUESTIONS_DIR

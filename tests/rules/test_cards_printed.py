@@ -3,8 +3,8 @@ numbered once, 1..total, with the same total (counted once per component)."""
 
 from __future__ import annotations
 
-from generator.build import BuildOptions, compose_game
-from rules.problems import Problems
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.rules.problems import Problems
 
 
 def test_printed_is_the_sum_of_copies(graves_db):

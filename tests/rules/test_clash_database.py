@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.cards import CARDS_DIR, load_database, read_database
-from rules.games import clash as c
-from rules.problems import Problems
+from casebook.rules.cards import CARDS_DIR, load_database, read_database
+from casebook.rules.games import clash as c
+from casebook.rules.problems import Problems
 
 RULEBOOK_COUNTS = {"sites": 7, "crime_plans": 9, "holmes_agents": 4, "moriarty_agents": 4, "holmes_influence": 20,
                    "moriarty_influence": 20, "actions": 8, "clock_tower": 1, "help_cards": 2, "track_pieces": 6,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.cards import load_database
-from rules.engine import IllegalAction
-from rules.games import clash as c
+from casebook.rules.cards import load_database
+from casebook.rules.engine import IllegalAction
+from casebook.rules.games import clash as c
 
 ANN, BEN = "Ann", "Ben"  # Ann plays Holmes, Ben Moriarty
 PLAN = ["lady_vale", "kidnapping", "crimson_sapphire"]  # victim in thread 1, felony in 2, object in 3

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.cards import load_database
-from rules.games import clash as c
-from rules.log import replay
+from casebook.rules.cards import load_database
+from casebook.rules.games import clash as c
+from casebook.rules.log import replay
 from tests.rules.logfiles import read_log
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs" / "clash"

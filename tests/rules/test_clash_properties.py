@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from rules.cards import load_database
-from rules.games import clash as c
-from rules.log import GameLog, format_log, parse_log, replay
-from rules.problems import Problems
+from casebook.rules.cards import load_database
+from casebook.rules.games import clash as c
+from casebook.rules.log import GameLog, format_log, parse_log, replay
+from casebook.rules.problems import Problems
 
 PLAYERS = ["Ann", "Ben"]
 

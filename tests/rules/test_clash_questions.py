@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.cards import load_database
-from rules.search import RulesIndex
+from casebook.rules.cards import load_database
+from casebook.rules.search import RulesIndex
 from tests.rules.question_set import TUNING, evaluate, load_questions, share_first
 
 

@@ -19,9 +19,9 @@ import pytest
 import yaml
 
 from casebook.cli import main
-from rules.cards import load_database
-from rules.games import clash as c
-from rules.log import GameLog, Replay, replay
+from casebook.rules.cards import load_database
+from casebook.rules.games import clash as c
+from casebook.rules.log import GameLog, Replay, replay
 from tests.rules.logfiles import read_log
 
 REFEREE = Path(__file__).resolve().parents[1] / "data" / "logs" / "clash" / "referee"

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from rules.cards import load_database
-from rules.games import GAMES
-from rules.games import graves as g
-from rules.games import syndicate as sy
-from rules.log import parse_log, replay, start
-from rules.problems import Problems
+from casebook.rules.cards import load_database
+from casebook.rules.games import GAMES
+from casebook.rules.games import graves as g
+from casebook.rules.games import syndicate as sy
+from casebook.rules.log import parse_log, replay, start
+from casebook.rules.problems import Problems
 from tests.rules.test_pi_support import pi_database
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from rules.games.graves import EFFECTS, card_value, time_tokens_needed
+from casebook.rules.games.graves import EFFECTS, card_value, time_tokens_needed
 
 
 def test_component_counts_match_the_rulebook(graves_db):

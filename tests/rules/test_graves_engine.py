@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import IllegalAction
-from rules.games import graves as g
-from rules.log import GameLog, replay
+from casebook.rules.engine import IllegalAction
+from casebook.rules.games import graves as g
+from casebook.rules.log import GameLog, replay
 
 ROW = ["station", "library", "palace_grounds", "record_office", "park"]
 

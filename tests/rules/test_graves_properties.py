@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from rules.games import graves as g
-from rules.log import GameLog, format_log, parse_log, replay
-from rules.problems import Problems
+from casebook.rules.games import graves as g
+from casebook.rules.log import GameLog, format_log, parse_log, replay
+from casebook.rules.problems import Problems
 
 RANKS = [2, 3, 4, 5, 6, 7, 8, 9, "A"]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.cards import CARDS_DIR, in_sets, load_database, read_database
-from rules.games import hasty as h
-from rules.problems import Problems
+from casebook.rules.cards import CARDS_DIR, in_sets, load_database, read_database
+from casebook.rules.games import hasty as h
+from casebook.rules.problems import Problems
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import IllegalAction
-from rules.games import hasty as h
+from casebook.rules.engine import IllegalAction
+from casebook.rules.games import hasty as h
 
 ROW = ["dorian_fitch", "marguerite_lowe", "cornelius_brandt", "hattie_quill", "silas_penhallow"]
 SECRETS = {"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "cornelius_brandt"}
@@ -13,7 +13,7 @@ SECRETS = {"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "cornelius_br
 
 @pytest.fixture(scope="module")
 def db():
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     return load_database("hasty")
 

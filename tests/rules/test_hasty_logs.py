@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.games import hasty as h
-from rules.log import replay
+from casebook.rules.games import hasty as h
+from casebook.rules.log import replay
 from tests.rules.logfiles import read_log
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs" / "hasty"
@@ -18,7 +18,7 @@ EXPECTED = yaml.safe_load((LOGS / "expected.yaml").read_text())
 
 @pytest.fixture(scope="module")
 def db():
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     return load_database("hasty")
 

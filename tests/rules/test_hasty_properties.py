@@ -9,16 +9,16 @@ import random
 
 import pytest
 
-from rules.games import hasty as h
-from rules.log import GameLog, format_log, parse_log, replay
-from rules.problems import Problems
+from casebook.rules.games import hasty as h
+from casebook.rules.log import GameLog, format_log, parse_log, replay
+from casebook.rules.problems import Problems
 
 VARIANT_CHOICES = ["traitor", "powers", "big_hands", "no_safe_round"]
 
 
 @pytest.fixture(scope="module")
 def db():
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     return load_database("hasty")
 

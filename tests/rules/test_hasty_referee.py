@@ -16,9 +16,9 @@ import pytest
 import yaml
 
 from casebook.cli import main
-from rules.games import hasty as h
-from rules.log import Replay, parse_log, replay
-from rules.problems import Problems
+from casebook.rules.games import hasty as h
+from casebook.rules.log import Replay, parse_log, replay
+from casebook.rules.problems import Problems
 from tests.rules.logfiles import read_log
 
 REFEREE = Path(__file__).resolve().parents[1] / "data" / "logs" / "hasty" / "referee"
@@ -30,7 +30,7 @@ ILLEGAL = [n for n in LOGS if "refused" in EXPECTED[n]]
 
 @pytest.fixture(scope="module")
 def db():
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     return load_database("hasty")
 

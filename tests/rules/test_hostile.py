@@ -18,8 +18,8 @@ from tests.rules.hostile_corpus import CARD_CASES, LOG_CASES, Hostile, card_host
 READ_CARD_FILE = """
 import json, sys
 from pathlib import Path
-from rules.problems import Problems
-from rules.yamlsource import load_yaml
+from casebook.rules.problems import Problems
+from casebook.rules.yamlsource import load_yaml
 problems = Problems()
 data = load_yaml(Path(sys.argv[1]), problems)
 print(json.dumps({"data": data is not None, "problems": [p.format() for p in problems.items]}))
@@ -28,9 +28,9 @@ print(json.dumps({"data": data is not None, "problems": [p.format() for p in pro
 READ_LOG = """
 import json, sys
 from pathlib import Path
-from rules.log import parse_log
-from rules.problems import Problems
-from rules.yamlsource import read_source
+from casebook.rules.log import parse_log
+from casebook.rules.problems import Problems
+from casebook.rules.yamlsource import read_source
 problems = Problems()
 text = read_source(Path(sys.argv[1]), problems)
 log = None if text is None else parse_log(text, sys.argv[1], problems)

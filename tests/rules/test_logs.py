@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.games import graves as g
-from rules.log import replay
+from casebook.rules.games import graves as g
+from casebook.rules.log import replay
 from tests.rules.logfiles import read_log
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
@@ -36,7 +36,7 @@ def test_whole_games_score_as_the_referee_says(graves_db, name):
         assert dict(zip(players, case.points, strict=True)) == points, f"case {case.number}"
     if "location_winners" in want:
         # step through once, taking each case's row of winners as its unmasking begins
-        from rules.log import start
+        from casebook.rules.log import start
 
         state, rows = start(graves_db, log), []
         for event in log.events:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pickle
 
-from rules.cards import read_database
-from rules.problems import Problems
-from rules.yamlsource import Node, PackedNode, Text, parse_yaml
+from casebook.rules.cards import read_database
+from casebook.rules.problems import Problems
+from casebook.rules.yamlsource import Node, PackedNode, Text, parse_yaml
 
 CARD_FILE = """cards:
   - {id: lamp, name: Gas Lamp, suit: flame, value: 2}

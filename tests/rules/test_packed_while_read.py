@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rules.problems import Problems
-from rules.yamlsource import Node, PackedNode, Text, parse_yaml
+from casebook.rules.problems import Problems
+from casebook.rules.yamlsource import Node, PackedNode, Text, parse_yaml
 
 CARDS = """\
 title: moths

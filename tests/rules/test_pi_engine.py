@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import IllegalAction
-from rules.games import pi
+from casebook.rules.engine import IllegalAction
+from casebook.rules.games import pi
 from tests.rules.test_pi_support import EXAMPLE_DISPLAY, EXAMPLE_TILES, pi_database
 
 # Seated clockwise Blue, Red, Green: Blue holds Red's case (he is on her right), Green holds Blue's, Red Green's.

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.games import pi
-from rules.log import replay
+from casebook.rules.games import pi
+from casebook.rules.log import replay
 from tests.rules.logfiles import read_log
 from tests.rules.test_pi_support import pi_database
 

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from rules.games import pi
-from rules.log import GameLog, format_log, parse_log, replay
-from rules.problems import Problems
+from casebook.rules.games import pi
+from casebook.rules.log import GameLog, format_log, parse_log, replay
+from casebook.rules.problems import Problems
 from tests.rules.test_pi_support import pi_database
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve"]

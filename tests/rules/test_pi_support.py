@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rules.cards import CARDS_DIR, GameDatabase, load_database
+from casebook.rules.cards import CARDS_DIR, GameDatabase, load_database
 
 # The rulebook's worked example on our city: Bubbles in Little Italy, Murder in Foundry Row (next to
 # Little Italy and Main Street), No Crime on Main Street. Written out here, not taken from the engine.

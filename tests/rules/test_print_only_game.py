@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.cards import read_database
-from rules.problems import Problems
+from casebook.rules.cards import read_database
+from casebook.rules.problems import Problems
 
 ROOT = Path(__file__).resolve().parents[2]
 SHEETS = ROOT / "tests" / "data" / "sheets"
@@ -186,9 +186,9 @@ def test_a_game_with_rules_still_needs_players_and_a_rules_version(tmp_path: Pat
 def test_a_log_cannot_start_without_a_rules_version() -> None:
     from dataclasses import replace
 
-    from rules.cards import load_database
-    from rules.engine import IllegalAction
-    from rules.log import GameLog, start
+    from casebook.rules.cards import load_database
+    from casebook.rules.engine import IllegalAction
+    from casebook.rules.log import GameLog, start
 
     db = replace(load_database("graves"), rules_version=None)
     with pytest.raises(IllegalAction, match="the game 'graves' has no rules version"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rules.problems import SHOWN_LINE, SHOWN_PROBLEMS, Place, Problems
+from casebook.rules.problems import SHOWN_LINE, SHOWN_PROBLEMS, Place, Problems
 
 
 def test_a_flood_of_problems_is_shown_in_part_and_counted(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ from fnmatch import fnmatchcase
 
 import pytest
 
-from rules.cards import load_database
-from rules.search import RulesIndex
+from casebook.rules.cards import load_database
+from casebook.rules.search import RulesIndex
 from tests.rules.question_set import (
     SETS,
     TUNING,

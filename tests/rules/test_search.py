@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.search import Entry, Hit, RulesIndex, damerau_levenshtein, stem, tokenize
+from casebook.rules.search import Entry, Hit, RulesIndex, damerau_levenshtein, stem, tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY_CARDS = ROOT / "tests" / "data" / "tinygame" / "cards"
@@ -245,7 +245,7 @@ def test_normalisation_and_stemming():
 
 
 def test_question_words_irregular_forms_and_face_up_down():
-    from rules.search import is_question, is_stopword_typo
+    from casebook.rules.search import is_question, is_stopword_typo
 
     assert tokenize("what happens if I pass?") == ["pass"]
     assert tokenize("do I have to follow") == tokenize("must I follow") == ["must", "follow"]
@@ -258,7 +258,7 @@ def test_question_words_irregular_forms_and_face_up_down():
 
 
 def test_one_way_synonyms(index):
-    from rules.search import SYNONYMS
+    from casebook.rules.search import SYNONYMS
 
     assert "tie" in SYNONYMS["drawn"] and "draw" not in SYNONYMS.get("tie", {})
     assert all(not h.entry.id.startswith("turn_draw") for h in index.search("what happens on a tie", limit=5))
@@ -304,7 +304,7 @@ def test_a_typo_ranks_below_the_word_spelled_right(index):
 
 @pytest.fixture(scope="module")
 def moth_db():
-    from rules.cards import load_database
+    from casebook.rules.cards import load_database
 
     return load_database("moth", TINY_CARDS)
 
@@ -435,8 +435,8 @@ def test_cli_reports_a_broken_database_without_a_traceback(case, tmp_path, capsy
     original = target.read_text(encoding="utf-8")
     assert original.count(case["find"]) == 1, f"corpus case {case['name']} no longer applies"
     target.write_text(original.replace(case["find"], case["replace"], 1), encoding="utf-8")
-    from rules.cards import read_database
-    from rules.problems import Problems
+    from casebook.rules.cards import read_database
+    from casebook.rules.problems import Problems
 
     problems = Problems()
     read_database("graves", cards, problems)

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from rules.cards import read_database
-from rules.problems import Problems
-from rules.sheetsource import MAX_CELL, MAX_COLUMNS, MAX_ROWS, CellPlace, column_letter
-from rules.yamlsource import MAX_BYTES, plain
+from casebook.rules.cards import read_database
+from casebook.rules.problems import CellPlace, Problems, column_letter
+from casebook.rules.sheetsource import MAX_CELL, MAX_COLUMNS, MAX_ROWS
+from casebook.rules.yamlsource import MAX_BYTES, plain
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "tests" / "data" / "tinygame"
@@ -220,7 +220,7 @@ def test_every_problem_of_a_sheet_at_once(tmp_path: Path) -> None:
 
 
 def test_watch_sees_an_edited_sheet(tmp_path: Path) -> None:
-    from generator.watch import changes, snapshot
+    from casebook.generator.watch import changes, snapshot
 
     cards = game_folder(tmp_path, GOOD)
     before = snapshot([cards])

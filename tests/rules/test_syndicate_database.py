@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.cards import CARDS_DIR, read_database
-from rules.problems import Problems
-from rules.search import RulesIndex
+from casebook.rules.cards import CARDS_DIR, read_database
+from casebook.rules.problems import Problems
+from casebook.rules.search import RulesIndex
 
 
 def test_the_basic_decktet(syndicate_db):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import IllegalAction
-from rules.games import syndicate as s
-from rules.log import GameLog, replay
+from casebook.rules.engine import IllegalAction
+from casebook.rules.games import syndicate as s
+from casebook.rules.log import GameLog, replay
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.games import syndicate as s
-from rules.log import replay
+from casebook.rules.games import syndicate as s
+from casebook.rules.log import replay
 from tests.rules.logfiles import read_log
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs" / "syndicate"

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from rules.games import syndicate as s
-from rules.log import GameLog, format_log, parse_log, replay
-from rules.problems import Problems
+from casebook.rules.games import syndicate as s
+from casebook.rules.log import GameLog, format_log, parse_log, replay
+from casebook.rules.problems import Problems
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import yaml
 
-from rules.problems import Problems
-from rules.yamlsource import (
+from casebook.rules.problems import Problems
+from casebook.rules.yamlsource import (
     MAX_BYTES,
     MAX_DEPTH,
     MAX_LINE,

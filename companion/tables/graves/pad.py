@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.session import Outcome, Session
-from rules.games import graves as g
+from casebook.companion.session import Outcome, Session
+from casebook.rules.games import graves as g
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "A"]
 

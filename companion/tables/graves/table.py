@@ -12,11 +12,18 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 
-from companion.graves_pad import RANKS, GravesPad
-from companion.tables.base import GameTable
-from companion.tables.setup import PickInOrder, SecretEntry, SetupSpec, options, pick_grid, row_text
-from companion.theme import PLAYER_COLOURS, readable, rgba
-from companion.widgets import (
+from casebook.companion.tables.base import GameTable
+from casebook.companion.tables.graves.pad import RANKS, GravesPad
+from casebook.companion.tables.setup import (
+    PickInOrder,
+    SecretEntry,
+    SetupSpec,
+    options,
+    pick_grid,
+    row_text,
+)
+from casebook.companion.theme import PLAYER_COLOURS, readable, rgba
+from casebook.companion.widgets import (
     SYMBOLS,
     FitLabel,
     Tile,
@@ -26,7 +33,7 @@ from companion.widgets import (
     label,
     symbol_button,
 )
-from rules.games.graves import possible_masterminds
+from casebook.rules.games.graves import possible_masterminds
 
 
 class GravesNewGame(SetupSpec):

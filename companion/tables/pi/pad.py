@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.session import Outcome, Session
-from rules.games import pi
+from casebook.companion.session import Outcome, Session
+from casebook.rules.games import pi
 
 MODES = ("investigate", "evidence", "solve")
 SLOTS = ("suspect", "crime")  # the two tiles of a district, entered in this order

@@ -12,12 +12,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 
-from companion.pi_pad import MODES, SLOTS, PiPad
-from companion.screens import column
-from companion.tables.base import GameTable, NewGameSpec
-from companion.theme import rgba
-from companion.widgets import FitLabel, Tile, button, colour_bar, confirm, label
-from rules.games import pi
+from casebook.companion.screens import column
+from casebook.companion.tables.base import GameTable, NewGameSpec
+from casebook.companion.tables.pi.pad import MODES, SLOTS, PiPad
+from casebook.companion.theme import rgba
+from casebook.companion.widgets import FitLabel, Tile, button, colour_bar, confirm, label
+from casebook.rules.games import pi
 
 # the pieces' own colours (cards/pi/game.yaml suits), so each player picks the colour of their pieces
 PALETTE = {"red": "#D55E00", "blue": "#0072B2", "green": "#009E73", "yellow": "#F0E442", "purple": "#CC79A7"}

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.session import Outcome, Session
-from rules.engine import IllegalAction
-from rules.games import syndicate as sy
+from casebook.companion.session import Outcome, Session
+from casebook.rules.engine import IllegalAction
+from casebook.rules.games import syndicate as sy
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "crown"]
 RANK_LABELS = {"A": "A", "crown": "Crown"}

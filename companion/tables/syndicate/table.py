@@ -9,10 +9,10 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
-from companion.syndicate_pad import RANK_LABELS, RANKS, SLOTS, SyndicatePad
-from companion.tables.base import GameTable, NewGameSpec
-from companion.theme import PLAYER_COLOURS, rgba
-from companion.widgets import FitLabel, Tile, button, colour_bar, label, symbol_button
+from casebook.companion.tables.base import GameTable, NewGameSpec
+from casebook.companion.tables.syndicate.pad import RANK_LABELS, RANKS, SLOTS, SyndicatePad
+from casebook.companion.theme import PLAYER_COLOURS, rgba
+from casebook.companion.widgets import FitLabel, Tile, button, colour_bar, label, symbol_button
 
 NEW_GAME = NewGameSpec(
     players=3, names=["Ann", "Ben", "Cat"],

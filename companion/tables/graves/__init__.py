@@ -1,0 +1,1 @@
+"""The graves table: its screen (table.py) and its input pad (pad.py), side by side."""
