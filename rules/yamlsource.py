@@ -268,8 +268,9 @@ class _Frame:
 class _Reader:
     """Builds located values from the parser's events, counting depth and values as it goes."""
 
-    def __init__(self, source: _Source, allow_aliases: bool, packed: str | None = None):
+    def __init__(self, source: _Source, allow_aliases: bool, packed: str | None = None, loader: Any = _LOADER):
         self.source = source
+        self.parser_class = loader
         self.packed = packed  # the key of the top-level list whose mappings are packed as each ends
         self.path = source.spath
         self.problems_before = len(source.problems.items)
@@ -289,7 +290,7 @@ class _Reader:
         return Place(self.path, mark.line + 1, mark.column + 1)
 
     def read(self, text: str) -> Any:
-        parser = _LOADER(text)
+        parser = self.parser_class(text)
         try:
             get_event = parser.get_event
             first_document: Any = None
@@ -577,6 +578,10 @@ def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True, 
     except _Refused as exc:
         source.add(exc.line, exc.col, exc.message, exc.expected, exc.pos)
     except yaml.MarkedYAMLError as exc:
+        ours = _own_refusal_before(text, spath, aliases, exc)
+        if ours is not None:
+            source.add(ours.line, ours.col, ours.message, ours.expected, ours.pos)
+            return None
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or str(exc)
         if exc.context:
@@ -595,6 +600,33 @@ def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True, 
     except yaml.YAMLError as exc:
         problems.add(Place(spath), f"YAML: {exc}")
     return None
+
+
+def _own_refusal_before(text: str, spath: str, aliases: bool, exc: yaml.MarkedYAMLError) -> _Refused | None:
+    """Our refusal of a file that the YAML library refused first for nesting too deep, or None.
+
+    libyaml (bundled with PyYAML 6.0.4 on) stops at a nesting limit of its own while it scans
+    ahead, before its events reach our lower limit: so the user would read the library's
+    words, at another place, depending on the PyYAML installed. The text up to where it
+    stopped is read again with PyYAML's Python parser (which has no such limit), in growing
+    heads (its look-ahead in flow nesting costs the square of the head), to refuse it with our
+    own message at our own place.
+    """
+    mark = exc.problem_mark
+    if mark is None or "maximum nesting depth" not in str(exc.problem):
+        return None
+    end, size = mark.index + 1, 256
+    while True:
+        head = text[:min(size, end)]
+        try:
+            _Reader(_Source(spath, head, Problems()), aliases, loader=yaml.SafeLoader).read(head)
+        except _Refused as refused:
+            return refused
+        except yaml.YAMLError:
+            pass  # the head ends mid-value: read a longer one
+        if size >= end:
+            return None
+        size *= 4
 
 
 def plain(value: Any) -> Any:

@@ -89,3 +89,34 @@ def test_a_card_file_may_use_anchors_a_log_may_not(tmp_path: Path) -> None:
     path = tmp_path / "locations.yaml"
     path.write_bytes(case.file_bytes(card_host()))
     assert json.loads(python(READ_CARD_FILE, str(path)).stdout) == {"data": True, "problems": []}
+
+
+DEEP = [pytest.param(case, id=case.name) for case in CARD_CASES if case.name.startswith("deep_")]
+
+
+@pytest.mark.parametrize("case", DEEP)
+def test_deep_nesting_is_refused_in_our_words_whatever_the_parser_allows(case: Hostile) -> None:
+    """libyaml has had a nesting limit of its own since PyYAML 6.0.4; the pure parser has none.
+
+    The same file gives the same refusal, at the same place, through either parser: the
+    message a user reads does not depend on which PyYAML (or libyaml) is installed.
+    """
+    import yaml
+
+    from casebook.rules import yamlsource
+    from casebook.rules.problems import Problems
+
+    text = case.file_bytes(card_host()).decode("utf-8")
+    said = []
+    for loader in (yamlsource._LOADER, yaml.SafeLoader):
+        problems = Problems()
+        source = yamlsource._Source("locations.yaml", text, problems)
+        try:
+            yamlsource._Reader(source, True, loader=loader).read(text)
+        except yamlsource._Refused as refused:
+            said.append((refused.line, refused.col, refused.message))
+        except yaml.MarkedYAMLError as exc:  # the library's own limit: translated as parse_yaml does
+            ours = yamlsource._own_refusal_before(text, "locations.yaml", True, exc)
+            said.append(None if ours is None else (ours.line, ours.col, ours.message))
+    assert said[0] is not None and re.search(case.card or "", said[0][2]), said
+    assert said[0] == said[1], f"{case.name}: the two parsers refuse differently: {said}"
