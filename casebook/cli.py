@@ -1,4 +1,12 @@
-"""`casebook build|validate`: print-and-play sets from card databases, and their checks."""
+"""casebook: print-and-play sets for deduction card games, their rules, and a table companion.
+
+  build     print-and-play PDFs (and PNGs, print-service files, ...) into ./output
+  validate  check card databases and their layouts
+  new       make a folder for a game of your own that builds at once
+  replay    the state and scores a game log leads to
+  rules     answer a rules question from a game's rules, rulings and cards
+  app       open the table companion (needs the app extra)
+"""
 
 from __future__ import annotations
 
@@ -44,14 +52,15 @@ def _mm(text: str) -> float:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="casebook", description=__doc__)
+    ap = argparse.ArgumentParser(prog="casebook", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
 
     def data_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("games", nargs="*", metavar="GAME",
-                       help="game ids, or folders holding a game.yaml (default: every game under cards/)")
-        p.add_argument("--cards", type=Path, help="card databases folder (default: cards/)")
-        p.add_argument("--layouts", type=Path, help="layouts folder (default: layouts/)")
+                       help="game ids, or folders holding a game.yaml (default: every game in the cards folder)")
+        p.add_argument("--cards", type=Path, help="card databases folder (default: the five games casebook ships)")
+        p.add_argument("--layouts", type=Path, help="layouts folder (default: the layouts casebook ships)")
 
     b = sub.add_parser("build", help="build print-and-play PDFs (and PNGs) into output/")
     data_args(b)
@@ -83,10 +92,10 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("log", type=Path, metavar="LOG", help="a game log (YAML or JSON, docs/game-log.md)")
     r.add_argument("--until", type=int, metavar="N", help="stop after event N")
     r.add_argument("--json", action="store_true", help="print the state as JSON")
-    r.add_argument("--cards", type=Path, help="card databases folder (default: cards/)")
+    r.add_argument("--cards", type=Path, help="card databases folder (default: the games casebook ships)")
     n = sub.add_parser("new", help="make a folder for a game of your own (game.yaml, cards.csv, layouts) that builds at once")
     n.add_argument("folder", type=Path, metavar="GAME", help="the folder to make; its name is the game's id")
-    sub.add_parser("app", help="open the table companion (needs the app extra: pip install -e '.[app]')")
+    sub.add_parser("app", help="open the table companion (needs the app extra: pip install 'casebook[app]')")
     try:
         from casebook import rules_cmd
     except ImportError:  # pragma: no cover - the search command is optional while it is built
@@ -111,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 from casebook.companion.app import main as app_main
             except ImportError as exc:
-                print(f"casebook: the companion needs Kivy ({exc}); install with: pip install -e '.[app]'",
+                print(f"casebook: the companion needs Kivy ({exc}); install it with: pip install 'casebook[app]'",
                       file=sys.stderr)
                 return 2
             return app_main()
@@ -158,6 +167,11 @@ def _games(args: argparse.Namespace, opts: BuildOptions) -> list[str] | None:
         else:
             opts.game_folders[folder.name] = folder
             games.append(folder.name)
+    if not games and not unknown:
+        print(f"casebook: no game found: {opts.cards_dir} holds no folder with a game.yaml. Name a game folder "
+              "(casebook build FOLDER), point --cards at a folder of games, or make a game with: casebook new FOLDER",
+              file=sys.stderr)
+        return None
     if unknown:
         print(f"casebook: unknown game {', '.join(unknown)}; games in {opts.cards_dir}: {', '.join(known) or 'none'}; "
               "or a folder holding a game.yaml (casebook new FOLDER makes one)", file=sys.stderr)
