@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -129,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
 
             return rules_cmd.run(args)
         return validate(args)
+    except BrokenPipeError:  # the reader left (`casebook rules all tie | head`): stop quietly, as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        return 1
     except KeyboardInterrupt:
         print("casebook: interrupted; no output was changed", file=sys.stderr)
         return 0 if getattr(args, "watch", False) else 130  # Ctrl-C is how a watch ends
