@@ -690,14 +690,15 @@ def _evidence(state: State, who: int, event: Event) -> None:
     if given is not None and str(given).lower() not in accepted:
         raise IllegalAction(f"{state.players[state.holder(who)]} must answer {answer['answer']}, not {given!r}",
                             R_EVIDENCE_ANSWER)
-    drawn = _refill(state, card, event.get("draw"))
     marker = answer["marker"]
+    # a card that earned a disc or cube is discarded before the refill, so an empty deck is made again
+    # from a discard pile that holds it (evidence_keep_or_discard, then evidence_refill)
+    drawn = _refill(state, card, event.get("draw"), discarded=marker is not None)
     if marker is not None:
         if answer["moved"]:
             state.markers[who].remove(next(m for m in state.markers[who] if m[1] == marker[1] and m[2] == marker[2]
                                            and m[3] == "investigator"))
         state.markers[who].append(marker)
-        state.discard.append(card)
     else:
         state.kept[who].append(card)
     state.last_answer = {"by": state.players[who], "action": "evidence", "card": card, "answer": answer["answer"],
@@ -705,15 +706,33 @@ def _evidence(state: State, who: int, event: Event) -> None:
     _end_turn(state, who)
 
 
-def _refill(state: State, taken: str, named: Any) -> str | None:
-    """Take a card from the display and draw one to bring it back to nine; the card drawn, if any."""
+def refill_cards(state: State, taken: str) -> list[str]:
+    """The cards the display may be refilled from once `taken` is taken: the deck, or when it is empty the
+    discard pile it is made again from, with `taken` in it if it earns a disc or cube (a table names one)."""
+    if state.deck:
+        return list(state.deck)
     c = city(state.db)
-    reshuffle = not state.deck and bool(state.discard)
-    left, known = (len(state.discard), state.dealt_deck and state.seed is not None) if reshuffle \
+    discards = list(state.discard)
+    if taken in state.display and state.phase == "play" \
+            and answer_evidence(c, state.tiles, _held(state, state.current), state.markers[state.current],
+                                taken)["marker"] is not None:
+        discards.append(taken)
+    return sorted(discards, key=list(c.kind).index)
+
+
+def _refill(state: State, taken: str, named: Any, discarded: bool) -> str | None:
+    """Take a card from the display (onto the discard pile if `discarded`) and draw one to bring the display
+    back to nine; the card drawn, if any."""
+    c = city(state.db)
+    discards = len(state.discard) + discarded
+    reshuffle = not state.deck and discards > 0
+    left, known = (discards, state.dealt_deck and state.seed is not None) if reshuffle \
         else (len(state.deck), state.dealt_deck)
     if named is None and left > 1 and not known:  # checked before anything moves: a refusal changes nothing
         raise IllegalAction("name the evidence card drawn to refill the display (draw: <card>)", R_REFILL)
     state.display.remove(taken)
+    if discarded:
+        state.discard.append(taken)
     if reshuffle:  # shuffle the discards into a new deck
         state.deck = sorted(state.discard, key=list(c.kind).index)
         if state.seed is not None:

@@ -7,6 +7,7 @@ import pytest
 
 from casebook.rules.engine import IllegalAction
 from casebook.rules.games import pi
+from casebook.rules.log import GameLog, replay
 from tests.rules.test_pi_support import EXAMPLE_DISPLAY, EXAMPLE_TILES, pi_database
 
 # Seated clockwise Blue, Red, Green: Blue holds Red's case (he is on her right), Green holds Blue's, Red Green's.
@@ -195,8 +196,42 @@ def test_exhausted_deck_reshuffles_the_discards(db):
     act(state, "Blue", "evidence", card="canal_street")  # nothing for Blue's case: kept in front of him
     assert state.reshuffles == 1 and "shipyard" in state.display and state.deck == []
     assert state.kept[0][-1] == "canal_street"
-    act(state, "Red", "evidence", card="gasworks")  # a cube (Bubbles next door); nothing left to draw
-    assert len(state.display) == 8 and state.discard == ["gasworks"]
+    # a cube (Bubbles next door): Gasworks is discarded first, then the empty deck is made again from the
+    # discard pile, which is Gasworks alone, so it is drawn straight back (evidence_keep_or_discard, then
+    # evidence_refill: "If you do place a disc/cube then you discard the card. You then draw a card")
+    act(state, "Red", "evidence", card="gasworks")
+    assert state.reshuffles == 2 and len(state.display) == 9 and "gasworks" in state.display
+    assert state.deck == [] and state.discard == []
+    assert pi.problems(state) == []
+
+
+def test_a_card_that_earned_a_marker_is_discarded_before_the_reshuffle(db):
+    """The rulebook, Select an Evidence card: "If you do place a disc/cube then you discard the card. You
+    then draw a card to make the display up to nine cards again. If the deck is exhausted then shuffle the
+    discard pile to make a new deck." Discard first: the card is in the new deck and may be drawn back."""
+    c = pi.city(db)
+    deck = [e for e in c.kind if e not in EXAMPLE_DISPLAY]  # the table's own deck, every draw named
+    assert len(deck) == 27
+    events = [{"action": "deal", "tiles": EXAMPLE_TILES, "display": EXAMPLE_DISPLAY,
+               "cases": {"Ben": ["bubbles", "murder", "downtown"], "Ann": ["velvet_vance", "arson", "hilltop"]}}]
+    taken = "canal_street"
+    for i, drawn in enumerate(deck):  # 27 turns: each takes the card drawn the turn before, and draws the next
+        events.append({"action": "evidence", "by": ("Ann", "Ben")[i % 2], "card": taken, "draw": drawn})
+        taken = drawn
+    # the deck is empty. Ben's turn: Arson (Ben's case, held by Ann: Velvet Vance, Arson, Hilltop) lies in
+    # Hilltop: a disc on its tile, so the card is discarded; the discard pile, Arson in it, becomes the
+    # new deck, and the table happens to draw Arson straight back.
+    events.append({"action": "evidence", "by": "Ben", "card": "arson", "answer": "disc", "draw": "arson"})
+    before = replay(db, GameLog("pi", 1, ["Ann", "Ben"], events=events[:-1])).state
+    assert before.deck == [] and "arson" in pi.refill_cards(before, "arson")  # what a table may name
+    assert "arson" not in before.discard
+    log = GameLog("pi", 1, ["Ann", "Ben"], events=events)
+    out = replay(db, log)
+    assert out.error is None, str(out.error)
+    state = out.state
+    assert state.reshuffles == 1 and "arson" in state.display and len(state.display) == 9
+    assert "arson" not in state.deck + state.discard
+    assert ("disc", "crime", "hilltop", "arson") in state.markers[1]
     assert pi.problems(state) == []
 
 
