@@ -136,9 +136,9 @@ def power_text(power: dict[str, Any]) -> str:
     body = {
         "reverse_turns": "reverse the turn order.",
         "skip_next": "the next player misses their turn.",
-        "draw": ("its player draws a card after drawing back up." if power.get("trigger") == "play" else
-                 f"the active player draws {count} card{'s' if count != 1 else ''}."),
-        "each_draws": "every player still in draws a card.",
+        "draw": ("its player draws a card (after drawing back up)." if power.get("trigger") == "play" else
+                 f"the active player draws {count} card{'s' if count != 1 else ''} (after drawing back up)."),
+        "each_draws": "every player still in draws a card (the active player after drawing back up).",
         "discard_tops": "discard the top card of every other pile unseen.",
         "loupe_to_last": "the loupe starts at the last suspect, not the first.",
         "discard_bottom": "discard the bottom card of this pile unseen.",
@@ -929,15 +929,18 @@ def _murder(state: State, sid: str, in_review: bool) -> None:
         state.loupe_start -= 1  # it stays on the same suspect
     _check_end(state)
     if state.phase != "over":
-        _power(state, sid, "death", state.active)
+        _power(state, sid, "death", state.active, in_review)
     if in_review and state.phase != "over" and state.review is not None:
         state.review, state.phase = None, "play"
         state.loupe, state.loupe_start = min(state.loupe_start, max(len(state.row) - 1, 0)), 0
         _next_turn(state)
 
 
-def _power(state: State, sid: str, trigger: str, who: int) -> None:
-    """A suspect's power, when the Suspect Powers variant is on."""
+def _power(state: State, sid: str, trigger: str, who: int, in_review: bool = False) -> None:
+    """A suspect's power, when the Suspect Powers variant is on.
+
+    Cards it gives the player whose turn it is come after their draw back up to 4 (turn_draw), as a draw
+    card's do: during a play they wait in bonus_draws; in a review that hand is drawn already, so at once."""
     if "powers" not in state.variants:
         return
     power = suspects(state.db)[sid].power
@@ -950,13 +953,16 @@ def _power(state: State, sid: str, trigger: str, who: int) -> None:
         state.direction *= -1
     elif op == "skip_next":
         state.skips += 1
-    elif op == "draw" and trigger == "play":
+    elif op == "draw" and not in_review:
         state.bonus_draws += int(power.get("count", 1))
     elif op == "draw":
         _draw(state, who, int(power.get("count", 1)))
     elif op == "each_draws":
         for p in state.players_in():
-            _draw(state, p, 1)
+            if p == who and not in_review:
+                state.bonus_draws += 1
+            else:
+                _draw(state, p, 1)
     elif op == "discard_tops":
         for s in state.row:
             if state.piles[s] and not (state.review is not None and state.review.suspect == s):

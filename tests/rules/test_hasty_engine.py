@@ -451,3 +451,49 @@ def test_wrong_secrets_at_setup_are_told_without_naming_whose(db):
     for refused in (nobody, two, same, off_row):
         assert refused.value.rule.id == "setup_secrets"
         assert not any(p in str(refused.value) for p in ("Ann", "Ben", "Cat"))
+
+
+DEATH_DRAWS_AT_THE_LOUPE = """\
+casebook-log: 1
+game: hasty
+rules_version: 1
+players: [Ann, Ben, Cat]
+variants: [powers]
+setup:
+  sets: [expert]
+  row: [felix_ambrose, dorian_fitch, cornelius_brandt, marguerite_lowe, hattie_quill]
+  secrets: {Ann: dorian_fitch, Ben: marguerite_lowe, Cat: hattie_quill}
+events:
+  # Falling Chandelier at the loupe: Felix dies at once; Ann draws back up to 4, then the 2 his power gives
+  - {action: play, by: Ann, at: felix_ambrose, card: Falling Chandelier}
+  # the loupe stays on Dorian, who moved up into the gap; Ben's face-down play moves it to Cornelius
+  - {action: play, by: Ben, at: hattie_quill}
+  # Cornelius dies at the loupe: Ann and Ben draw a card now, Cat after drawing back up to 4
+  - {action: play, by: Cat, at: cornelius_brandt, card: Falling Chandelier}
+"""
+
+
+def test_a_death_power_that_draws_at_the_loupe_draws_after_the_draw_back_up(db):
+    """turn_draw: "After your play (and its effect) draw back up to 4 cards; then draw any cards an effect or
+    power gave you this turn." Felix Ambrose and Cornelius Brandt murdered at the loupe give the active player
+    their cards on top of a full hand, as Fresh Lead and Marguerite Lowe do; in a review (the hand already
+    drawn back up) at once."""
+    from casebook.rules.log import parse_log, replay
+    from casebook.rules.problems import Problems
+
+    log = parse_log(DEATH_DRAWS_AT_THE_LOUPE, "death_draws", Problems())
+    assert log is not None
+    after_felix = replay(db, log, until=1)
+    assert after_felix.error is None, str(after_felix.error)
+    assert after_felix.state.dead == ["felix_ambrose"]
+    assert after_felix.state.hands == [6, 4, 4]  # Ann: 4 - 1 played, back up to 4, then 2
+    out = replay(db, log)
+    assert out.error is None, str(out.error)
+    assert out.state.dead == ["felix_ambrose", "cornelius_brandt"]
+    assert out.state.hands == [7, 5, 5]  # Cat: 4 - 1, back up to 4, then 1; Ann and Ben 1 each
+    assert out.state.bonus_draws == 0 and h.problems(out.state) == []
+    for sid in ("felix_ambrose", "cornelius_brandt", "marguerite_lowe"):  # each says when its cards come
+        assert "after drawing back up" in h.suspects(db)[sid].power["text"], sid
+    for card in h.actions(db).values():
+        if card.op == "draw":
+            assert "after drawing back up" in h.effect_text(card.effect, card.name), card.id
