@@ -59,6 +59,8 @@ TILE_SETS = {"suspect": "suspect_tiles", "crime": "crime_tiles"}
 COLOUR_PIECES = {"investigator": INVESTIGATORS, "cube": CUBES, "disc": DISCS, "penalty": 1}
 
 R_SETUP = Rule("Setup", "setup_first_player")
+R_PLAYERS = Rule("Two to five players", "setup_players")
+R_COLOURS = Rule("Each player's pieces", "components_pieces")
 R_DEAL = Rule("Seed the board", "setup_tiles")
 R_CASES = Rule("Deal the cases", "setup_cases")
 R_DISPLAY = Rule("The evidence display", "setup_evidence")
@@ -74,6 +76,8 @@ R_SOLVE = Rule("Try to solve", "solve_attempt")
 R_PASS = Rule("A player with no investigators left", "faq_no_investigators")
 R_MISLED = Rule("A wrong answer found out", "misleading")
 R_END = Rule("Three mini-games", "game_end")
+R_NEXT_DEAL = Rule("End of a mini-game", "mini_game_end")
+R_NOTHING_TO_DRAW = Rule("An exhausted deck", "faq_exhausted_deck")
 
 
 # --- the set ---------------------------------------------------------------------------------
@@ -451,7 +455,7 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
     players = [str(p) for p in setup.get("players") or []]
     low, high = db.player_counts
     if not low <= len(players) <= high:
-        raise IllegalAction(f"P.I. is for {low} to {high} players, not {len(players)}", R_SETUP)
+        raise IllegalAction(f"P.I. is for {low} to {high} players, not {len(players)}", R_PLAYERS)
     if len(set(players)) != len(players):
         raise IllegalAction("the players need different names", R_SETUP)
     if setup.get("variants"):
@@ -464,7 +468,7 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
         colours = [colours.get(p) for p in players]
     if not isinstance(colours, list) or len(colours) != len(players) or len(set(map(str, colours))) != len(colours) \
             or any(col not in db.suits for col in colours):
-        raise IllegalAction(f"colours: one different colour per player, from {', '.join(db.suits)}", R_SETUP)
+        raise IllegalAction(f"colours: one different colour per player, from {', '.join(db.suits)}", R_COLOURS)
     first = setup.get("first", players[0])
     if first not in players:
         raise IllegalAction(f"first: '{first}' is not a player ({', '.join(players)})", R_SETUP)
@@ -511,7 +515,7 @@ def _fields(event: Event, allowed: set[str], rule: Rule) -> None:
 
 def _deal(state: State, event: Event) -> None:
     if state.phase != "deal":
-        raise IllegalAction(f"mini-game {state.mini} is already dealt", R_DEAL)
+        raise IllegalAction(f"mini-game {state.mini} is already dealt: the next deal comes when it ends", R_NEXT_DEAL)
     _fields(event, {"tiles", "display", "cases"}, R_DEAL)
     c = city(state.db)
     if (event.get("tiles") is None or event.get("display") is None) and state.seed is None:
@@ -636,7 +640,9 @@ def _my_turn(state: State, who: int) -> None:
         wanted = {"deal": f"mini-game {state.mini} is not dealt yet (a deal event comes first)",
                   "cases": "every player enters the case they hold first (case events)",
                   "over": "the game is over"}[state.phase]
-        raise IllegalAction(wanted, R_TURN)
+        # the rule that says what comes now: the board set up (again), the cases dealt, the end
+        rule = {"deal": R_DEAL if state.mini == 1 else R_NEXT_DEAL, "cases": R_CASES, "over": R_END}[state.phase]
+        raise IllegalAction(wanted, rule)
     if who != state.current:
         raise IllegalAction(f"it is {state.players[state.current]}'s turn, not {state.players[who]}'s", R_TURN)
 
@@ -741,7 +747,8 @@ def _refill(state: State, taken: str, named: Any, discarded: bool) -> str | None
         state.dealt_deck = state.dealt_deck and state.seed is not None  # a table's own deck stays unknown
     if not state.deck:
         if named is not None:
-            raise IllegalAction("the evidence deck and the discard pile are empty: nothing can be drawn", R_REFILL)
+            raise IllegalAction("the evidence deck and the discard pile are empty: nothing can be drawn",
+                                R_NOTHING_TO_DRAW)
         return None
     if named is None:
         if not state.dealt_deck and len(state.deck) > 1:  # one card left: the draw is forced

@@ -354,3 +354,50 @@ def test_a_fifth_solver_shares_the_fourth_box(db):
     assert state.mini == 1 and state.current == 4
     solve("E")                                    # round 4 too: shares the 1
     assert [p[0] for p in state.points] == [7, 5, 3, 1, 1] and state.mini == 2
+
+
+def refusal(state, event):
+    """The refusal of an event (the rule it names and its words); the test fails if it is accepted."""
+    with pytest.raises(IllegalAction) as exc:
+        pi.apply(state, event)
+    return exc.value
+
+
+def test_a_refusal_names_the_rule_a_player_would_look_up(db):
+    """Issue 20, item 15: a deal in the middle of a mini-game is refused by the rule that says when the board is
+    dealt again (mini_game_end: "Everything goes back, is shuffled and dealt again"), not by how tiles are laid."""
+    from pathlib import Path
+
+    from tests.rules.logfiles import read_log
+
+    log = read_log(Path(__file__).resolve().parents[1] / "data" / "logs" / "pi" / "two_players.yaml")
+    deal = log.events[0]
+    log.events.insert(2, dict(deal))  # a second deal after Ann's first turn
+    out = replay(db, log)
+    assert out.error is not None and out.error.event_no == 3
+    assert out.error.rule.id == "mini_game_end", str(out.error)
+    assert "mini-game 1 is already dealt" in out.error.reason
+
+    # a turn before the deal: mini-game 1 is set up (setup_tiles), a later one dealt again (mini_game_end)
+    state = pi.new_state(db, {"players": ["Ann", "Ben"]})
+    assert refusal(state, {"action": "investigate", "by": "Ann", "district": "hilltop"}).rule.id == "setup_tiles"
+    state.mini = 2
+    assert refusal(state, {"action": "investigate", "by": "Ann", "district": "hilltop"}).rule.id == "mini_game_end"
+    state = pi.new_state(db, {"players": ["Ann", "Ben"]})
+    pi.apply(state, {"action": "deal", "tiles": EXAMPLE_TILES, "display": EXAMPLE_DISPLAY})
+    assert refusal(state, {"action": "investigate", "by": "Ann", "district": "hilltop"}).rule.id == "setup_cases"
+
+    # how many players: a rule of its own, with the rulebook's "two to five players"
+    with pytest.raises(IllegalAction) as six:
+        pi.new_state(db, {"players": ["A", "B", "C", "D", "E", "F"]})
+    assert six.value.rule.id == "setup_players" and "2 to 5 players" in six.value.reason
+    assert "two to five players" in next(r.text for r in db.rules if r.id == "setup_players")
+    with pytest.raises(IllegalAction) as colour:
+        pi.new_state(db, {"players": ["Ann", "Ben"], "colours": ["red", "red"]})
+    assert colour.value.rule.id == "components_pieces"  # "in a colour of their own"
+
+    # a draw named when the deck and the discards are empty: the ruling on an exhausted deck
+    state = dealt(db)
+    state.deck, state.discard = [], []
+    refused = refusal(state, {"action": "evidence", "by": "Blue", "card": "canal_street", "draw": "shipyard"})
+    assert refused.rule.id == "faq_exhausted_deck", str(refused)
