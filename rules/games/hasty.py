@@ -68,6 +68,10 @@ R_REVIEW = Rule("The review", "review_largest")
 R_REVEAL = Rule("Revealing a pile", "review_reveal")
 R_CHOICE = Rule("Choices", "review_choice")
 R_END = Rule("End of the game", "end_last_player")
+R_TRAITOR = Rule("Traitor variant", "variant_traitor")
+R_NO_CARDS = Rule("Out of cards", "end_no_cards")
+R_NOBODY_LEFT = Rule("The Traitor with one suspect left", "faq_traitor_one_suspect")
+END_RULES = {r.id: r for r in (R_END, R_TRAITOR, R_NO_CARDS, R_NOBODY_LEFT)}
 R_STUCK = Rule("No playable card", "turn_stuck")
 R_COPIES = Rule("How many copies", "cards_copies")
 
@@ -356,6 +360,7 @@ class State(SharesDatabase):
     peeks: list[tuple[int, int]] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     why: str = ""
+    ended_by: str = ""  # the id of the rule the game ended by, cited when an event comes after the end
     events: int = 0
     said: list[str] = field(default_factory=list)  # what the last event did, for describe
     history: list[str] = field(default_factory=list)
@@ -451,8 +456,8 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
     else:
         if not isinstance(given, dict) or set(given) != set(players):
             raise IllegalAction("secrets: one suspect for each player ({Ann: <suspect>, ...})", R_SECRETS)
-        secrets = [TRAITOR if str(given[p]).lower() in (TRAITOR, "the traitor") else suspect_id_db(db, given[p])
-                   for p in players]
+        secrets = [TRAITOR if str(given[p]).lower() in (TRAITOR, "the traitor") else
+                   suspect_id_db(db, given[p], R_SECRETS) for p in players]
     # said without naming whose secret is wrong: the players read it together
     traitors = secrets.count(TRAITOR)
     if traitor and traitors != 1:
@@ -479,9 +484,9 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
     return state
 
 
-def suspect_id_db(db: GameDatabase, text: Any) -> str:
+def suspect_id_db(db: GameDatabase, text: Any, rule: Rule = R_SETUP) -> str:
     opts = {s.id: s.id for s in suspects(db).values()} | {s.name.lower(): s.id for s in suspects(db).values()}
-    return _find(opts, text, "suspect", R_SETUP)
+    return _find(opts, text, "suspect", rule)
 
 
 # --- playing -------------------------------------------------------------------------------------
@@ -996,16 +1001,16 @@ def _check_end(state: State) -> None:
             left = others
         elif not others:
             _over(state, [traitor], f"{state.players[traitor]} is the Traitor and wins: every other player is "
-                                    f"out and {len(state.row)} suspects remain")
+                                    f"out and {len(state.row)} suspects remain", R_TRAITOR)
             return
     if len(left) == 1:
-        _over(state, left, f"{state.players[left[0]]} is the last player left")
+        _over(state, left, f"{state.players[left[0]]} is the last player left", R_END)
     elif not left:
-        _over(state, [], "nobody is left: the Traitor lost with the last suspect standing")
+        _over(state, [], "nobody is left: the Traitor lost with the last suspect standing", R_NOBODY_LEFT)
 
 
-def _over(state: State, winners: list[int], why: str) -> None:
-    state.phase, state.winners, state.why = "over", winners, why
+def _over(state: State, winners: list[int], why: str, rule: Rule) -> None:
+    state.phase, state.winners, state.why, state.ended_by = "over", winners, why, rule.id
     state.review = None
     _say(state, "Game over: " + why)
 
@@ -1036,17 +1041,17 @@ def _next_turn(state: State) -> None:
     traitor = state.secrets.index(TRAITOR) if TRAITOR in state.secrets else None
     winners = [p for p in left if p != traitor]
     _over(state, winners, f"no player has a card left: {engine.and_list([state.players[p] for p in winners]) or 'nobody'}"
-                          " share the win" + (" (the Traitor loses)" if traitor in left else ""))
+                          " share the win" + (" (the Traitor loses)" if traitor in left else ""), R_NO_CARDS)
 
 
 def _need(state: State, *phases: str) -> None:
     if state.phase == "over":
-        raise IllegalAction(f"the game is over: {state.why}", R_END)
+        raise IllegalAction(f"the game is over: {state.why}", END_RULES.get(state.ended_by, R_END))
     if state.phase not in phases:
         wanted = {"play": "a play (no review is under way)",
                   "pick": f"{state.players[state.active]} picks the pile to review (pick)",
                   "reveal": "the next card of the review (reveal)"}[state.phase]
-        raise IllegalAction(f"now comes {wanted}", R_REVIEW if state.phase != "play" else R_TURN)
+        raise IllegalAction(f"now comes {wanted}", {"play": R_TURN, "pick": R_REVIEW, "reveal": R_REVEAL}[state.phase])
 
 
 def _fields(event: Event, allowed: set[str], rule: Rule) -> None:
@@ -1063,7 +1068,7 @@ def apply(state: State, event: Event) -> None:
     """Apply one event; IllegalAction (naming the rule) if the rules forbid it."""
     action = action_of(event, ACTIONS, R_TURN)
     if state.phase == "over":
-        raise IllegalAction(f"the game is over: {state.why}", R_END)
+        raise IllegalAction(f"the game is over: {state.why}", END_RULES.get(state.ended_by, R_END))
     who = _player(state, event.get("by"))
     state.said, state.acted, state.hand_discards = [], [], []
     ACTIONS[action](state, who, event)

@@ -497,3 +497,39 @@ def test_a_death_power_that_draws_at_the_loupe_draws_after_the_draw_back_up(db):
     for card in h.actions(db).values():
         if card.op == "draw":
             assert "after drawing back up" in h.effect_text(card.effect, card.name), card.id
+
+
+def test_a_refusal_names_the_rule_a_player_would_look_up(db):
+    """Issue 20, item 15: a play while a review is under way cites the rule of the review's reveals
+    (review_reveal), not how the pile is picked; an event after the end cites the rule the game ended by."""
+    from pathlib import Path
+
+    from casebook.rules.log import replay
+    from tests.rules.logfiles import read_log
+
+    referee = Path(__file__).resolve().parents[1] / "data" / "logs" / "hasty" / "referee"
+    during = replay(db, read_log(referee / "i06_play_during_review.yaml"))
+    assert during.error is not None and during.error.event_no == 6
+    assert during.error.rule.id == "review_reveal", str(during.error)
+
+    last = replay(db, read_log(referee / "i08_after_game_over.yaml"))
+    assert last.error.event_no == 2 and last.error.rule.id == "end_last_player", str(last.error)
+    log = read_log(referee / "g03_five_expert_traitor_wins.yaml")
+    log.events.append({"action": "play", "by": "Ann", "at": "hattie_quill"})
+    traitor = replay(db, log)
+    assert traitor.error.event_no == 20 and traitor.error.rule.id == "variant_traitor", str(traitor.error)
+    assert "is the Traitor and wins" in traitor.error.reason
+
+    state = game(db)  # nobody holds a card and none is left to draw: those still in share the win (end_no_cards)
+    state.deck, state.discards, state.hands = 0, 0, [0, 1, 0]
+    state.active = 1
+    play(state, "Ben", "silas_penhallow")
+    assert h.is_over(state)
+    shared = h.check(state, {"action": "play", "by": "Ann", "at": "hattie_quill"})
+    with pytest.raises(IllegalAction) as after:
+        play(state, "Ann", "hattie_quill")
+    assert after.value.rule.id == "end_no_cards", shared
+
+    with pytest.raises(IllegalAction) as unknown:  # a secret suspect misspelt: the rule of the secrets
+        game(db, secrets={"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "Cornelius Brand"})
+    assert unknown.value.rule.id == "setup_secrets" and "did you mean" in unknown.value.reason
