@@ -724,7 +724,7 @@ def _discard(state: State, side: str, event: Event) -> None:
     given = event.get("cards")
     if not isinstance(given, list) or not given:
         raise IllegalAction("cards: [the cards discarded from hand]", R_ARCHIVING)
-    ids = [influence_id(state, side, c) for c in given]
+    ids = [influence_id(state, side, c, R_ARCHIVING) for c in given]
     t = state.tables[side]
     if len(ids) > t.hand:
         raise IllegalAction(f"{state.name(side)} holds {t.hand} card{'s' if t.hand != 1 else ''}, not {len(ids)}",

@@ -74,6 +74,7 @@ R_NOBODY_LEFT = Rule("The Traitor with one suspect left", "faq_traitor_one_suspe
 END_RULES = {r.id: r for r in (R_END, R_TRAITOR, R_NO_CARDS, R_NOBODY_LEFT)}
 R_STUCK = Rule("No playable card", "turn_stuck")
 R_COPIES = Rule("How many copies", "cards_copies")
+R_SETS = Rule("Choose the card sets", "setup_sets")
 
 # op -> (parameters with their allowed values, needs a choice: "target" (suspect), "player" or "")
 OPS: dict[str, tuple[dict[str, tuple[Any, ...]], str]] = {
@@ -404,7 +405,8 @@ def suspect_id(state: State, text: Any, rule: Rule = R_TURN) -> str:
     return _find(opts, text, "suspect", rule)
 
 
-def card_id(state: State, text: Any, rule: Rule = R_TURN) -> str:
+def card_id(state: State, text: Any, rule: Rule = R_SETS) -> str:
+    """A card of the sets in play by id or name; else refused by the rule of which sets are played."""
     cards = [c for c in actions(state.db).values() if set(c.sets) & set(state.sets)]
     opts = {c.id: c.id for c in cards} | {c.name.lower(): c.id for c in cards}
     return _find(opts, text, f"card of the set(s) {', '.join(state.sets)}", rule)
@@ -596,7 +598,7 @@ def _stuck(state: State, who: int, event: Event) -> None:
     _fields(event, {"card"}, R_STUCK)
     if state.hands[who] <= 0:
         raise IllegalAction(f"{state.players[who]} has no card in hand", R_TURN)
-    cid = card_id(state, event.get("card"), R_STUCK)
+    cid = card_id(state, event.get("card"))
     if allowed_at(state, who, cid):
         card = actions(state.db)[cid]
         where = (f"its only restriction: {OWN_RULE[card.restriction]}" if card.restriction in OWN_RULE else
@@ -747,7 +749,7 @@ def _reveal(state: State, who: int, event: Event) -> None:
             raise IllegalAction("say which card was revealed: card: <name>", R_REVEAL)
         cid = entry.card
     else:
-        cid = card_id(state, event["card"], R_REVEAL)
+        cid = card_id(state, event["card"])
         if entry.card is not None and entry.card != cid:
             raise IllegalAction(f"this card was played as {actions(state.db)[entry.card].name}, not "
                                 f"{actions(state.db)[cid].name}", R_REVEAL)

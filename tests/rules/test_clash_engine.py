@@ -477,3 +477,13 @@ def test_every_rule_the_engine_names_is_an_entry_of_the_rules(db):
     named = {v.id for v in vars(c).values() if isinstance(v, c.Rule)}
     named |= {r.id for r in c.R_ENDS.values()}
     assert named and named <= entries, named - entries
+
+
+def test_an_unknown_card_discarded_at_archiving_cites_archiving(db):
+    state = setup(game(db), "embankment",
+                  holmes=[("informant", 1), ("telegram", 2), ("keen_eye", 3)],
+                  moriarty=[("bribery", 1), ("paid_informer", 2), ("coded_message", 3)])
+    plays(state, (ANN, "cross_examination", 3), (BEN, "hired_muscle", 3))
+    skip_final_turn(state)
+    assert state.phase == "site"
+    assert refusal(state, {"action": "discard", "by": ANN, "cards": ["Telegramm"]}).rule.id == "archiving"

@@ -533,3 +533,21 @@ def test_a_refusal_names_the_rule_a_player_would_look_up(db):
     with pytest.raises(IllegalAction) as unknown:  # a secret suspect misspelt: the rule of the secrets
         game(db, secrets={"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "Cornelius Brand"})
     assert unknown.value.rule.id == "setup_secrets" and "did you mean" in unknown.value.reason
+
+
+def test_a_card_not_in_the_sets_played_cites_the_card_sets_rule(db):
+    """The referee's i02: Garrotte (expert) in a base game: the rule to look up is which sets are played."""
+    from pathlib import Path
+
+    from casebook.rules.log import replay
+    from tests.rules.logfiles import read_log
+
+    referee = Path(__file__).resolve().parents[1] / "data" / "logs" / "hasty" / "referee"
+    out = replay(db, read_log(referee / "i02_card_not_in_sets.yaml"))
+    assert out.error.event_no == 1 and out.error.rule.id == "setup_sets", str(out.error)
+    state = game(db)
+    for event in ({"action": "stuck", "by": "Ann", "card": "garrotte"},
+                  {"action": "play", "by": "Ann", "at": "dorian_fitch", "card": "Garrotte"}):
+        with pytest.raises(IllegalAction) as exc:
+            h.apply(state, event)
+        assert exc.value.rule.id == "setup_sets", event
