@@ -405,6 +405,7 @@ R_ARCHIVING = Rule("Archiving", "archiving")
 R_AGENTS = Rule("Playing with Agents", "agents_setup")
 R_AGENT_SUPPORT = Rule("Support under an Agent", "agents_support")
 R_ACTIVATE = Rule("Activating an Agent", "agents_activate")
+R_WHEN_ACTIVATE = Rule("When an Agent may be activated", "faq_agent_activation")
 R_END = Rule("End of the game", "end_moriarty")
 R_ENDS = {side: Rule("End of the game", f"end_{side}") for side in ("holmes", "moriarty", "draw")}  # the one that came
 
@@ -1043,7 +1044,8 @@ def _activate(state: State, side: str, event: Event) -> None:
     final = state.phase == "final_reveal"
     if not (state.phase == "turns" or final) or (final and _next_revealer(state) != side) or \
             (not final and side != state.active):
-        raise IllegalAction(f"{state.name(side)} may activate an Agent only on their own turn", R_ACTIVATE)
+        raise IllegalAction(f"{state.name(side)} may activate an Agent only on their own turn, or in the Final "
+                            "Turn when it is theirs to reveal", R_WHEN_ACTIVATE)
     t = state.tables[side]
     if not t.agent_here or t.agent:
         raise IllegalAction(f"{state.name(side)} has no face-down Agent to activate", R_ACTIVATE)

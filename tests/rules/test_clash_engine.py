@@ -462,6 +462,10 @@ def test_agent_and_waterloo_refusals_cite_their_own_rulings(db):
     assert no_agent.rule.id == "agents_support" and "no face-down Agent" in no_agent.reason
     plays(state, (ANN, "telegram", 3), (BEN, "hired_muscle", 1))
     assert state.phase == "final_place"
+    # Ben's Agent lies face down; placing Action Cards is nobody's turn to activate one (faq_agent_activation)
+    state.tables["moriarty"].agent_support = 3
+    early = refusal(state, {"action": "activate", "by": BEN, "agent": "silas_crane"})
+    assert early.rule.id == "faq_agent_activation" and "when it is theirs to reveal" in early.reason
     for card in c.ACTION_CARDS:
         for who in (ANN, BEN):
             c.apply(state, {"action": "place", "by": who, "card": card, "thread": 1})
