@@ -580,6 +580,7 @@ def _play(state: State, who: int, event: Event) -> None:
     if state.phase == "over":
         return
     if "big_hands" in state.variants:
+        state.bonus_draws = 0  # nobody draws in Big Hands: no draw waits for a later turn
         if state.hands[who] == 0 and not state.out[who]:
             _big_hands_review(state, who)
             return

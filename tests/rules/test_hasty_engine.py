@@ -551,3 +551,15 @@ def test_a_card_not_in_the_sets_played_cites_the_card_sets_rule(db):
         with pytest.raises(IllegalAction) as exc:
             h.apply(state, event)
         assert exc.value.rule.id == "setup_sets", event
+
+
+def test_big_hands_nobody_draws_the_cards_a_power_gives(db):
+    """variant_big_hands: "nobody draws". Felix Ambrose murdered at the loupe by a player's last card leaves
+    no draw pending for a later turn."""
+    row = ["felix_ambrose", "dorian_fitch", "cornelius_brandt", "marguerite_lowe", "hattie_quill"]
+    state = game(db, variants=["powers", "big_hands"], sets=["expert"], row=row,
+                 secrets={"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "hattie_quill"})
+    state.hands[0] = 1
+    play(state, "Ann", "felix_ambrose", "Falling Chandelier")
+    assert state.dead == ["felix_ambrose"] and state.hands[0] == 0
+    assert state.bonus_draws == 0
