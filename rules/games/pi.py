@@ -728,13 +728,22 @@ def refill_cards(state: State, taken: str) -> list[str]:
 
 def _refill(state: State, taken: str, named: Any, discarded: bool) -> str | None:
     """Take a card from the display (onto the discard pile if `discarded`) and draw one to bring the display
-    back to nine; the card drawn, if any."""
+    back to nine; the card drawn, if any. Every refusal comes before anything moves."""
     c = city(state.db)
-    discards = len(state.discard) + discarded
-    reshuffle = not state.deck and discards > 0
-    left, known = (discards, state.dealt_deck and state.seed is not None) if reshuffle \
-        else (len(state.deck), state.dealt_deck)
-    if named is None and left > 1 and not known:  # checked before anything moves: a refusal changes nothing
+    # the cards the draw comes from: the deck, or once it is empty the discard pile it is made again from
+    pool = state.deck or state.discard + ([taken] if discarded else [])
+    reshuffle = not state.deck and bool(pool)
+    known = state.dealt_deck and (state.seed is not None or not reshuffle)  # a table's own deck stays unknown
+    drawn: str | None = None
+    if named is not None:
+        if not pool:
+            raise IllegalAction("the evidence deck and the discard pile are empty: nothing can be drawn",
+                                R_NOTHING_TO_DRAW)
+        drawn = element(c, named, None, R_REFILL)
+        if drawn not in pool:
+            where = "the deck" if state.deck else "the discard pile shuffled into a new deck"
+            raise IllegalAction(f"the {c.name[drawn]} evidence card is not in {where}", R_REFILL)
+    elif len(pool) > 1 and not known:  # one card left: the draw is forced
         raise IllegalAction("name the evidence card drawn to refill the display (draw: <card>)", R_REFILL)
     state.display.remove(taken)
     if discarded:
@@ -744,20 +753,11 @@ def _refill(state: State, taken: str, named: Any, discarded: bool) -> str | None
         if state.seed is not None:
             _rng(state, f"reshuffle {state.reshuffles}").shuffle(state.deck)
         state.discard, state.reshuffles = [], state.reshuffles + 1
-        state.dealt_deck = state.dealt_deck and state.seed is not None  # a table's own deck stays unknown
+        state.dealt_deck = known
     if not state.deck:
-        if named is not None:
-            raise IllegalAction("the evidence deck and the discard pile are empty: nothing can be drawn",
-                                R_NOTHING_TO_DRAW)
         return None
-    if named is None:
-        if not state.dealt_deck and len(state.deck) > 1:  # one card left: the draw is forced
-            raise IllegalAction("name the evidence card drawn to refill the display (draw: <card>)", R_REFILL)
+    if drawn is None:
         drawn = state.deck[0]
-    else:
-        drawn = element(c, named, None, R_REFILL)
-        if drawn not in state.deck:
-            raise IllegalAction(f"the {c.name[drawn]} evidence card is not in the deck", R_REFILL)
     state.deck.remove(drawn)
     state.display.append(drawn)
     return drawn

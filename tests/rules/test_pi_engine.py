@@ -225,6 +225,11 @@ def test_a_card_that_earned_a_marker_is_discarded_before_the_reshuffle(db):
     before = replay(db, GameLog("pi", 1, ["Ann", "Ben"], events=events[:-1])).state
     assert before.deck == [] and "arson" in pi.refill_cards(before, "arson")  # what a table may name
     assert "arson" not in before.discard
+    # a card named that is in neither: refused, and the refusal moves nothing (Arson stays on display)
+    shown, discards = list(before.display), list(before.discard)
+    with pytest.raises(IllegalAction, match="Hilltop evidence card is not in the discard pile"):
+        act(before, "Ben", "evidence", card="arson", draw="hilltop")
+    assert before.display == shown and before.discard == discards and before.reshuffles == 0
     log = GameLog("pi", 1, ["Ann", "Ben"], events=events)
     out = replay(db, log)
     assert out.error is None, str(out.error)
