@@ -383,6 +383,7 @@ def cards(db: GameDatabase) -> Cards:
 # --- rules the engine names when it refuses ------------------------------------------------------
 
 R_SETUP = Rule("Setup", "setup_table")
+R_PLAYERS = Rule("Two players", "setup_players")
 R_PLAN = Rule("Moriarty prepares the crime", "setup_crime_plan")
 R_SITE = Rule("Reveal an Investigation Site", "start_site")
 R_INITIAL = Rule("Initial Setup", "start_initial_setup")
@@ -392,6 +393,8 @@ R_OPTIONAL = Rule("The optional actions", "turn_optional")
 R_USE = Rule("Use one Influence Card", "action_use")
 R_SUPPORT = Rule("Add one Support Card", "action_support")
 R_DRAW = Rule("Draw one Influence Card", "action_draw")
+R_EMPTY_DECK = Rule("An empty Influence deck", "start_reshuffle")
+R_WATERLOO_FINAL = Rule("Waterloo Station in the Final Turn", "faq_waterloo_final_draw")
 R_LIMIT = Rule("The Influence Card Limit", "influence_limit")
 R_CARDS = Rule("All plays are public", "faq_cards_seen")
 R_EFFECT = Rule("Effects", "effects_this_thread")
@@ -400,7 +403,9 @@ R_FINAL_PLACE = Rule("Plan in secret", "final_place")
 R_FINAL_REVEAL = Rule("Reveal and act", "final_reveal")
 R_ARCHIVING = Rule("Archiving", "archiving")
 R_AGENTS = Rule("Playing with Agents", "agents_setup")
+R_AGENT_SUPPORT = Rule("Support under an Agent", "agents_support")
 R_ACTIVATE = Rule("Activating an Agent", "agents_activate")
+R_WHEN_ACTIVATE = Rule("When an Agent may be activated", "faq_agent_activation")
 R_END = Rule("End of the game", "end_moriarty")
 R_ENDS = {side: Rule("End of the game", f"end_{side}") for side in ("holmes", "moriarty", "draw")}  # the one that came
 
@@ -540,7 +545,8 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
     with the First Player Card; `plan: [3 crime plan ids]` may give Moriarty's plan, or a `plan` event does."""
     players = setup.get("players") or []
     if len(players) != 2 or len(set(players)) != 2:
-        raise IllegalAction(f"Clash of Minds is for exactly 2 players with different names, not {players}", R_SETUP)
+        raise IllegalAction(f"Clash of Minds is for exactly 2 players with different names, not {players}",
+                            R_PLAYERS)
     variants = [str(v) for v in setup.get("variants") or []]
     unknown_variants = [v for v in variants if v not in VARIANTS]
     if unknown_variants:
@@ -679,7 +685,7 @@ def _plan(state: State, side: str, event: Event) -> None:
 def _site(state: State, side: str, event: Event) -> None:
     _fields(event, {"site"}, R_SITE)
     if state.phase != "site":
-        raise IllegalAction(_phase_words(state), R_SITE)
+        raise IllegalAction(_phase_words(state), _phase_rule(state))
     sites = cards(state.db).sites
     sid = _find(_names(sites), event.get("site"), "investigation site", R_SITE)
     if len(state.sites_used) == len(sites):
@@ -719,7 +725,7 @@ def _discard(state: State, side: str, event: Event) -> None:
     given = event.get("cards")
     if not isinstance(given, list) or not given:
         raise IllegalAction("cards: [the cards discarded from hand]", R_ARCHIVING)
-    ids = [influence_id(state, side, c) for c in given]
+    ids = [influence_id(state, side, c, R_ARCHIVING) for c in given]
     t = state.tables[side]
     if len(ids) > t.hand:
         raise IllegalAction(f"{state.name(side)} holds {t.hand} card{'s' if t.hand != 1 else ''}, not {len(ids)}",
@@ -751,7 +757,7 @@ def _replace_agent(state: State, side: str, event: Event) -> None:
 def _setup(state: State, side: str, event: Event) -> None:
     _fields(event, {"card", "thread"}, R_INITIAL)
     if state.phase != "setup":
-        raise IllegalAction(_phase_words(state), R_INITIAL)
+        raise IllegalAction(_phase_words(state), _phase_rule(state))
     if side != state.active:
         raise IllegalAction(f"it is {state.name(state.active)}'s turn to place a card in the Initial Setup", R_INITIAL)
     cid = influence_id(state, side, event.get("card"), R_INITIAL)
@@ -779,27 +785,31 @@ def _start_course(state: State) -> None:
 
 # --- events: the Course ---------------------------------------------------------------------------
 
-def _my_turn(state: State, side: str, rule: Rule) -> None:
+def _my_turn(state: State, side: str) -> None:
     if state.phase != "turns":
-        raise IllegalAction(_phase_words(state), rule)
+        raise IllegalAction(_phase_words(state), _phase_rule(state))
     if side != state.active:
         raise IllegalAction(f"it is {state.name(state.active)}'s turn", R_TURN)
 
 
-def _put_into_play(state: State, side: str, cid: str, thread: int) -> None:
+def _put_into_play(state: State, side: str, cid: str, thread: int, rule: Rule = R_MANDATORY) -> None:
+    """A card from hand upright in a thread: the mandatory action, or Into Play revealed in the Final Turn (`rule`)."""
     t = state.tables[side]
     if t.in_play() >= state.limit(side):
         raise IllegalAction(f"{state.name(side)} has {t.in_play()} Influence Cards in play, the limit of "
                             f"{state.here().name} ({state.limit(side)})",
                             R_LIMIT)
-    _from_hand(state, side, cid, R_MANDATORY)
+    if rule is R_FINAL_REVEAL and t.hand <= 0:
+        raise IllegalAction(f"{state.name(side)} has no card in hand to put into play: skip the card (take: skip)",
+                            rule)
+    _from_hand(state, side, cid, rule)
     t.threads[thread].append(InPlay(cid))
     _say(state, f"{state.name(side)} puts {card_name(state, side, cid)} into play in thread {thread + 1}")
 
 
 def _play(state: State, side: str, event: Event) -> None:
     _fields(event, {"card", "thread"}, R_MANDATORY)
-    _my_turn(state, side, R_MANDATORY)
+    _my_turn(state, side)
     if state.mandatory_done:
         raise IllegalAction("the mandatory action was used this turn already (one card into play a turn)",
                             R_MANDATORY)
@@ -813,8 +823,9 @@ def _can_take_optional(state: State, side: str, kind: str) -> None:
     taken = [*state.optional, kind]
     if len(taken) > 3 or taken.count(kind) > 2:
         done = engine.and_list([ACTION_WORDS[k].lower() for k in state.optional])
-        raise IllegalAction(f"{state.name(side)} has used all three optional Action Cards showing "
-                            f"'{ACTION_WORDS[kind]}' this turn ({done})" if taken.count(kind) > 2 else
+        raise IllegalAction(f"{state.name(side)} has used both optional Action Cards showing "
+                            f"'{ACTION_WORDS[kind]}' this turn (each optional card shows two of the three actions; "
+                            f"taken: {', '.join(state.optional)})" if taken.count(kind) > 2 else
                             f"{state.name(side)} has used all three optional Action Cards this turn ({done})",
                             R_OPTIONAL)
 
@@ -823,16 +834,17 @@ def _draw_action(state: State, side: str, event: Event, thread: int | None = Non
     _fields(event, set() if thread is None else {"card", "take"}, R_DRAW)
     if state.site_op() == "no_draw":
         raise IllegalAction(f"{state.here().name}: {site_text(state.here().effect)}",
-                            R_SITE)
+                            R_SITE if thread is None else R_WATERLOO_FINAL)
     t = state.tables[side]
     if not t.deck and not t.discards():
-        raise IllegalAction(f"{state.name(side)}'s deck and discard pile are empty: there is nothing to draw", R_DRAW)
+        raise IllegalAction(f"{state.name(side)}'s deck and discard pile are empty: there is nothing to draw",
+                            R_EMPTY_DECK)
     _draw(state, side, 1)
     _say(state, f"{state.name(side)} draws a card")
 
 
 def _draw_event(state: State, side: str, event: Event) -> None:
-    _my_turn(state, side, R_DRAW)
+    _my_turn(state, side)
     _can_take_optional(state, side, "draw")
     _draw_action(state, side, event)
     state.optional.append("draw")
@@ -849,9 +861,10 @@ def _support_here(state: State, side: str, target: Any, rule: Rule) -> str:
     if target == "agent":
         if not state.agents_mode:
             raise IllegalAction("Support Cards go under an Agent only in the Agent mode (variants: [agents])",
-                                Rule("Support under an Agent", "agents_support"))
+                                R_AGENT_SUPPORT)
         if not t.agent_here or t.agent:
-            raise IllegalAction(f"{state.name(side)} has no face-down Agent to put a Support Card under", R_ACTIVATE)
+            raise IllegalAction(f"{state.name(side)} has no face-down Agent to put a Support Card under",
+                                R_AGENT_SUPPORT)
         t.hand -= 1
         t.agent_support += 1
         return f"{state.name(side)} adds a Support Card under the Agent ({t.agent_support})"
@@ -863,7 +876,7 @@ def _support_here(state: State, side: str, target: Any, rule: Rule) -> str:
 
 def _support(state: State, side: str, event: Event) -> None:
     _fields(event, {"thread"}, R_SUPPORT)
-    _my_turn(state, side, R_SUPPORT)
+    _my_turn(state, side)
     _can_take_optional(state, side, "support")
     _say(state, _support_here(state, side, event.get("thread"), R_SUPPORT))
     state.optional.append("support")
@@ -893,7 +906,7 @@ def _use(state: State, side: str, event: Event, thread: int | None = None) -> No
     allowed = {"card", "thread", "target", "target_thread", "to", "discarded"}
     _fields(event, allowed | ({"take"} if thread is not None else set()), R_USE)
     if thread is None:
-        _my_turn(state, side, R_USE)
+        _my_turn(state, side)
         _can_take_optional(state, side, "use")
         given_thread = event.get("thread")
     else:
@@ -1031,7 +1044,8 @@ def _activate(state: State, side: str, event: Event) -> None:
     final = state.phase == "final_reveal"
     if not (state.phase == "turns" or final) or (final and _next_revealer(state) != side) or \
             (not final and side != state.active):
-        raise IllegalAction(f"{state.name(side)} may activate an Agent only on their own turn", R_ACTIVATE)
+        raise IllegalAction(f"{state.name(side)} may activate an Agent only on their own turn, or in the Final "
+                            "Turn when it is theirs to reveal", R_WHEN_ACTIVATE)
     t = state.tables[side]
     if not t.agent_here or t.agent:
         raise IllegalAction(f"{state.name(side)} has no face-down Agent to activate", R_ACTIVATE)
@@ -1060,7 +1074,7 @@ def _activate(state: State, side: str, event: Event) -> None:
 
 def _end(state: State, side: str, event: Event) -> None:
     _fields(event, set(), R_TURN)
-    _my_turn(state, side, R_TURN)
+    _my_turn(state, side)
     t = state.tables[side]
     if not state.mandatory_done and t.hand > 0 and t.in_play() < state.limit(side):
         raise IllegalAction(f"{state.name(side)} must first put one Influence Card into play (the mandatory action)",
@@ -1099,7 +1113,7 @@ def _action_card(value: Any, rule: Rule) -> str:
 def _place(state: State, side: str, event: Event) -> None:
     _fields(event, {"card", "thread"}, R_FINAL_PLACE)
     if state.phase != "final_place":
-        raise IllegalAction(_phase_words(state), R_FINAL_PLACE)
+        raise IllegalAction(_phase_words(state), _phase_rule(state))
     if side != state.active:
         raise IllegalAction(f"it is {state.name(state.active)}'s turn to place an Action Card", R_FINAL_PLACE)
     card = _action_card(event.get("card"), R_FINAL_PLACE)
@@ -1121,7 +1135,7 @@ def _next_revealer(state: State) -> str:
 
 def _reveal(state: State, side: str, event: Event) -> None:
     if state.phase != "final_reveal":
-        raise IllegalAction(_phase_words(state), R_FINAL_REVEAL)
+        raise IllegalAction(_phase_words(state), _phase_rule(state))
     if side != _next_revealer(state):
         raise IllegalAction(f"it is {state.name(_next_revealer(state))}'s turn to reveal an Action Card",
                             R_FINAL_REVEAL)
@@ -1140,8 +1154,8 @@ def _reveal(state: State, side: str, event: Event) -> None:
         _say(state, f"{state.name(side)} skips it")
     elif take == "play":
         _fields(event, {"card", "take", "influence"}, R_FINAL_REVEAL)
-        cid = influence_id(state, side, event.get("influence"), R_MANDATORY)
-        _put_into_play(state, side, cid, thread)
+        cid = influence_id(state, side, event.get("influence"), R_FINAL_REVEAL)
+        _put_into_play(state, side, cid, thread, R_FINAL_REVEAL)
     elif take == "draw":
         _draw_action(state, side, event, thread)
     elif take == "support":
@@ -1325,6 +1339,12 @@ def _phase_words(state: State) -> str:
         "final_place": "the Final Turn: the players place their Action Cards face down ({action: place})",
         "final_reveal": "the Final Turn: the players reveal their Action Cards ({action: reveal})",
     }.get(state.phase, state.phase)
+
+
+def _phase_rule(state: State) -> Rule:
+    """The rule of what comes now, for an event out of its phase: what a player looks up to see what to do."""
+    return {"plan": R_PLAN, "site": R_SITE, "setup": R_INITIAL, "turns": R_TURN, "final_place": R_FINAL_PLACE,
+            "final_reveal": R_FINAL_REVEAL}.get(state.phase, R_ENDS.get(str(state.winner), R_END))
 
 
 ACTIONS: dict[str, Callable[[State, str, Event], None]] = {

@@ -68,8 +68,13 @@ R_REVIEW = Rule("The review", "review_largest")
 R_REVEAL = Rule("Revealing a pile", "review_reveal")
 R_CHOICE = Rule("Choices", "review_choice")
 R_END = Rule("End of the game", "end_last_player")
+R_TRAITOR = Rule("Traitor variant", "variant_traitor")
+R_NO_CARDS = Rule("Out of cards", "end_no_cards")
+R_NOBODY_LEFT = Rule("The Traitor with one suspect left", "faq_traitor_one_suspect")
+END_RULES = {r.id: r for r in (R_END, R_TRAITOR, R_NO_CARDS, R_NOBODY_LEFT)}
 R_STUCK = Rule("No playable card", "turn_stuck")
 R_COPIES = Rule("How many copies", "cards_copies")
+R_SETS = Rule("Choose the card sets", "setup_sets")
 
 # op -> (parameters with their allowed values, needs a choice: "target" (suspect), "player" or "")
 OPS: dict[str, tuple[dict[str, tuple[Any, ...]], str]] = {
@@ -136,9 +141,9 @@ def power_text(power: dict[str, Any]) -> str:
     body = {
         "reverse_turns": "reverse the turn order.",
         "skip_next": "the next player misses their turn.",
-        "draw": ("its player draws a card after drawing back up." if power.get("trigger") == "play" else
-                 f"the active player draws {count} card{'s' if count != 1 else ''}."),
-        "each_draws": "every player still in draws a card.",
+        "draw": ("its player draws a card (after drawing back up)." if power.get("trigger") == "play" else
+                 f"the active player draws {count} card{'s' if count != 1 else ''} (after drawing back up)."),
+        "each_draws": "every player still in draws a card (the active player after drawing back up).",
         "discard_tops": "discard the top card of every other pile unseen.",
         "loupe_to_last": "the loupe starts at the last suspect, not the first.",
         "discard_bottom": "discard the bottom card of this pile unseen.",
@@ -356,6 +361,7 @@ class State(SharesDatabase):
     peeks: list[tuple[int, int]] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     why: str = ""
+    ended_by: str = ""  # the id of the rule the game ended by, cited when an event comes after the end
     events: int = 0
     said: list[str] = field(default_factory=list)  # what the last event did, for describe
     history: list[str] = field(default_factory=list)
@@ -399,7 +405,8 @@ def suspect_id(state: State, text: Any, rule: Rule = R_TURN) -> str:
     return _find(opts, text, "suspect", rule)
 
 
-def card_id(state: State, text: Any, rule: Rule = R_TURN) -> str:
+def card_id(state: State, text: Any, rule: Rule = R_SETS) -> str:
+    """A card of the sets in play by id or name; else refused by the rule of which sets are played."""
     cards = [c for c in actions(state.db).values() if set(c.sets) & set(state.sets)]
     opts = {c.id: c.id for c in cards} | {c.name.lower(): c.id for c in cards}
     return _find(opts, text, f"card of the set(s) {', '.join(state.sets)}", rule)
@@ -451,8 +458,8 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
     else:
         if not isinstance(given, dict) or set(given) != set(players):
             raise IllegalAction("secrets: one suspect for each player ({Ann: <suspect>, ...})", R_SECRETS)
-        secrets = [TRAITOR if str(given[p]).lower() in (TRAITOR, "the traitor") else suspect_id_db(db, given[p])
-                   for p in players]
+        secrets = [TRAITOR if str(given[p]).lower() in (TRAITOR, "the traitor") else
+                   suspect_id_db(db, given[p], R_SECRETS) for p in players]
     # said without naming whose secret is wrong: the players read it together
     traitors = secrets.count(TRAITOR)
     if traitor and traitors != 1:
@@ -479,9 +486,9 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
     return state
 
 
-def suspect_id_db(db: GameDatabase, text: Any) -> str:
+def suspect_id_db(db: GameDatabase, text: Any, rule: Rule = R_SETUP) -> str:
     opts = {s.id: s.id for s in suspects(db).values()} | {s.name.lower(): s.id for s in suspects(db).values()}
-    return _find(opts, text, "suspect", R_SETUP)
+    return _find(opts, text, "suspect", rule)
 
 
 # --- playing -------------------------------------------------------------------------------------
@@ -573,6 +580,7 @@ def _play(state: State, who: int, event: Event) -> None:
     if state.phase == "over":
         return
     if "big_hands" in state.variants:
+        state.bonus_draws = 0  # nobody draws in Big Hands: no draw waits for a later turn
         if state.hands[who] == 0 and not state.out[who]:
             _big_hands_review(state, who)
             return
@@ -591,7 +599,7 @@ def _stuck(state: State, who: int, event: Event) -> None:
     _fields(event, {"card"}, R_STUCK)
     if state.hands[who] <= 0:
         raise IllegalAction(f"{state.players[who]} has no card in hand", R_TURN)
-    cid = card_id(state, event.get("card"), R_STUCK)
+    cid = card_id(state, event.get("card"))
     if allowed_at(state, who, cid):
         card = actions(state.db)[cid]
         where = (f"its only restriction: {OWN_RULE[card.restriction]}" if card.restriction in OWN_RULE else
@@ -742,7 +750,7 @@ def _reveal(state: State, who: int, event: Event) -> None:
             raise IllegalAction("say which card was revealed: card: <name>", R_REVEAL)
         cid = entry.card
     else:
-        cid = card_id(state, event["card"], R_REVEAL)
+        cid = card_id(state, event["card"])
         if entry.card is not None and entry.card != cid:
             raise IllegalAction(f"this card was played as {actions(state.db)[entry.card].name}, not "
                                 f"{actions(state.db)[cid].name}", R_REVEAL)
@@ -929,15 +937,18 @@ def _murder(state: State, sid: str, in_review: bool) -> None:
         state.loupe_start -= 1  # it stays on the same suspect
     _check_end(state)
     if state.phase != "over":
-        _power(state, sid, "death", state.active)
+        _power(state, sid, "death", state.active, in_review)
     if in_review and state.phase != "over" and state.review is not None:
         state.review, state.phase = None, "play"
         state.loupe, state.loupe_start = min(state.loupe_start, max(len(state.row) - 1, 0)), 0
         _next_turn(state)
 
 
-def _power(state: State, sid: str, trigger: str, who: int) -> None:
-    """A suspect's power, when the Suspect Powers variant is on."""
+def _power(state: State, sid: str, trigger: str, who: int, in_review: bool = False) -> None:
+    """A suspect's power, when the Suspect Powers variant is on.
+
+    Cards it gives the player whose turn it is come after their draw back up to 4 (turn_draw), as a draw
+    card's do: during a play they wait in bonus_draws; in a review that hand is drawn already, so at once."""
     if "powers" not in state.variants:
         return
     power = suspects(state.db)[sid].power
@@ -950,13 +961,16 @@ def _power(state: State, sid: str, trigger: str, who: int) -> None:
         state.direction *= -1
     elif op == "skip_next":
         state.skips += 1
-    elif op == "draw" and trigger == "play":
+    elif op == "draw" and not in_review:
         state.bonus_draws += int(power.get("count", 1))
     elif op == "draw":
         _draw(state, who, int(power.get("count", 1)))
     elif op == "each_draws":
         for p in state.players_in():
-            _draw(state, p, 1)
+            if p == who and not in_review:
+                state.bonus_draws += 1
+            else:
+                _draw(state, p, 1)
     elif op == "discard_tops":
         for s in state.row:
             if state.piles[s] and not (state.review is not None and state.review.suspect == s):
@@ -990,16 +1004,16 @@ def _check_end(state: State) -> None:
             left = others
         elif not others:
             _over(state, [traitor], f"{state.players[traitor]} is the Traitor and wins: every other player is "
-                                    f"out and {len(state.row)} suspects remain")
+                                    f"out and {len(state.row)} suspects remain", R_TRAITOR)
             return
     if len(left) == 1:
-        _over(state, left, f"{state.players[left[0]]} is the last player left")
+        _over(state, left, f"{state.players[left[0]]} is the last player left", R_END)
     elif not left:
-        _over(state, [], "nobody is left: the Traitor lost with the last suspect standing")
+        _over(state, [], "nobody is left: the Traitor lost with the last suspect standing", R_NOBODY_LEFT)
 
 
-def _over(state: State, winners: list[int], why: str) -> None:
-    state.phase, state.winners, state.why = "over", winners, why
+def _over(state: State, winners: list[int], why: str, rule: Rule) -> None:
+    state.phase, state.winners, state.why, state.ended_by = "over", winners, why, rule.id
     state.review = None
     _say(state, "Game over: " + why)
 
@@ -1030,17 +1044,17 @@ def _next_turn(state: State) -> None:
     traitor = state.secrets.index(TRAITOR) if TRAITOR in state.secrets else None
     winners = [p for p in left if p != traitor]
     _over(state, winners, f"no player has a card left: {engine.and_list([state.players[p] for p in winners]) or 'nobody'}"
-                          " share the win" + (" (the Traitor loses)" if traitor in left else ""))
+                          " share the win" + (" (the Traitor loses)" if traitor in left else ""), R_NO_CARDS)
 
 
 def _need(state: State, *phases: str) -> None:
     if state.phase == "over":
-        raise IllegalAction(f"the game is over: {state.why}", R_END)
+        raise IllegalAction(f"the game is over: {state.why}", END_RULES.get(state.ended_by, R_END))
     if state.phase not in phases:
         wanted = {"play": "a play (no review is under way)",
                   "pick": f"{state.players[state.active]} picks the pile to review (pick)",
                   "reveal": "the next card of the review (reveal)"}[state.phase]
-        raise IllegalAction(f"now comes {wanted}", R_REVIEW if state.phase != "play" else R_TURN)
+        raise IllegalAction(f"now comes {wanted}", {"play": R_TURN, "pick": R_REVIEW, "reveal": R_REVEAL}[state.phase])
 
 
 def _fields(event: Event, allowed: set[str], rule: Rule) -> None:
@@ -1057,7 +1071,7 @@ def apply(state: State, event: Event) -> None:
     """Apply one event; IllegalAction (naming the rule) if the rules forbid it."""
     action = action_of(event, ACTIONS, R_TURN)
     if state.phase == "over":
-        raise IllegalAction(f"the game is over: {state.why}", R_END)
+        raise IllegalAction(f"the game is over: {state.why}", END_RULES.get(state.ended_by, R_END))
     who = _player(state, event.get("by"))
     state.said, state.acted, state.hand_discards = [], [], []
     ACTIONS[action](state, who, event)

@@ -59,6 +59,8 @@ TILE_SETS = {"suspect": "suspect_tiles", "crime": "crime_tiles"}
 COLOUR_PIECES = {"investigator": INVESTIGATORS, "cube": CUBES, "disc": DISCS, "penalty": 1}
 
 R_SETUP = Rule("Setup", "setup_first_player")
+R_PLAYERS = Rule("Two to five players", "setup_players")
+R_COLOURS = Rule("Each player's pieces", "components_pieces")
 R_DEAL = Rule("Seed the board", "setup_tiles")
 R_CASES = Rule("Deal the cases", "setup_cases")
 R_DISPLAY = Rule("The evidence display", "setup_evidence")
@@ -74,6 +76,8 @@ R_SOLVE = Rule("Try to solve", "solve_attempt")
 R_PASS = Rule("A player with no investigators left", "faq_no_investigators")
 R_MISLED = Rule("A wrong answer found out", "misleading")
 R_END = Rule("Three mini-games", "game_end")
+R_NEXT_DEAL = Rule("End of a mini-game", "mini_game_end")
+R_NOTHING_TO_DRAW = Rule("An exhausted deck", "faq_exhausted_deck")
 
 
 # --- the set ---------------------------------------------------------------------------------
@@ -451,7 +455,7 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
     players = [str(p) for p in setup.get("players") or []]
     low, high = db.player_counts
     if not low <= len(players) <= high:
-        raise IllegalAction(f"P.I. is for {low} to {high} players, not {len(players)}", R_SETUP)
+        raise IllegalAction(f"P.I. is for {low} to {high} players, not {len(players)}", R_PLAYERS)
     if len(set(players)) != len(players):
         raise IllegalAction("the players need different names", R_SETUP)
     if setup.get("variants"):
@@ -464,7 +468,7 @@ def new_state(db: GameDatabase, setup: dict[str, Any]) -> State:
         colours = [colours.get(p) for p in players]
     if not isinstance(colours, list) or len(colours) != len(players) or len(set(map(str, colours))) != len(colours) \
             or any(col not in db.suits for col in colours):
-        raise IllegalAction(f"colours: one different colour per player, from {', '.join(db.suits)}", R_SETUP)
+        raise IllegalAction(f"colours: one different colour per player, from {', '.join(db.suits)}", R_COLOURS)
     first = setup.get("first", players[0])
     if first not in players:
         raise IllegalAction(f"first: '{first}' is not a player ({', '.join(players)})", R_SETUP)
@@ -511,7 +515,7 @@ def _fields(event: Event, allowed: set[str], rule: Rule) -> None:
 
 def _deal(state: State, event: Event) -> None:
     if state.phase != "deal":
-        raise IllegalAction(f"mini-game {state.mini} is already dealt", R_DEAL)
+        raise IllegalAction(f"mini-game {state.mini} is already dealt: the next deal comes when it ends", R_NEXT_DEAL)
     _fields(event, {"tiles", "display", "cases"}, R_DEAL)
     c = city(state.db)
     if (event.get("tiles") is None or event.get("display") is None) and state.seed is None:
@@ -636,7 +640,9 @@ def _my_turn(state: State, who: int) -> None:
         wanted = {"deal": f"mini-game {state.mini} is not dealt yet (a deal event comes first)",
                   "cases": "every player enters the case they hold first (case events)",
                   "over": "the game is over"}[state.phase]
-        raise IllegalAction(wanted, R_TURN)
+        # the rule that says what comes now: the board set up (again), the cases dealt, the end
+        rule = {"deal": R_DEAL if state.mini == 1 else R_NEXT_DEAL, "cases": R_CASES, "over": R_END}[state.phase]
+        raise IllegalAction(wanted, rule)
     if who != state.current:
         raise IllegalAction(f"it is {state.players[state.current]}'s turn, not {state.players[who]}'s", R_TURN)
 
@@ -690,14 +696,15 @@ def _evidence(state: State, who: int, event: Event) -> None:
     if given is not None and str(given).lower() not in accepted:
         raise IllegalAction(f"{state.players[state.holder(who)]} must answer {answer['answer']}, not {given!r}",
                             R_EVIDENCE_ANSWER)
-    drawn = _refill(state, card, event.get("draw"))
     marker = answer["marker"]
+    # a card that earned a disc or cube is discarded before the refill, so an empty deck is made again
+    # from a discard pile that holds it (evidence_keep_or_discard, then evidence_refill)
+    drawn = _refill(state, card, event.get("draw"), discarded=marker is not None)
     if marker is not None:
         if answer["moved"]:
             state.markers[who].remove(next(m for m in state.markers[who] if m[1] == marker[1] and m[2] == marker[2]
                                            and m[3] == "investigator"))
         state.markers[who].append(marker)
-        state.discard.append(card)
     else:
         state.kept[who].append(card)
     state.last_answer = {"by": state.players[who], "action": "evidence", "card": card, "answer": answer["answer"],
@@ -705,33 +712,52 @@ def _evidence(state: State, who: int, event: Event) -> None:
     _end_turn(state, who)
 
 
-def _refill(state: State, taken: str, named: Any) -> str | None:
-    """Take a card from the display and draw one to bring it back to nine; the card drawn, if any."""
+def refill_cards(state: State, taken: str) -> list[str]:
+    """The cards the display may be refilled from once `taken` is taken: the deck, or when it is empty the
+    discard pile it is made again from, with `taken` in it if it earns a disc or cube (a table names one)."""
+    if state.deck:
+        return list(state.deck)
     c = city(state.db)
-    reshuffle = not state.deck and bool(state.discard)
-    left, known = (len(state.discard), state.dealt_deck and state.seed is not None) if reshuffle \
-        else (len(state.deck), state.dealt_deck)
-    if named is None and left > 1 and not known:  # checked before anything moves: a refusal changes nothing
+    discards = list(state.discard)
+    if taken in state.display and state.phase == "play" \
+            and answer_evidence(c, state.tiles, _held(state, state.current), state.markers[state.current],
+                                taken)["marker"] is not None:
+        discards.append(taken)
+    return sorted(discards, key=list(c.kind).index)
+
+
+def _refill(state: State, taken: str, named: Any, discarded: bool) -> str | None:
+    """Take a card from the display (onto the discard pile if `discarded`) and draw one to bring the display
+    back to nine; the card drawn, if any. Every refusal comes before anything moves."""
+    c = city(state.db)
+    # the cards the draw comes from: the deck, or once it is empty the discard pile it is made again from
+    pool = state.deck or state.discard + ([taken] if discarded else [])
+    reshuffle = not state.deck and bool(pool)
+    known = state.dealt_deck and (state.seed is not None or not reshuffle)  # a table's own deck stays unknown
+    drawn: str | None = None
+    if named is not None:
+        if not pool:
+            raise IllegalAction("the evidence deck and the discard pile are empty: nothing can be drawn",
+                                R_NOTHING_TO_DRAW)
+        drawn = element(c, named, None, R_REFILL)
+        if drawn not in pool:
+            where = "the deck" if state.deck else "the discard pile shuffled into a new deck"
+            raise IllegalAction(f"the {c.name[drawn]} evidence card is not in {where}", R_REFILL)
+    elif len(pool) > 1 and not known:  # one card left: the draw is forced
         raise IllegalAction("name the evidence card drawn to refill the display (draw: <card>)", R_REFILL)
     state.display.remove(taken)
+    if discarded:
+        state.discard.append(taken)
     if reshuffle:  # shuffle the discards into a new deck
         state.deck = sorted(state.discard, key=list(c.kind).index)
         if state.seed is not None:
             _rng(state, f"reshuffle {state.reshuffles}").shuffle(state.deck)
         state.discard, state.reshuffles = [], state.reshuffles + 1
-        state.dealt_deck = state.dealt_deck and state.seed is not None  # a table's own deck stays unknown
+        state.dealt_deck = known
     if not state.deck:
-        if named is not None:
-            raise IllegalAction("the evidence deck and the discard pile are empty: nothing can be drawn", R_REFILL)
         return None
-    if named is None:
-        if not state.dealt_deck and len(state.deck) > 1:  # one card left: the draw is forced
-            raise IllegalAction("name the evidence card drawn to refill the display (draw: <card>)", R_REFILL)
+    if drawn is None:
         drawn = state.deck[0]
-    else:
-        drawn = element(c, named, None, R_REFILL)
-        if drawn not in state.deck:
-            raise IllegalAction(f"the {c.name[drawn]} evidence card is not in the deck", R_REFILL)
     state.deck.remove(drawn)
     state.display.append(drawn)
     return drawn

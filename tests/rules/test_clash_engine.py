@@ -9,6 +9,7 @@ import pytest
 from casebook.rules.cards import load_database
 from casebook.rules.engine import IllegalAction
 from casebook.rules.games import clash as c
+from casebook.rules.log import replay as c_replay
 
 ANN, BEN = "Ann", "Ben"  # Ann plays Holmes, Ben Moriarty
 PLAN = ["lady_vale", "kidnapping", "crimson_sapphire"]  # victim in thread 1, felony in 2, object in 3
@@ -217,7 +218,8 @@ def test_the_turn_rules_mandatory_optional_and_the_limit(db):
     refused(state, {"action": "play", "by": BEN, "card": "bribery", "thread": 1}, "Turns", "Ann's turn")
     refused(state, {"action": "support", "by": ANN, "thread": 1}, "Whitechapel Alleys", "No Support Card")
     run(state, {"action": "draw", "by": ANN}, {"action": "draw", "by": ANN})
-    refused(state, {"action": "draw", "by": ANN}, "The optional actions", "showing 'Draw one Influence Card'")
+    refused(state, {"action": "draw", "by": ANN}, "The optional actions",
+            "both optional Action Cards showing 'Draw one Influence Card'")
     run(state, {"action": "use", "by": ANN, "card": "informant"})  # draws 1
     refused(state, {"action": "use", "by": ANN, "card": "telegram"}, "all three optional Action Cards")
     assert state.tables["holmes"].hand == 8
@@ -391,3 +393,101 @@ def test_bad_events_name_the_place_and_the_fix(db):
     state = game(db)
     run(state, {"action": "site", "by": ANN, "site": "hyde_park"})
     assert "Hyde Park at Dawn" in state.history[-1]
+
+
+def refusal(state, event):
+    """The refusal of an event (its rule and words); the test fails if the event is accepted."""
+    with pytest.raises(IllegalAction) as exc:
+        c.apply(state, event)
+    return exc.value
+
+
+def test_a_refusal_names_the_rule_a_player_would_look_up_and_says_true_things(db):
+    """Issue 20, item 15: a play in the Final Turn is refused by the Final Turn's rules, not turn_mandatory;
+    a third Use is refused because the two optional cards that show Use are used (turn_optional: each card
+    shows two of the three actions, so each action shows on two cards), not "all three"."""
+    from pathlib import Path
+
+    from tests.rules.logfiles import read_log
+
+    # the referee's log: both hands empty, the Final Turn; Ann reveals Into Play with no card in hand
+    referee = Path(__file__).resolve().parents[1] / "data" / "logs" / "clash" / "referee"
+    out = c_replay(db, read_log(referee / "i11_play_from_empty_hand.yaml"))
+    assert out.error is not None and out.error.event_no == 30
+    assert out.error.rule.id == "final_reveal", str(out.error)
+    assert "no card in hand" in out.error.reason and "skip" in out.error.reason
+    # a play event of the Course while the Action Cards are placed, then revealed: the Final Turn's rules
+    state = out.state
+    assert refusal(state, {"action": "play", "by": ANN, "card": "keen_eye", "thread": 1}).rule.id == "final_reveal"
+    state = setup(game(db), "embankment",
+                  holmes=[("informant", 1), ("telegram", 2), ("keen_eye", 3)],
+                  moriarty=[("bribery", 1), ("paid_informer", 2), ("coded_message", 3)])
+    plays(state, (ANN, "cross_examination", 3), (BEN, "hired_muscle", 3))
+    assert state.phase == "final_place"
+    for action in ({"action": "play", "by": ANN, "card": "telegram", "thread": 1}, {"action": "draw", "by": ANN},
+                   {"action": "end", "by": ANN}, {"action": "site", "by": ANN, "site": "hyde_park"}):
+        assert refusal(state, action).rule.id == "final_place", action
+
+    # a third Use: two optional Action Cards show Use, both are turned
+    state = setup(game(db), "whitechapel",
+                  holmes=[("informant", 1), ("telegram", 2), ("keen_eye", 3)],
+                  moriarty=[("bribery", 1), ("paid_informer", 2), ("coded_message", 3)])
+    run(state, {"action": "use", "by": ANN, "card": "informant"}, {"action": "use", "by": ANN, "card": "telegram"})
+    third = refusal(state, {"action": "use", "by": ANN, "card": "keen_eye"})
+    assert third.rule.id == "turn_optional"
+    assert "all three" not in third.reason and "both optional Action Cards showing 'Use" in third.reason, third.reason
+
+    # how many players: a rule of its own (the rulebook: "a two-player card game")
+    with pytest.raises(IllegalAction) as three:
+        c.new_state(db, {"players": [ANN, BEN, "Cat"]})
+    assert three.value.rule.id == "setup_players"
+
+    # a draw with deck and discard pile empty: the rule on an empty Influence deck says "you draw nothing"
+    state = setup(game(db), "embankment",
+                  holmes=[("informant", 1), ("telegram", 2), ("keen_eye", 3)],
+                  moriarty=[("bribery", 1), ("paid_informer", 2), ("coded_message", 3)])
+    state.tables["holmes"].deck, state.tables["holmes"].discard = 0, {}
+    assert refusal(state, {"action": "draw", "by": ANN}).rule.id == "start_reshuffle"
+
+
+def test_agent_and_waterloo_refusals_cite_their_own_rulings(db):
+    state = setup(game(db, variants=["agents"]), "waterloo_station",
+                  holmes=[("interrogation", 1), ("informant", 2), ("keen_eye", 3)],
+                  moriarty=[("bribery", 1), ("paid_informer", 2), ("coded_message", 3)])
+    run(state, {"action": "support", "by": ANN, "thread": "agent"}, {"action": "support", "by": ANN, "thread": "agent"},
+        {"action": "activate", "by": ANN, "agent": "lestrade", "thread": 1})
+    plays(state, (ANN, "telegram", 2), (BEN, "bribery", 1))
+    # Lestrade is active: no face-down Agent left to put a Support Card under (agents_support)
+    no_agent = refusal(state, {"action": "support", "by": ANN, "thread": "agent"})
+    assert no_agent.rule.id == "agents_support" and "no face-down Agent" in no_agent.reason
+    plays(state, (ANN, "telegram", 3), (BEN, "hired_muscle", 1))
+    assert state.phase == "final_place"
+    # Ben's Agent lies face down; placing Action Cards is nobody's turn to activate one (faq_agent_activation)
+    state.tables["moriarty"].agent_support = 3
+    early = refusal(state, {"action": "activate", "by": BEN, "agent": "silas_crane"})
+    assert early.rule.id == "faq_agent_activation" and "when it is theirs to reveal" in early.reason
+    for card in c.ACTION_CARDS:
+        for who in (ANN, BEN):
+            c.apply(state, {"action": "place", "by": who, "card": card, "thread": 1})
+    run(state, {"action": "reveal", "by": ANN, "card": "play", "take": "skip"},
+        {"action": "reveal", "by": BEN, "card": "play", "take": "skip"})
+    # Waterloo Station in the Final Turn: its own ruling says the Draw may not be taken there either
+    waterloo = refusal(state, {"action": "reveal", "by": ANN, "card": "draw_use", "take": "draw"})
+    assert waterloo.rule.id == "faq_waterloo_final_draw", str(waterloo)
+
+
+def test_every_rule_the_engine_names_is_an_entry_of_the_rules(db):
+    entries = {r.id for r in db.rules} | {f.id for f in db.faq}
+    named = {v.id for v in vars(c).values() if isinstance(v, c.Rule)}
+    named |= {r.id for r in c.R_ENDS.values()}
+    assert named and named <= entries, named - entries
+
+
+def test_an_unknown_card_discarded_at_archiving_cites_archiving(db):
+    state = setup(game(db), "embankment",
+                  holmes=[("informant", 1), ("telegram", 2), ("keen_eye", 3)],
+                  moriarty=[("bribery", 1), ("paid_informer", 2), ("coded_message", 3)])
+    plays(state, (ANN, "cross_examination", 3), (BEN, "hired_muscle", 3))
+    skip_final_turn(state)
+    assert state.phase == "site"
+    assert refusal(state, {"action": "discard", "by": ANN, "cards": ["Telegramm"]}).rule.id == "archiving"

@@ -451,3 +451,115 @@ def test_wrong_secrets_at_setup_are_told_without_naming_whose(db):
     for refused in (nobody, two, same, off_row):
         assert refused.value.rule.id == "setup_secrets"
         assert not any(p in str(refused.value) for p in ("Ann", "Ben", "Cat"))
+
+
+DEATH_DRAWS_AT_THE_LOUPE = """\
+casebook-log: 1
+game: hasty
+rules_version: 1
+players: [Ann, Ben, Cat]
+variants: [powers]
+setup:
+  sets: [expert]
+  row: [felix_ambrose, dorian_fitch, cornelius_brandt, marguerite_lowe, hattie_quill]
+  secrets: {Ann: dorian_fitch, Ben: marguerite_lowe, Cat: hattie_quill}
+events:
+  # Falling Chandelier at the loupe: Felix dies at once; Ann draws back up to 4, then the 2 his power gives
+  - {action: play, by: Ann, at: felix_ambrose, card: Falling Chandelier}
+  # the loupe stays on Dorian, who moved up into the gap; Ben's face-down play moves it to Cornelius
+  - {action: play, by: Ben, at: hattie_quill}
+  # Cornelius dies at the loupe: Ann and Ben draw a card now, Cat after drawing back up to 4
+  - {action: play, by: Cat, at: cornelius_brandt, card: Falling Chandelier}
+"""
+
+
+def test_a_death_power_that_draws_at_the_loupe_draws_after_the_draw_back_up(db):
+    """turn_draw: "After your play (and its effect) draw back up to 4 cards; then draw any cards an effect or
+    power gave you this turn." Felix Ambrose and Cornelius Brandt murdered at the loupe give the active player
+    their cards on top of a full hand, as Fresh Lead and Marguerite Lowe do; in a review (the hand already
+    drawn back up) at once."""
+    from casebook.rules.log import parse_log, replay
+    from casebook.rules.problems import Problems
+
+    log = parse_log(DEATH_DRAWS_AT_THE_LOUPE, "death_draws", Problems())
+    assert log is not None
+    after_felix = replay(db, log, until=1)
+    assert after_felix.error is None, str(after_felix.error)
+    assert after_felix.state.dead == ["felix_ambrose"]
+    assert after_felix.state.hands == [6, 4, 4]  # Ann: 4 - 1 played, back up to 4, then 2
+    out = replay(db, log)
+    assert out.error is None, str(out.error)
+    assert out.state.dead == ["felix_ambrose", "cornelius_brandt"]
+    assert out.state.hands == [7, 5, 5]  # Cat: 4 - 1, back up to 4, then 1; Ann and Ben 1 each
+    assert out.state.bonus_draws == 0 and h.problems(out.state) == []
+    for sid in ("felix_ambrose", "cornelius_brandt", "marguerite_lowe"):  # each says when its cards come
+        assert "after drawing back up" in h.suspects(db)[sid].power["text"], sid
+    for card in h.actions(db).values():
+        if card.op == "draw":
+            assert "after drawing back up" in h.effect_text(card.effect, card.name), card.id
+
+
+def test_a_refusal_names_the_rule_a_player_would_look_up(db):
+    """Issue 20, item 15: a play while a review is under way cites the rule of the review's reveals
+    (review_reveal), not how the pile is picked; an event after the end cites the rule the game ended by."""
+    from pathlib import Path
+
+    from casebook.rules.log import replay
+    from tests.rules.logfiles import read_log
+
+    referee = Path(__file__).resolve().parents[1] / "data" / "logs" / "hasty" / "referee"
+    during = replay(db, read_log(referee / "i06_play_during_review.yaml"))
+    assert during.error is not None and during.error.event_no == 6
+    assert during.error.rule.id == "review_reveal", str(during.error)
+
+    last = replay(db, read_log(referee / "i08_after_game_over.yaml"))
+    assert last.error.event_no == 2 and last.error.rule.id == "end_last_player", str(last.error)
+    log = read_log(referee / "g03_five_expert_traitor_wins.yaml")
+    log.events.append({"action": "play", "by": "Ann", "at": "hattie_quill"})
+    traitor = replay(db, log)
+    assert traitor.error.event_no == 20 and traitor.error.rule.id == "variant_traitor", str(traitor.error)
+    assert "is the Traitor and wins" in traitor.error.reason
+
+    state = game(db)  # nobody holds a card and none is left to draw: those still in share the win (end_no_cards)
+    state.deck, state.discards, state.hands = 0, 0, [0, 1, 0]
+    state.active = 1
+    play(state, "Ben", "silas_penhallow")
+    assert h.is_over(state)
+    shared = h.check(state, {"action": "play", "by": "Ann", "at": "hattie_quill"})
+    with pytest.raises(IllegalAction) as after:
+        play(state, "Ann", "hattie_quill")
+    assert after.value.rule.id == "end_no_cards", shared
+
+    with pytest.raises(IllegalAction) as unknown:  # a secret suspect misspelt: the rule of the secrets
+        game(db, secrets={"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "Cornelius Brand"})
+    assert unknown.value.rule.id == "setup_secrets" and "did you mean" in unknown.value.reason
+
+
+def test_a_card_not_in_the_sets_played_cites_the_card_sets_rule(db):
+    """The referee's i02: Garrotte (expert) in a base game: the rule to look up is which sets are played."""
+    from pathlib import Path
+
+    from casebook.rules.log import replay
+    from tests.rules.logfiles import read_log
+
+    referee = Path(__file__).resolve().parents[1] / "data" / "logs" / "hasty" / "referee"
+    out = replay(db, read_log(referee / "i02_card_not_in_sets.yaml"))
+    assert out.error.event_no == 1 and out.error.rule.id == "setup_sets", str(out.error)
+    state = game(db)
+    for event in ({"action": "stuck", "by": "Ann", "card": "garrotte"},
+                  {"action": "play", "by": "Ann", "at": "dorian_fitch", "card": "Garrotte"}):
+        with pytest.raises(IllegalAction) as exc:
+            h.apply(state, event)
+        assert exc.value.rule.id == "setup_sets", event
+
+
+def test_big_hands_nobody_draws_the_cards_a_power_gives(db):
+    """variant_big_hands: "nobody draws". Felix Ambrose murdered at the loupe by a player's last card leaves
+    no draw pending for a later turn."""
+    row = ["felix_ambrose", "dorian_fitch", "cornelius_brandt", "marguerite_lowe", "hattie_quill"]
+    state = game(db, variants=["powers", "big_hands"], sets=["expert"], row=row,
+                 secrets={"Ann": "dorian_fitch", "Ben": "marguerite_lowe", "Cat": "hattie_quill"})
+    state.hands[0] = 1
+    play(state, "Ann", "felix_ambrose", "Falling Chandelier")
+    assert state.dead == ["felix_ambrose"] and state.hands[0] == 0
+    assert state.bonus_draws == 0

@@ -7,6 +7,7 @@ import pytest
 
 from casebook.rules.engine import IllegalAction
 from casebook.rules.games import pi
+from casebook.rules.log import GameLog, replay
 from tests.rules.test_pi_support import EXAMPLE_DISPLAY, EXAMPLE_TILES, pi_database
 
 # Seated clockwise Blue, Red, Green: Blue holds Red's case (he is on her right), Green holds Blue's, Red Green's.
@@ -195,8 +196,47 @@ def test_exhausted_deck_reshuffles_the_discards(db):
     act(state, "Blue", "evidence", card="canal_street")  # nothing for Blue's case: kept in front of him
     assert state.reshuffles == 1 and "shipyard" in state.display and state.deck == []
     assert state.kept[0][-1] == "canal_street"
-    act(state, "Red", "evidence", card="gasworks")  # a cube (Bubbles next door); nothing left to draw
-    assert len(state.display) == 8 and state.discard == ["gasworks"]
+    # a cube (Bubbles next door): Gasworks is discarded first, then the empty deck is made again from the
+    # discard pile, which is Gasworks alone, so it is drawn straight back (evidence_keep_or_discard, then
+    # evidence_refill: "If you do place a disc/cube then you discard the card. You then draw a card")
+    act(state, "Red", "evidence", card="gasworks")
+    assert state.reshuffles == 2 and len(state.display) == 9 and "gasworks" in state.display
+    assert state.deck == [] and state.discard == []
+    assert pi.problems(state) == []
+
+
+def test_a_card_that_earned_a_marker_is_discarded_before_the_reshuffle(db):
+    """The rulebook, Select an Evidence card: "If you do place a disc/cube then you discard the card. You
+    then draw a card to make the display up to nine cards again. If the deck is exhausted then shuffle the
+    discard pile to make a new deck." Discard first: the card is in the new deck and may be drawn back."""
+    c = pi.city(db)
+    deck = [e for e in c.kind if e not in EXAMPLE_DISPLAY]  # the table's own deck, every draw named
+    assert len(deck) == 27
+    events = [{"action": "deal", "tiles": EXAMPLE_TILES, "display": EXAMPLE_DISPLAY,
+               "cases": {"Ben": ["bubbles", "murder", "downtown"], "Ann": ["velvet_vance", "arson", "hilltop"]}}]
+    taken = "canal_street"
+    for i, drawn in enumerate(deck):  # 27 turns: each takes the card drawn the turn before, and draws the next
+        events.append({"action": "evidence", "by": ("Ann", "Ben")[i % 2], "card": taken, "draw": drawn})
+        taken = drawn
+    # the deck is empty. Ben's turn: Arson (Ben's case, held by Ann: Velvet Vance, Arson, Hilltop) lies in
+    # Hilltop: a disc on its tile, so the card is discarded; the discard pile, Arson in it, becomes the
+    # new deck, and the table happens to draw Arson straight back.
+    events.append({"action": "evidence", "by": "Ben", "card": "arson", "answer": "disc", "draw": "arson"})
+    before = replay(db, GameLog("pi", 1, ["Ann", "Ben"], events=events[:-1])).state
+    assert before.deck == [] and "arson" in pi.refill_cards(before, "arson")  # what a table may name
+    assert "arson" not in before.discard
+    # a card named that is in neither: refused, and the refusal moves nothing (Arson stays on display)
+    shown, discards = list(before.display), list(before.discard)
+    with pytest.raises(IllegalAction, match="Hilltop evidence card is not in the discard pile"):
+        act(before, "Ben", "evidence", card="arson", draw="hilltop")
+    assert before.display == shown and before.discard == discards and before.reshuffles == 0
+    log = GameLog("pi", 1, ["Ann", "Ben"], events=events)
+    out = replay(db, log)
+    assert out.error is None, str(out.error)
+    state = out.state
+    assert state.reshuffles == 1 and "arson" in state.display and len(state.display) == 9
+    assert "arson" not in state.deck + state.discard
+    assert ("disc", "crime", "hilltop", "arson") in state.markers[1]
     assert pi.problems(state) == []
 
 
@@ -319,3 +359,50 @@ def test_a_fifth_solver_shares_the_fourth_box(db):
     assert state.mini == 1 and state.current == 4
     solve("E")                                    # round 4 too: shares the 1
     assert [p[0] for p in state.points] == [7, 5, 3, 1, 1] and state.mini == 2
+
+
+def refusal(state, event):
+    """The refusal of an event (the rule it names and its words); the test fails if it is accepted."""
+    with pytest.raises(IllegalAction) as exc:
+        pi.apply(state, event)
+    return exc.value
+
+
+def test_a_refusal_names_the_rule_a_player_would_look_up(db):
+    """Issue 20, item 15: a deal in the middle of a mini-game is refused by the rule that says when the board is
+    dealt again (mini_game_end: "Everything goes back, is shuffled and dealt again"), not by how tiles are laid."""
+    from pathlib import Path
+
+    from tests.rules.logfiles import read_log
+
+    log = read_log(Path(__file__).resolve().parents[1] / "data" / "logs" / "pi" / "two_players.yaml")
+    deal = log.events[0]
+    log.events.insert(2, dict(deal))  # a second deal after Ann's first turn
+    out = replay(db, log)
+    assert out.error is not None and out.error.event_no == 3
+    assert out.error.rule.id == "mini_game_end", str(out.error)
+    assert "mini-game 1 is already dealt" in out.error.reason
+
+    # a turn before the deal: mini-game 1 is set up (setup_tiles), a later one dealt again (mini_game_end)
+    state = pi.new_state(db, {"players": ["Ann", "Ben"]})
+    assert refusal(state, {"action": "investigate", "by": "Ann", "district": "hilltop"}).rule.id == "setup_tiles"
+    state.mini = 2
+    assert refusal(state, {"action": "investigate", "by": "Ann", "district": "hilltop"}).rule.id == "mini_game_end"
+    state = pi.new_state(db, {"players": ["Ann", "Ben"]})
+    pi.apply(state, {"action": "deal", "tiles": EXAMPLE_TILES, "display": EXAMPLE_DISPLAY})
+    assert refusal(state, {"action": "investigate", "by": "Ann", "district": "hilltop"}).rule.id == "setup_cases"
+
+    # how many players: a rule of its own, with the rulebook's "two to five players"
+    with pytest.raises(IllegalAction) as six:
+        pi.new_state(db, {"players": ["A", "B", "C", "D", "E", "F"]})
+    assert six.value.rule.id == "setup_players" and "2 to 5 players" in six.value.reason
+    assert "two to five players" in next(r.text for r in db.rules if r.id == "setup_players")
+    with pytest.raises(IllegalAction) as colour:
+        pi.new_state(db, {"players": ["Ann", "Ben"], "colours": ["red", "red"]})
+    assert colour.value.rule.id == "components_pieces"  # "in a colour of their own"
+
+    # a draw named when the deck and the discards are empty: the ruling on an exhausted deck
+    state = dealt(db)
+    state.deck, state.discard = [], []
+    refused = refusal(state, {"action": "evidence", "by": "Blue", "card": "canal_street", "draw": "shipyard"})
+    assert refused.rule.id == "faq_exhausted_deck", str(refused)
