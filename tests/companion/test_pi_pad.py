@@ -189,3 +189,28 @@ def test_three_mini_games_to_the_end(db, tmp_path):
     assert st.phase == "over" and pi.totals(st) == [7, 7, 7]
     assert pi.result(st)["decided_by"] == "tie"
     assert not pad.deal_by_seed().ok  # nothing more to deal
+
+
+def test_the_card_taken_when_the_deck_is_empty_can_be_named_as_the_draw(db, tmp_path):
+    """A card that earns a disc or cube is discarded before the discards are shuffled into a new deck
+    (the rulebook's order): the pad offers it among the cards the refill may be drawn from, and taps it."""
+    events = []  # the log of the engine's test of the same rule (tests/rules/test_pi_engine.py)
+    c = pi.city(db)
+    deck = [e for e in c.kind if e not in EXAMPLE_DISPLAY]
+    events.append({"action": "deal", "tiles": EXAMPLE_TILES, "display": EXAMPLE_DISPLAY,
+                   "cases": {"Ben": ["bubbles", "murder", "downtown"], "Ann": ["velvet_vance", "arson", "hilltop"]}})
+    taken = "canal_street"
+    for i, drawn in enumerate(deck):
+        events.append({"action": "evidence", "by": ("Ann", "Ben")[i % 2], "card": taken, "draw": drawn})
+        taken = drawn
+    log = GameLog("pi", db.rules_version, ["Ann", "Ben"], setup={"colours": ["blue", "red"]})
+    session = Session.new(db, log, Store(tmp_path / "saves"))
+    for event in events:
+        assert session.do(event).ok
+    pad = PiPad(session)
+    assert pad.state.deck == [] and pad.player() == "Ben"
+    pad.tap_card("arson")  # Arson earns Ben a disc: discarded, then the discards become the deck
+    assert "arson" in pad.deck_cards()
+    assert pad.confirm().ok and pad.drawing
+    pad.tap_card("arson")  # the table drew it straight back
+    assert "arson" in pad.state.display and pad.state.reshuffles == 1

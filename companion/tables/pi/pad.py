@@ -90,9 +90,9 @@ class PiPad:
         return bool(deals) and "display" in deals[-1]
 
     def deck_cards(self) -> list[str]:
-        """The cards the refill may be drawn from (the deck, or the discards it will be shuffled from)."""
-        st = self.state
-        return list(st.deck) if st.deck else sorted(st.discard, key=list(self.city.kind).index)
+        """The cards the refill may be drawn from: the deck, or the discards it will be shuffled from (the
+        card just taken among them when it earns a disc or cube, as it is discarded before the reshuffle)."""
+        return pi.refill_cards(self.state, self.target) if self.target else list(self.state.deck)
 
     def preview(self) -> str:
         """What Confirm will record, in words (never the answer: that is told once it is recorded)."""
