@@ -219,8 +219,9 @@ class SecretView(ModalView):
 
 class SecretButton(CButton):
     """"Ben: hold to see": held for SECRET_HOLD seconds it opens that player's secret, which stays
-    while held; a tap does nothing, so nobody sees a secret by a stray touch. Any lift of the finger
-    closes it, also one that slid off the button first (always_release)."""
+    while held; a tap does nothing, so nobody sees a secret by a stray touch. The finger sliding off
+    the button closes it at once (and a slide back does not reopen it: a new look is a new hold); any
+    lift closes it too, also one that slid off first (always_release)."""
 
     def __init__(self, player: str, secret: Callable[[], str], **kw: Any):
         super().__init__(text=f"{player}: hold to see", flat=True, always_release=True, **kw)
@@ -230,11 +231,19 @@ class SecretButton(CButton):
     def on_press(self) -> None:
         self._pending = Clock.schedule_once(self._open, SECRET_HOLD)
 
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is self and not self.collide_point(*touch.pos):
+            self._close()
+        return bool(super().on_touch_move(touch))
+
     def _open(self, _dt: float) -> None:
         SecretView.close_all()
         SecretView(self.player, self.secret()).open(animation=False)
 
     def on_release(self) -> None:
+        self._close()
+
+    def _close(self) -> None:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None
