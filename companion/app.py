@@ -276,7 +276,7 @@ class CasebookApp(App):
             popups[0].dismiss(animation=False)
             return
         current = self.sm.current_screen
-        if self.sm.current == "table" and current.back():
+        if self.sm.current in ("table", "new") and current.back():  # a picker closes; the screen stays
             return
         if self.sm.current == "rules":
             opened = [w for w in current.ids.results.children if getattr(w, "testid", "") == "hit_back"]

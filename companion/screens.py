@@ -185,6 +185,7 @@ class NewGameScreen(Screen):
         self.secret_open = ""  # the secret being entered now
         self.count = 0  # players on the form (0: the game's usual number)
         self._close_event: Any = None
+        self.secrets_refusal = ""  # "Enter the secrets again...": shown until everyone has
 
     @property
     def spec(self) -> Any:
@@ -343,7 +344,17 @@ class NewGameScreen(Screen):
 
     def _enter_secret(self, key: str, value: str) -> None:
         self.secret[key] = value
+        entered = all(s.key in self.secret for s in getattr(self.spec, "secrets", []))
+        if entered and self.secrets_refusal and self.ids.error.text == self.secrets_refusal:
+            self.ids.error.text = ""  # everyone has entered theirs again: the refusal is answered
         self._close_secret()
+
+    def back(self) -> bool:
+        """Back on the form: close a secret picker that is open (the secrets entered stay); False if none was."""
+        if not self.secret_open:
+            return False
+        self._close_secret()
+        return True
 
     def _close_secret(self) -> None:
         if self._close_event is not None:
@@ -478,7 +489,8 @@ class NewGameScreen(Screen):
         except IllegalAction as exc:
             if exc.rule is not None and exc.rule.id in getattr(spec, "secret_rules", ()):
                 self.secret = {}  # whose is wrong stays unsaid: everyone enters theirs again
-                self.ids.error.text = f"Enter the secrets again, each player unseen by the others: {exc.reason}."
+                self.secrets_refusal = f"Enter the secrets again, each player unseen by the others: {exc.reason}."
+                self.ids.error.text = self.secrets_refusal
             else:
                 self.ids.error.text = f"{exc.rule.name}: {exc.reason}" if exc.rule else exc.reason
             self.setup_form()
