@@ -7,7 +7,7 @@ SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": tes
 from there, lifted), {"key": 27} (Escape / Back), {"window": "on_minimize"},
 {"app": "on_pause"}, {"text": ["screen.id", "value"]},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
-smaller than 48 dp, words split across lines, the action bar's place), {"wait": seconds},
+smaller than 48 dp, words split across lines, the action bar's place, each button's text and fill colours), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true}.
 A step that cannot be done writes `<script>.error` and quits with the app.
 """
@@ -221,6 +221,11 @@ class Driver:
                 x, y = w.to_window(*w.pos)
                 controls[testid] = {"rect": [x, y, w.width, w.height], "in_window": self._in_view(w),
                                     "disabled": bool(w.disabled)}
+                if isinstance(w, Button):  # what it is drawn in: the text's colour on the fill (an image tinted)
+                    controls[testid].update(
+                        text_rgba=list(w.disabled_color if w.disabled else w.color),
+                        fill_rgba=list(w.background_color),
+                        fill_image=w.background_disabled_normal if w.disabled else w.background_normal)
         session = self.app.session
         return {"screen": self.app.root.current, "window": list(Window.size),
                 "summary": session.summary(None) if session else None,

@@ -26,7 +26,7 @@ from casebook.companion.share import export_folder, result_text, share_on_androi
 from casebook.companion.store import SavedGame
 from casebook.companion.tables import TABLES, table_module
 from casebook.companion.tables.setup import missing, options, pick_grid, row_text
-from casebook.companion.theme import PLAYER_COLOURS, rgba
+from casebook.companion.theme import PLAYER_COLOURS, blend, rgba, text_on
 from casebook.companion.widgets import CButton, button, label
 from casebook.rules.engine import IllegalAction
 from casebook.rules.games import GAMES
@@ -405,6 +405,7 @@ class NewGameScreen(Screen):
 
     def _colours(self) -> None:
         """One row of colours a player; a colour another player took shows their initial and cannot be taken."""
+        app = App.get_running_app()
         count = self.count or self.spec.players
         palette = self.palette()
         for n in range(1, count + 1):  # each player a colour of the game's palette, none shared
@@ -424,13 +425,13 @@ class NewGameScreen(Screen):
                 box.add_widget(line)
             for i, (name, hexcol) in enumerate(palette.items()):
                 mine = self.colours[slot] == name
-                b = CButton(text="*" if mine else taken.get(name, ""), testid=f"colour_{slot}_{name}", flat=False)
-                b.background_color = rgba(hexcol, 1 if name not in taken else 0.35)
-                b.color = (0, 0, 0, 1)
-                if name in taken:
-                    b.disabled = True
-                    b.background_disabled_normal = ""
-                else:
+                # taken: greyed out from the start, so the kv's disabled grey never paints over the colour itself
+                b = CButton(text="*" if mine else taken.get(name, ""), testid=f"colour_{slot}_{name}", flat=False,
+                            disabled=name in taken)
+                fill = hexcol if name not in taken else blend(hexcol, app.colors["bg"], 0.35)
+                b.background_color = rgba(fill)
+                b.color = b.disabled_color = rgba(text_on(fill))  # its letter at 4.5:1 on the colour, taken or not
+                if name not in taken:
                     b.bind(on_release=lambda *_, s=slot, c=name: self._pick_colour(s, c))
                 rows[i * lines // len(palette)].add_widget(b)
 

@@ -101,11 +101,11 @@ def label(text: str, **kw: Any) -> CLabel:
 def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: float = 64, flat: bool = True,
                   caption: str = "", **kw: Any) -> CButton:
     """A button showing one symbol (a suit), coloured to stand out 3:1 from the button, with its name
-    in small type below it when a caption is given (greyed out when disabled)."""
+    in small type below it when a caption is given (greyed out when disabled, its name still at 4.5:1)."""
     cell = CButton(testid=testid, text="", height=dp(height), flat=flat, **kw)
     cell.bind(on_release=lambda *_: action())
     app = App.get_running_app()
-    back = app.colors["panel"] if flat else app.colors["button"]
+    back = app.colors["disabled" if cell.disabled else "panel" if flat else "button"]
     img = Image(source=str(SYMBOLS / f"{symbol}.png"), color=rgba(readable(colour, back)), fit_mode="contain")
     below = dp(16) if caption else 0
     if cell.disabled:
@@ -114,8 +114,8 @@ def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: fl
     cell.bind(size=lambda w, *_a: setattr(img, "size", (w.width - dp(12), w.height - dp(10) - below)))
     cell.add_widget(img)
     if caption:
-        name = FitLine(text=caption, font_size=app.fs * sp(10), color=rgba(app.colors["muted"]),
-                       opacity=0.4 if cell.disabled else 1, size_hint=(None, None))
+        name = FitLine(text=caption, font_size=app.fs * sp(10), size_hint=(None, None),
+                       color=rgba(app.colors["disabled_text" if cell.disabled else "muted"]))
         cell.bind(pos=lambda w, *_a: setattr(name, "pos", (w.x + dp(2), w.y + dp(2))))
         cell.bind(size=lambda w, *_a: setattr(name, "size", (w.width - dp(4), dp(14))))
         cell.add_widget(name)
