@@ -225,7 +225,9 @@ class Driver:
                     controls[testid].update(
                         text_rgba=list(w.disabled_color if w.disabled else w.color),
                         fill_rgba=list(w.background_color),
-                        fill_image=w.background_disabled_normal if w.disabled else w.background_normal)
+                        fill_image=w.background_disabled_normal if w.disabled else w.background_normal,
+                        captions=[[c.text, list(c.disabled_color if c.disabled else c.color)]  # a suit's name under it
+                                  for c in w.children if isinstance(c, Label) and c.text])
         session = self.app.session
         return {"screen": self.app.root.current, "window": list(Window.size),
                 "summary": session.summary(None) if session else None,

@@ -114,8 +114,8 @@ def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: fl
     cell.bind(size=lambda w, *_a: setattr(img, "size", (w.width - dp(12), w.height - dp(10) - below)))
     cell.add_widget(img)
     if caption:
-        name = FitLine(text=caption, font_size=app.fs * sp(10), size_hint=(None, None),
-                       color=rgba(app.colors["disabled_text" if cell.disabled else "muted"]))
+        name = FitLine(text=caption, font_size=app.fs * sp(10), size_hint=(None, None),  # disabled with its button:
+                       color=rgba(app.colors["muted"]), disabled_color=rgba(app.colors["disabled_text"]))  # its colour
         cell.bind(pos=lambda w, *_a: setattr(name, "pos", (w.x + dp(2), w.y + dp(2))))
         cell.bind(size=lambda w, *_a: setattr(name, "size", (w.width - dp(4), dp(14))))
         cell.add_widget(name)
