@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ from casebook.companion.session import Session  # noqa: E402
 from casebook.companion.store import Store  # noqa: E402
 from casebook.companion.tables import TABLES, table_module  # noqa: E402
 from casebook.companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
-from casebook.companion.widgets import SecretButton, SecretView, colour_bar, confirm  # noqa: E402
+from casebook.companion.widgets import SecretButton, SecretView, button, colour_bar, confirm  # noqa: E402
 from casebook.rules.cards import GameDatabase, load_database  # noqa: E402
 from casebook.rules.log import GameLog  # noqa: E402
 from casebook.rules.search import RulesIndex  # noqa: E402
@@ -114,11 +115,15 @@ class TableScreen(Screen):
         if not outcome.ok:
             self.say(outcome.message, "error")
 
-    def start_page(self) -> Any:
-        """An empty body for a picker the table shows instead of itself (its Back redraws the table)."""
+    def start_page(self, on_cancel: Callable[[], Any] | None = None) -> Any:
+        """An empty body for a picker the table shows instead of itself. However long its list, a Cancel waits in
+        the fixed action bar and does what Back does: `on_cancel` (what the page clears of a half-made choice),
+        then the table redrawn as it was."""
         for box in ("body", "pad", "actions"):
             self.ids[box].clear_widgets()
         self.page_open = True
+        self._page_cancel = on_cancel
+        self.ids.actions.add_widget(button("Cancel", "page_cancel", self.back, flat=True))
         self.ids.scroll.scroll_y = 1
         return self.ids.body
 
@@ -126,6 +131,9 @@ class TableScreen(Screen):
         """Back on the table: close a picker, else clear a half-entered action; False if there was neither."""
         app = App.get_running_app()
         if self.page_open:
+            cancel, self._page_cancel = getattr(self, "_page_cancel", None), None
+            if cancel is not None:
+                cancel()
             self.refresh()
             return True
         if app.table is not None and (app.table.has_draft() or self.ids.message.text):
@@ -276,7 +284,7 @@ class CasebookApp(App):
             popups[0].dismiss(animation=False)
             return
         current = self.sm.current_screen
-        if self.sm.current == "table" and current.back():
+        if self.sm.current in ("table", "new") and current.back():  # a picker closes; the screen stays
             return
         if self.sm.current == "rules":
             opened = [w for w in current.ids.results.children if getattr(w, "testid", "") == "hit_back"]

@@ -2,10 +2,12 @@
 
 Steps, one at a time, each only once the layout has settled (no widget moved or changed size for
 SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": testid} and
-{"release": testid} (a held button), {"key": 27} (Escape / Back), {"window": "on_minimize"},
+{"release": testid} (a held button), {"finger_down": testid} / {"finger_move": [dx, dy]} /
+{"finger_up": true} (a real touch through the window: down on the control's centre, moved by dx, dy dp
+from there, lifted), {"key": 27} (Escape / Back), {"window": "on_minimize"},
 {"app": "on_pause"}, {"text": ["screen.id", "value"]},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
-smaller than 48 dp, words split across lines, the action bar's place), {"wait": seconds},
+smaller than 48 dp, words split across lines, the action bar's place, each button's text and fill colours), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true}.
 A step that cannot be done writes `<script>.error` and quits with the app.
 """
@@ -18,11 +20,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.core.image import Image as CoreImage
 from kivy.core.window import Window
 from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 from kivy.graphics.texture import Texture
+from kivy.input.motionevent import MotionEvent
 from kivy.metrics import dp
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -49,6 +53,25 @@ def shown(app: Any) -> Any:
     yield from walk(app.root.current_screen)
 
 
+class Finger(MotionEvent):
+    """One finger on the glass, dispatched as the window's own touches are (grabs, scroll views and all)."""
+
+    def __init__(self, x: float, y: float):
+        super().__init__("driver", 1, self._args(x, y), is_touch=True, type_id="touch")
+        self.profile = ["pos"]
+
+    @staticmethod
+    def _args(x: float, y: float) -> dict[str, float]:
+        return {"x": x / (Window.width - 1.0), "y": y / (Window.height - 1.0)}
+
+    def depack(self, args: dict[str, float]) -> None:
+        self.sx, self.sy = args["x"], args["y"]
+        super().depack(args)
+
+    def to(self, x: float, y: float) -> None:
+        self.move(self._args(x, y))
+
+
 class Driver:
     def __init__(self, app: Any, script: Path):
         self.app, self.script = app, script
@@ -57,6 +80,8 @@ class Driver:
         self._shape: Any = None
         self._still = 0
         self._since = 0.0
+        self.finger: Finger | None = None
+        self._finger_at = (0.0, 0.0)
 
     def start(self) -> None:
         # a benchmark of start-up asks for no wait before the first step; tests wait for the layout
@@ -121,6 +146,23 @@ class Driver:
             else:
                 w.dispatch("on_press")
                 w.dispatch("on_release")
+        elif "finger_down" in step:
+            w = self.find(str(step["finger_down"]))
+            if w is None:
+                return self.fail(f"no control '{step['finger_down']}' on screen '{self.app.root.current}'")
+            self._finger_at = w.to_window(*w.center)
+            self.finger = Finger(*self._finger_at)
+            EventLoop.post_dispatch_input("begin", self.finger)
+        elif "finger_move" in step or "finger_up" in step:
+            if self.finger is None:
+                return self.fail("no finger is down")
+            if "finger_move" in step:
+                dx, dy = step["finger_move"]
+                self.finger.to(self._finger_at[0] + dp(dx), self._finger_at[1] + dp(dy))
+                EventLoop.post_dispatch_input("update", self.finger)
+            else:
+                EventLoop.post_dispatch_input("end", self.finger)
+                self.finger = None
         elif "key" in step:
             Window.dispatch("on_keyboard", int(step["key"]), 0, None, [])
         elif "window" in step:  # a window event: on_minimize, on_hide
@@ -179,6 +221,13 @@ class Driver:
                 x, y = w.to_window(*w.pos)
                 controls[testid] = {"rect": [x, y, w.width, w.height], "in_window": self._in_view(w),
                                     "disabled": bool(w.disabled)}
+                if isinstance(w, Button):  # what it is drawn in: the text's colour on the fill (an image tinted)
+                    controls[testid].update(
+                        text_rgba=list(w.disabled_color if w.disabled else w.color),
+                        fill_rgba=list(w.background_color),
+                        fill_image=w.background_disabled_normal if w.disabled else w.background_normal,
+                        captions=[[c.text, list(c.disabled_color if c.disabled else c.color)]  # a suit's name under it
+                                  for c in w.children if isinstance(c, Label) and c.text])
         session = self.app.session
         return {"screen": self.app.root.current, "window": list(Window.size),
                 "summary": session.summary(None) if session else None,

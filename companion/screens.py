@@ -26,7 +26,7 @@ from casebook.companion.share import export_folder, result_text, share_on_androi
 from casebook.companion.store import SavedGame
 from casebook.companion.tables import TABLES, table_module
 from casebook.companion.tables.setup import missing, options, pick_grid, row_text
-from casebook.companion.theme import PLAYER_COLOURS, rgba
+from casebook.companion.theme import PLAYER_COLOURS, blend, rgba, text_on
 from casebook.companion.widgets import CButton, button, label
 from casebook.rules.engine import IllegalAction
 from casebook.rules.games import GAMES
@@ -185,6 +185,7 @@ class NewGameScreen(Screen):
         self.secret_open = ""  # the secret being entered now
         self.count = 0  # players on the form (0: the game's usual number)
         self._close_event: Any = None
+        self.secrets_refusal = ""  # "Enter the secrets again...": shown until everyone has
 
     @property
     def spec(self) -> Any:
@@ -343,7 +344,17 @@ class NewGameScreen(Screen):
 
     def _enter_secret(self, key: str, value: str) -> None:
         self.secret[key] = value
+        entered = all(s.key in self.secret for s in getattr(self.spec, "secrets", []))
+        if entered and self.secrets_refusal and self.ids.error.text == self.secrets_refusal:
+            self.ids.error.text = ""  # everyone has entered theirs again: the refusal is answered
         self._close_secret()
+
+    def back(self) -> bool:
+        """Back on the form: close a secret picker that is open (the secrets entered stay); False if none was."""
+        if not self.secret_open:
+            return False
+        self._close_secret()
+        return True
 
     def _close_secret(self) -> None:
         if self._close_event is not None:
@@ -394,6 +405,7 @@ class NewGameScreen(Screen):
 
     def _colours(self) -> None:
         """One row of colours a player; a colour another player took shows their initial and cannot be taken."""
+        app = App.get_running_app()
         count = self.count or self.spec.players
         palette = self.palette()
         for n in range(1, count + 1):  # each player a colour of the game's palette, none shared
@@ -413,13 +425,13 @@ class NewGameScreen(Screen):
                 box.add_widget(line)
             for i, (name, hexcol) in enumerate(palette.items()):
                 mine = self.colours[slot] == name
-                b = CButton(text="*" if mine else taken.get(name, ""), testid=f"colour_{slot}_{name}", flat=False)
-                b.background_color = rgba(hexcol, 1 if name not in taken else 0.35)
-                b.color = (0, 0, 0, 1)
-                if name in taken:
-                    b.disabled = True
-                    b.background_disabled_normal = ""
-                else:
+                # taken: greyed out from the start, so the kv's disabled grey never paints over the colour itself
+                b = CButton(text="*" if mine else taken.get(name, ""), testid=f"colour_{slot}_{name}", flat=False,
+                            disabled=name in taken)
+                fill = hexcol if name not in taken else blend(hexcol, app.colors["bg"], 0.35)
+                b.background_color = rgba(fill)
+                b.color = b.disabled_color = rgba(text_on(fill))  # its letter at 4.5:1 on the colour, taken or not
+                if name not in taken:
                     b.bind(on_release=lambda *_, s=slot, c=name: self._pick_colour(s, c))
                 rows[i * lines // len(palette)].add_widget(b)
 
@@ -478,7 +490,8 @@ class NewGameScreen(Screen):
         except IllegalAction as exc:
             if exc.rule is not None and exc.rule.id in getattr(spec, "secret_rules", ()):
                 self.secret = {}  # whose is wrong stays unsaid: everyone enters theirs again
-                self.ids.error.text = f"Enter the secrets again, each player unseen by the others: {exc.reason}."
+                self.secrets_refusal = f"Enter the secrets again, each player unseen by the others: {exc.reason}."
+                self.ids.error.text = self.secrets_refusal
             else:
                 self.ids.error.text = f"{exc.rule.name}: {exc.reason}" if exc.rule else exc.reason
             self.setup_form()

@@ -101,11 +101,11 @@ def label(text: str, **kw: Any) -> CLabel:
 def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: float = 64, flat: bool = True,
                   caption: str = "", **kw: Any) -> CButton:
     """A button showing one symbol (a suit), coloured to stand out 3:1 from the button, with its name
-    in small type below it when a caption is given (greyed out when disabled)."""
+    in small type below it when a caption is given (greyed out when disabled, its name still at 4.5:1)."""
     cell = CButton(testid=testid, text="", height=dp(height), flat=flat, **kw)
     cell.bind(on_release=lambda *_: action())
     app = App.get_running_app()
-    back = app.colors["panel"] if flat else app.colors["button"]
+    back = app.colors["disabled" if cell.disabled else "panel" if flat else "button"]
     img = Image(source=str(SYMBOLS / f"{symbol}.png"), color=rgba(readable(colour, back)), fit_mode="contain")
     below = dp(16) if caption else 0
     if cell.disabled:
@@ -114,8 +114,8 @@ def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: fl
     cell.bind(size=lambda w, *_a: setattr(img, "size", (w.width - dp(12), w.height - dp(10) - below)))
     cell.add_widget(img)
     if caption:
-        name = FitLine(text=caption, font_size=app.fs * sp(10), color=rgba(app.colors["muted"]),
-                       opacity=0.4 if cell.disabled else 1, size_hint=(None, None))
+        name = FitLine(text=caption, font_size=app.fs * sp(10), size_hint=(None, None),  # disabled with its button:
+                       color=rgba(app.colors["muted"]), disabled_color=rgba(app.colors["disabled_text"]))  # its colour
         cell.bind(pos=lambda w, *_a: setattr(name, "pos", (w.x + dp(2), w.y + dp(2))))
         cell.bind(size=lambda w, *_a: setattr(name, "size", (w.width - dp(4), dp(14))))
         cell.add_widget(name)
@@ -219,8 +219,9 @@ class SecretView(ModalView):
 
 class SecretButton(CButton):
     """"Ben: hold to see": held for SECRET_HOLD seconds it opens that player's secret, which stays
-    while held; a tap does nothing, so nobody sees a secret by a stray touch. Any lift of the finger
-    closes it, also one that slid off the button first (always_release)."""
+    while held; a tap does nothing, so nobody sees a secret by a stray touch. The finger sliding off
+    the button closes it at once (and a slide back does not reopen it: a new look is a new hold); any
+    lift closes it too, also one that slid off first (always_release)."""
 
     def __init__(self, player: str, secret: Callable[[], str], **kw: Any):
         super().__init__(text=f"{player}: hold to see", flat=True, always_release=True, **kw)
@@ -230,11 +231,19 @@ class SecretButton(CButton):
     def on_press(self) -> None:
         self._pending = Clock.schedule_once(self._open, SECRET_HOLD)
 
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is self and not self.collide_point(*touch.pos):
+            self._close()
+        return bool(super().on_touch_move(touch))
+
     def _open(self, _dt: float) -> None:
         SecretView.close_all()
         SecretView(self.player, self.secret()).open(animation=False)
 
     def on_release(self) -> None:
+        self._close()
+
+    def _close(self) -> None:
         if self._pending is not None:
             self._pending.cancel()
             self._pending = None

@@ -44,3 +44,21 @@ def test_the_identity_shows_only_while_held_and_closes_itself(tmp_path):
         assert not any("Odile" in t or "odile" in t for t in texts), (name, texts)
         assert "secret_1" in data[name]["controls"], name  # the way to see it stays on the table
     assert data["event"]["summary"]["events"] == 2  # the identity, then Ann's play
+
+
+def test_a_real_finger_sliding_off_the_button_closes_the_identity(tmp_path):
+    """A touch through the window, as a thumb does it: held (it opens), slid off the button (it closes at
+    once, the finger still down), slid back (it stays shut), lifted."""
+    d = {n: str(tmp_path / f"{n}.json") for n in ("held", "slid_off", "still_off", "slid_back", "lifted")}
+    steps = new_game_steps() + [{"tap": "set_identity"}, {"tap": "identity_odile_varnier"},
+                                {"finger_down": "secret_1"}, {"wait": 0.7}, {"dump": d["held"]},
+                                {"finger_move": [0, -80]}, {"dump": d["slid_off"]}, {"wait": 0.6},
+                                {"dump": d["still_off"]}, {"finger_move": [0, 0]}, {"wait": 0.6},
+                                {"dump": d["slid_back"]}, {"finger_up": True}, {"dump": d["lifted"]}, {"quit": True}]
+    run(tmp_path, steps)
+    data = read_dumps(d)
+    assert SECRET in data["held"]["texts"]
+    for name in ("slid_off", "still_off", "slid_back", "lifted"):
+        texts = data[name]["texts"]
+        assert not any("Odile" in t for t in texts), (name, texts)
+    assert data["lifted"]["summary"]["events"] == 1  # the identity only: the finger recorded nothing

@@ -41,3 +41,26 @@ def test_suit_symbols_stand_out_three_to_one(theme, game):
 def test_readable_keeps_a_colour_that_already_stands_out():
     assert readable("#0072B2", "#FFFFFF") == "#0072B2"
     assert readable("#555555", THEMES["dark"]["panel"]) != "#555555"
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_a_disabled_button_reads_and_looks_disabled(theme):
+    """A greyed-out button's text on its fill reaches 4.5:1 (WCAG), and the fill is none of a live control's
+    (the blue of a button, the panel of a flat one, a lit key's), so it does not look tappable."""
+    from casebook.companion.theme import LIVE_FILLS
+
+    colours = THEMES[theme]
+    assert contrast(colours["disabled_text"], colours["disabled"]) >= 4.5
+    for live in LIVE_FILLS:
+        assert contrast(colours["disabled"], colours[live]) >= 1.2, live
+    assert colours["disabled_text"] not in (colours["text"], colours["button_text"])  # greyer than live text
+
+
+def test_a_taken_colour_keeps_its_letter_readable():
+    from casebook.companion.theme import blend, text_on
+
+    for theme in THEMES.values():
+        for hexcol in PLAYER_COLOURS.values():
+            for alpha in (1.0, 0.35):
+                fill = blend(hexcol, theme["bg"], alpha)
+                assert contrast(text_on(fill), fill) >= 4.5, (hexcol, alpha)
