@@ -22,6 +22,7 @@ class GravesPad:
     message: str = ""
     slums_here: int = 0  # The Slums: the Detective's change of time tokens here and at the next location
     slums_next: int = 0
+    guessing: str | None = None  # the identity the Detective tapped, waiting for "sure?" (a guess is final)
 
     @property
     def state(self) -> Any:
@@ -56,6 +57,7 @@ class GravesPad:
     def clear(self) -> None:
         self.rank, self.cards, self.change_trump, self.discards, self.message = None, [], False, 0, ""
         self.slums_here = self.slums_next = 0
+        self.guessing = None
 
     def card_text(self, card: tuple[str, str]) -> str:
         return f"{card[0]} {self.db.suits[card[1]].name}"
@@ -162,6 +164,27 @@ class GravesPad:
             event["target"] = target
         out = self.session.do(event)
         self.message = "" if out.ok else out.message
+        return out
+
+    def ask_guess(self, identity: str) -> None:
+        """The Detective tapped a name: nothing counts until they confirm (the table sees the question first)."""
+        self.guessing = identity
+        self.message = ""
+
+    def guess_question(self) -> str:
+        """'Ann guesses Odile Varnier, the Forger: sure?' while a guess waits, else ''."""
+        if self.guessing is None:
+            return ""
+        names = dict(self.identities())
+        detective = self.state.players[self.state.case.detective]
+        return f"{detective} guesses {names.get(self.guessing, self.guessing)}: sure?"
+
+    def confirm_guess(self) -> Outcome:
+        """Record the guess asked for (the case ends with it)."""
+        if self.guessing is None:
+            return Outcome(False, "Tap the name the Detective guesses first.")
+        out = self.guess(self.guessing)
+        self.guessing = None
         return out
 
     def guess(self, identity: str) -> Outcome:
