@@ -43,6 +43,9 @@ def test_a_guess_asks_first_and_cancel_changes_nothing(tmp_path):
     out = pad.confirm_guess()
     assert out.ok and pad.guessing is None
     assert session.state.done[0].guess == IDENTITY and session.state.case.number == 2
+    # the table is told at once who the Mastermind was
+    assert pad.message == "Case 1 is over: Ben was Odile Varnier, the Hundred Faces (Ann guessed right)."
+    assert pad.set_identity("ezra_hollowmere").ok and pad.message == ""  # Ann's card for case 2: entered unseen
     assert not pad.confirm_guess().ok  # nothing asked: nothing recorded
 
 
@@ -62,10 +65,12 @@ def test_the_table_asks_before_a_guess_forgets_an_undone_one_and_names_the_maste
     )
 
     SCREENS.mkdir(exist_ok=True)
-    d = {n: str(tmp_path / f"{n}.json") for n in ("unmask", "asked", "cancelled", "case2", "undone", "history")}
+    d = {n: str(tmp_path / f"{n}.json") for n in ("unmask", "asked", "cancelled", "back", "case2", "undone",
+                                                  "history")}
     steps = new_game_steps() + [{"tap": "set_identity"}, {"tap": f"identity_{IDENTITY}"}] + location_steps()
     steps += [{"dump": d["unmask"]}, {"tap": "guess_ezra_hollowmere"}, {"dump": d["asked"]},
               {"shot": str(SCREENS / "graves-guess-sure.png")}, {"tap": "guess_no"}, {"dump": d["cancelled"]},
+              {"tap": "guess_livia_marchbank"}, {"key": 27}, {"dump": d["back"]},
               {"tap": "guess_ezra_hollowmere"}, {"tap": "guess_yes"}, {"dump": d["case2"]},
               {"shot": str(SCREENS / "graves-case2-mastermind.png")}, {"tap": "undo"}, {"dump": d["undone"]},
               {"tap": "history"}, {"dump": d["history"]}, {"shot": str(SCREENS / "graves-history-undone-guess.png")},
@@ -79,10 +84,13 @@ def test_the_table_asks_before_a_guess_forgets_an_undone_one_and_names_the_maste
     assert asked["summary"] == data["unmask"]["summary"]  # asking recorded nothing
     assert data["cancelled"]["summary"] == data["unmask"]["summary"]
     assert "guess_ezra_hollowmere" in data["cancelled"]["controls"] and "guess_yes" not in data["cancelled"]["controls"]
+    assert data["back"]["screen"] == "table" and data["back"]["summary"] == data["unmask"]["summary"]
+    assert "guess_yes" not in data["back"]["controls"]  # Back closed the question, the table stays
     case2 = data["case2"]
     assert case2["summary"]["case"]["number"] == 2
-    assert "Case 1: Ben was Odile Varnier, the Hundred Faces. Ann guessed Ezra Hollowmere, the Spinner: wrong." \
-        in "\n".join(case2["texts"])
+    assert "Case 1: Ben was Odile Varnier. Ann guessed Ezra Hollowmere: wrong." in "\n".join(case2["texts"])
+    # and at once where nothing needs scrolling: in the message slot above the action bar
+    assert "Case 1 is over: Ben was Odile Varnier, the Hundred Faces (Ann guessed wrong)." in case2["texts"]
     # after Undo the table is as it was before the guess (the names to guess from, "Undone." and nothing more)
     assert data["undone"]["summary"] == data["unmask"]["summary"]
     assert set(data["undone"]["texts"]) - {"Undone."} == set(data["unmask"]["texts"])

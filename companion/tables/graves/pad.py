@@ -187,19 +187,34 @@ class GravesPad:
         self.guessing = None
         return out
 
+    def _case_over(self, out: Outcome, cases_before: int) -> Outcome:
+        """An event that ended a case: the table is told at once who the Mastermind was (a notice that stays until
+        the next card is tapped; the table keeps a line of it too)."""
+        if out.ok and len(self.state.done) > cases_before:
+            case = self.state.done[-1]
+            names, players = dict(self.identities()), self.state.players
+            how = ("revealed early" if case.revealed_early else
+                   f"{players[case.detective]} guessed {'right' if case.correct else 'wrong'}")
+            self.message = (f"Case {case.number} is over: {players[case.mastermind]} was "
+                            f"{names.get(str(case.identity), case.identity)} ({how}).")
+        return out
+
     def guess(self, identity: str) -> Outcome:
-        case = self.state.case
-        return self._finish(self.session.do({"action": "guess", "by": self.state.players[case.detective],
-                                             "identity": identity}))
+        case, before = self.state.case, len(self.state.done)
+        return self._case_over(self._finish(self.session.do({"action": "guess", "by": self.state.players[case.detective],
+                                                             "identity": identity})), before)
 
     def reveal(self) -> Outcome:
-        case = self.state.case
-        return self._finish(self.session.do({"action": "reveal", "by": self.state.players[case.mastermind]}))
+        case, before = self.state.case, len(self.state.done)
+        return self._case_over(self._finish(self.session.do({"action": "reveal",
+                                                             "by": self.state.players[case.mastermind]})), before)
 
     def set_identity(self, identity: str) -> Outcome:
-        case = self.state.case
-        return self._finish(self.session.do({"action": "identity", "by": self.state.players[case.mastermind],
-                                             "identity": identity}))
+        """The Mastermind's identity card: entered unseen, or shown after the guess (which then ends the case)."""
+        case, before = self.state.case, len(self.state.done)
+        return self._case_over(self._finish(self.session.do({"action": "identity",
+                                                             "by": self.state.players[case.mastermind],
+                                                             "identity": identity})), before)
 
     def identities(self) -> list[tuple[str, str]]:
         return [(c.id, f"{c['name']}, {c['epithet']}") for c in self.db.components["identities"].cards]

@@ -376,12 +376,13 @@ class Table(GameTable):
     def _cases_done(self, s: dict[str, Any]) -> BoxLayout:
         """Each finished case's Mastermind, now known to all, and how the unmasking went."""
         box = self._column()
+        names = self._identity_names()  # short: two lines at most on a phone, under the players' buttons
         for c in s["cases_done"]:
-            who = f"Case {c['number']}: {c['mastermind']} was [b]{self._identity(c['identity'])}[/b]"
+            who = f"Case {c['number']}: {c['mastermind']} was [b]{names.get(c['identity'], c['identity'])}[/b]"
             if c["revealed_early"]:
                 how = f"{c['mastermind']} revealed early"
             elif c["guess"]:
-                how = f"{c['detective']} guessed {self._identity(c['guess'])}: {'right' if c['correct'] else 'wrong'}"
+                how = f"{c['detective']} guessed {names.get(c['guess'], c['guess'])}: {'right' if c['correct'] else 'wrong'}"
             else:
                 how = ""
             box.add_widget(label(f"{who}." + (f" {how}." if how else "")))
