@@ -234,3 +234,24 @@ def test_a_whole_hasty_game_reads_the_same_whoever_holds_which_suspect(tmp_path,
                 assert hasty_seen(true) == hasty_seen(other), f"after event {n + 1}: {true.history()[-1]}"
                 compared += 1
     assert true.is_over and compared > len(events) // 3
+
+
+def test_every_label_of_the_graves_table_reads_the_same_whoever_the_mastermind_is(tmp_path):
+    """In the real app, twice, with Ben's identity card Odile Varnier or Ezra Hollowmere: every text on the table,
+    after entering it, through case 1, at the unmasking, after a right guess undone, and in History, is the same."""
+    pytest.importorskip("kivy")
+    from tests.companion.test_app_gui import location_steps, new_game_steps, read_dumps, run
+
+    texts = {}
+    for identity in ("odile_varnier", "ezra_hollowmere"):
+        folder = tmp_path / identity
+        folder.mkdir()
+        d = {n: str(folder / f"{n}.json") for n in ("entered", "midway", "unmask", "undone", "history")}
+        steps = new_game_steps() + [{"tap": "set_identity"}, {"tap": f"identity_{identity}"}, {"dump": d["entered"]}]
+        steps += location_steps()[:12] + [{"dump": d["midway"]}] + location_steps()[12:]
+        steps += [{"dump": d["unmask"]}, {"tap": f"guess_{identity}"}, {"tap": "guess_yes"}, {"tap": "undo"},
+                  {"dump": d["undone"]}, {"tap": "history"}, {"dump": d["history"]}, {"quit": True}]
+        run(folder, steps)
+        texts[identity] = {n: dump["texts"] for n, dump in read_dumps(d).items()}
+    assert texts["odile_varnier"] == texts["ezra_hollowmere"]
+    assert not any("Hundred Faces" in t or "Spinner" in t for t in texts["odile_varnier"]["history"])
