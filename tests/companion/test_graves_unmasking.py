@@ -3,6 +3,8 @@ with Cancel), and once a case is over the table says who the Mastermind was."""
 
 from __future__ import annotations
 
+import pytest
+
 from casebook.companion.session import Session
 from casebook.companion.store import Store
 from casebook.companion.tables.graves.pad import GravesPad
@@ -52,9 +54,6 @@ def test_a_guess_asks_first_and_cancel_changes_nothing(tmp_path):
 def test_the_table_asks_before_a_guess_forgets_an_undone_one_and_names_the_mastermind_after(tmp_path):
     """In the real app: the guess asks first (Cancel changes nothing); after Sure, case 2's table says who Ben
     was; after Undo neither the table nor History holds a word of the guess or of the identity it told."""
-
-    import pytest
-
     pytest.importorskip("kivy")
     from tests.companion.test_app_gui import (
         SCREENS,
@@ -97,3 +96,27 @@ def test_the_table_asks_before_a_guess_forgets_an_undone_one_and_names_the_maste
     history = "\n".join(data["history"]["texts"])
     assert "Odile" not in history and "Hundred Faces" not in history and "guess" not in history.lower()
     assert "Undone: tap to redo up to here" in history
+
+
+@pytest.mark.parametrize("size", [(411, 731), (640, 360)])
+def test_the_guess_question_fits_other_windows(tmp_path, size):
+    """A larger phone and a landscape phone: the question and both answers on screen, each at least 48 dp."""
+    pytest.importorskip("kivy")
+    from tests.companion.test_app_gui import (
+        SCREENS,
+        location_steps,
+        new_game_steps,
+        read_dumps,
+        run,
+    )
+
+    SCREENS.mkdir(exist_ok=True)
+    dump = str(tmp_path / "asked.json")
+    shot = str(SCREENS / f"graves-guess-sure-{size[0]}x{size[1]}.png")
+    steps = new_game_steps() + [{"tap": "set_identity"}, {"tap": f"identity_{IDENTITY}"}] + location_steps()
+    steps += [{"tap": "guess_ezra_hollowmere"}, {"dump": dump}, {"shot": shot}, {"quit": True}]
+    run(tmp_path, steps, size=size)
+    asked = read_dumps({"asked": dump})["asked"]
+    assert asked["window"] == list(size) and asked["small_controls"] == []
+    assert "Ann guesses Ezra Hollowmere, the Spinner: sure?" in "\n".join(asked["texts"])
+    assert {"guess_yes", "guess_no"} <= set(asked["controls"])
