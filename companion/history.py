@@ -1,6 +1,8 @@
 """The history screen's content: every event described, grouped by case and location (or turn).
 
-Plain Python (no Kivy). The undone events (what Redo brings back) follow the log, marked.
+Plain Python (no Kivy). The undone events (what Redo brings back) follow the log as numbered places with no
+words: an undone event is no longer part of the game, and the one shared screen must not keep what it said (an
+undone guess would still tell the Mastermind's identity). Redo brings an event back with its words.
 """
 
 from __future__ import annotations
@@ -8,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from casebook.rules.engine import IllegalAction
 from casebook.rules.log import start
 
 
 @dataclass
 class Line:
     number: int  # the event's number in the log (undone events continue the count)
-    text: str
+    text: str  # "" for an undone event: what it said is not shown
     undone: bool = False
 
 
@@ -38,20 +39,20 @@ def group_titles(s: dict[str, Any]) -> tuple[str, str]:
 
 
 def history(session: Any) -> list[Group]:
-    """The log and the undone events, described as they happened, in groups."""
+    """The events in force, described as they happened, in groups; then the undone ones, numbered, with no text."""
     engine = session.engine
     state = start(session.db, session.log)
-    events = [(e, False) for e in session.log.events] + [(e, True) for e in reversed(session.redo_stack)]
     groups: list[Group] = []
     case = None
-    for number, (event, undone) in enumerate(events, start=1):
+    for number, event in enumerate(session.log.events, start=1):
         heading, title = group_titles(engine.summary(state, None))
         if not groups or groups[-1].title != title or heading != case:
             groups.append(Group(title, [], heading if heading != case else ""))
             case = heading
-        groups[-1].lines.append(Line(number, engine.describe(state, event), undone))
-        try:
-            engine.apply(state, event)
-        except IllegalAction:  # an undone event read back from a hand-edited save: list it and stop
-            break
+        groups[-1].lines.append(Line(number, engine.describe(state, event)))
+        engine.apply(state, event)
+    first = len(session.log.events) + 1
+    undone = [Line(n, "", undone=True) for n in range(first, first + len(session.redo_stack))]
+    if undone:  # neither the words nor the case or location they fell in (a new case would tell a guess was made)
+        groups.append(Group("Undone", undone))
     return groups

@@ -527,8 +527,8 @@ class HistoryScreen(Screen):
             if group.title:
                 box.add_widget(label(f"[b]{group.title}[/b]"))
             for line in group.lines:
-                if line.undone:
-                    text = f"{line.number}. {line.text} (undone: tap to redo up to here)"
+                if line.undone:  # its words are gone with it: Redo brings them back
+                    text = f"{line.number}. Undone: tap to redo up to here"
                     b = button(text, f"event_{line.number}", lambda n=line.number: self._go_to(n), flat=True)
                     b.color = rgba(app.colors["muted"])
                 else:

@@ -497,28 +497,34 @@ def _say(state: State, text: str) -> None:
     state.said.append(text)
 
 
-# a refusal is read on the one phone everyone sees: one that depends on whose suspect it is says only the rule
+# Whose suspect is whose is secret, and the phone lies on the table: like the players at a physical table, the
+# engine never checks a card that must (or can't) go on its player's own suspect (a refusal, or a "stuck" refused
+# for one player and not another, would tell the table the owner). The player keeps that restriction; only a
+# player deciding alone (the simulator, which knows its own suspect) asks for it with `knows_own`.
 OWN_RULE = {"must_own": "it must go on the player's own suspect", "cant_own": "it can't go on the player's own suspect"}
 
 
-def _restriction_error(state: State, card: ActionCard, who: int, at: str, face_up: bool) -> str | None:
-    """Why a card may not lie where it was played, or None; never whose secret suspect `at` is."""
-    own = state.secrets[who] == at
+def _restriction_error(state: State, card: ActionCard, who: int, at: str, face_up: bool,
+                       knows_own: bool = False) -> str | None:
+    """Why a card may not lie where it was played, or None: the loupe's restrictions (public); the own
+    suspect's only with `knows_own`, for the player alone."""
     r = card.restriction
     if r == "must_loupe" and not face_up:
         return f"{card.name} must be played at the loupe"
     if r == "cant_loupe" and face_up:
         return f"{card.name} can't be played at the loupe"
-    if r == "must_own" and not own or r == "cant_own" and own:
+    own = state.secrets[who] == at
+    if knows_own and (r == "must_own" and not own or r == "cant_own" and own):
         return f"{card.name} can't be played here: {OWN_RULE[r]}"
     return None
 
 
 def allowed_at(state: State, player: int, cid: str) -> list[str]:
-    """The suspects where a player may play a card (its restriction applied; the loupe's pile face up)."""
+    """The suspects where a player who knows their own suspect may play a card (every restriction applied; the
+    loupe's pile face up): the player's own choice, never the table's check."""
     card = actions(state.db)[cid]
     return [s for i, s in enumerate(state.row)
-            if _restriction_error(state, card, player, s, face_up=i == state.loupe) is None]
+            if _restriction_error(state, card, player, s, face_up=i == state.loupe, knows_own=True) is None]
 
 
 def next_to_reveal(state: State) -> Entry | None:
@@ -600,11 +606,10 @@ def _stuck(state: State, who: int, event: Event) -> None:
     if state.hands[who] <= 0:
         raise IllegalAction(f"{state.players[who]} has no card in hand", R_TURN)
     cid = card_id(state, event.get("card"))
-    if allowed_at(state, who, cid):
-        card = actions(state.db)[cid]
-        where = (f"its only restriction: {OWN_RULE[card.restriction]}" if card.restriction in OWN_RULE else
-                 f"at {engine.and_list([state.name(s) for s in allowed_at(state, who, cid)])}")
-        raise IllegalAction(f"{card.name} can be played ({where})", R_STUCK)  # where: never whose suspect is whose
+    card = actions(state.db)[cid]
+    if card.restriction not in OWN_RULE and allowed_at(state, who, cid):  # an own-suspect card: the player's word
+        where = engine.and_list([state.name(s) for s in allowed_at(state, who, cid)])
+        raise IllegalAction(f"{card.name} can be played (at {where})", R_STUCK)
     _check_copies(state, cid, R_COPIES)
     state.hands[who] -= 1
     state.discards += 1

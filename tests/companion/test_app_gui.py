@@ -88,7 +88,7 @@ def test_a_whole_case_by_taps_and_every_screen(tmp_path):
               {"press": "secret_0"}, {"wait": 0.6}, {"dump": str(dumps["notes"])},
               {"shot": str(SCREENS / "deduction.png")}, {"release": "secret_0"}]
     steps += [{"dump": str(dumps["unmask"])}, {"shot": str(SCREENS / "unmasking.png")},
-              {"tap": "guess_josiah_tumbrel"}, {"tap": "identity_josiah_tumbrel"},
+              {"tap": "guess_josiah_tumbrel"}, {"tap": "guess_yes"}, {"tap": "identity_josiah_tumbrel"},
               {"dump": str(dumps["case2"])},
               {"tap": "history"}, {"dump": str(dumps["history"])}, {"shot": str(SCREENS / "history.png")},
               {"tap": "history_back"}, {"tap": "table_rules"}, {"text": ["rules.query", "deuse trump"]},

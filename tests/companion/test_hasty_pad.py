@@ -72,12 +72,22 @@ def test_a_card_that_needs_a_choice_waits_for_it(db, tmp_path):
 
 def test_a_card_refused_before_its_choice_asks_nothing(db, tmp_path):
     pad = new_pad(db, tmp_path)
+    for _ in range(3):  # every Wrong Turning lies face up: nobody can hold a fourth
+        out = pad.session.do({"action": "play", "by": pad.active(), "at": pad.state.row[pad.state.loupe],
+                              "card": "wrong_turning", "target": "dorian_fitch"})
+        assert out.ok, out.message
+    pad.tap_suspect(pad.state.row[pad.state.loupe])
+    refused = pad.tap_card("wrong_turning")
+    assert refused is not None and not refused.ok and "all 3 copies" in refused.message
+    assert pad.card is None and len(pad.session.log.events) == 3
+
+
+def test_a_card_barred_from_its_players_own_suspect_is_not_checked_there(db, tmp_path):
+    """The phone is seen by all: a refusal would tell that Dorian Fitch is Ann's. Ann keeps the rule herself."""
+    pad = new_pad(db, tmp_path)
     pad.tap_suspect("dorian_fitch")  # Ann's own suspect, at the loupe
-    refused = pad.tap_card("filing_mixup")  # can't be played at your own suspect
-    assert refused is not None and not refused.ok
-    # the phone is seen by all: the rule, never "your own suspect" (that would tell Dorian Fitch is Ann's)
-    assert refused.message == "Play restrictions: Filing Mix-up can't be played here: it can't go on the player's own suspect"
-    assert pad.card is None and pad.session.log.events == []
+    assert pad.tap_card("filing_mixup") is None and pad.card == "filing_mixup"  # its choice, as anywhere
+    assert pad.session.log.events == []
 
 
 def test_a_tie_is_picked_by_tapping_a_pile_and_the_review_walks_to_a_murder(db, tmp_path):

@@ -15,7 +15,7 @@ from casebook.companion.tables.graves.table import NEW_GAME
 from casebook.companion.tables.setup import missing
 from casebook.rules.cards import load_database
 from casebook.rules.games import GAMES
-from casebook.rules.log import GameLog, parse_log, start
+from casebook.rules.log import GameLog, parse_log, replay, start
 from casebook.rules.problems import Problems
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
@@ -67,17 +67,26 @@ def test_statistics_count_games_finished_wins_and_draws(graves_db):
     assert statistics_line("Detective Graves", [drawn]).endswith("1 finished · 1 draw")
 
 
-def test_history_groups_events_by_case_and_location_and_keeps_the_undone(graves_db, tmp_path):
+def test_history_groups_events_by_case_and_location_and_shows_no_undone_event(graves_db, tmp_path):
     s = Session.new(graves_db, GameLog("graves", 1, ["Ann", "Ben"], setup=referee("standard_two_cases.yaml").setup),
                     Store(tmp_path))
     for event in referee("standard_two_cases.yaml", 8).events:
         assert s.do(event).ok
+    told = [GAMES["graves"].describe(state, event) for state, event in
+            ((replay(graves_db, referee("standard_two_cases.yaml", n)).state, e)
+             for n, e in enumerate(referee("standard_two_cases.yaml", 8).events))]
     s.undo(2)
     groups = history(s)
     assert groups[0].heading == "Case 1: Ann Detective, Ben Mastermind"
-    assert [g.title for g in groups] == ["The Station", "The Countryside"]
+    assert [g.title for g in groups if g.lines and not g.lines[0].undone] == ["The Station", "The Countryside"]
     assert [line.number for g in groups for line in g.lines] == list(range(1, 9))
     assert [line.undone for g in groups for line in g.lines] == [False] * 6 + [True] * 2
+    assert [line.text for g in groups for line in g.lines][:6] == told[:6]
+    # an undone event is no longer part of the game: the shared screen keeps no word of what it said
+    shown = "\n".join(f"{g.heading}\n{g.title}\n" + "\n".join(line.text for line in g.lines) for g in groups)
+    for gone in told[6:]:
+        assert gone not in shown
+    assert [line.text for g in groups for line in g.lines if line.undone] == ["", ""]
     first = referee("standard_two_cases.yaml", 1)
     assert groups[0].lines[0].text == GAMES["graves"].describe(start(graves_db, first), first.events[0])
     assert "7 Notebook" in groups[0].lines[0].text

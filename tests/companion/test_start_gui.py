@@ -16,7 +16,8 @@ pytest.importorskip("kivy")
 
 from casebook.companion.session import Session  # noqa: E402
 from casebook.companion.store import Store  # noqa: E402
-from casebook.rules.log import GameLog, parse_log  # noqa: E402
+from casebook.rules.games import GAMES  # noqa: E402
+from casebook.rules.log import GameLog, parse_log, start  # noqa: E402
 from casebook.rules.problems import Problems  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,7 +140,18 @@ def test_history_tells_the_game_and_redo_survives_a_restart(tmp_path, graves_db)
     texts = dumped(first)["texts"]
     assert "6 events; 3 undone (Redo brings them back)." in texts
     assert any("Case 1: Ann Detective, Ben Mastermind" in t for t in texts)
-    assert any(t.startswith("9. ") and "(undone" in t for t in texts)
+    assert "9. Undone: tap to redo up to here" in texts
+    # an undone event leaves no word on the shared screen (an undone guess would tell the identity)
+    log = parse_log((LOGS / "standard_two_cases.yaml").read_text(), "log", Problems())
+    assert log is not None
+    state = start(graves_db, log)
+    told = []
+    for event in log.events[:9]:
+        told.append(GAMES["graves"].describe(state, event))
+        GAMES["graves"].apply(state, event)
+    assert all(t in "\n".join(texts) for t in told[:6])
+    for gone in told[6:]:
+        assert not any(gone in t for t in texts), gone
     assert "8 events; 1 undone (Redo brings it back)." in dumped(after)["texts"]
     assert len(store.open("graves-20261122-100000").log.events) == 8
 

@@ -102,23 +102,23 @@ def test_a_face_up_protect_card_blocks_murders_in_a_later_review(db):
     assert state.phase == "play" and state.piles["hattie_quill"] == [] and "hattie_quill" in state.row
 
 
-def test_restrictions_are_enforced_when_played_and_when_revealed(db):
+def test_restrictions_are_enforced_when_played_and_when_revealed_except_the_secret_ones(db):
     state = game(db)
     with pytest.raises(IllegalAction, match="Letter Opener can't be played at the loupe"):
         play(state, "Ann", "dorian_fitch", card="letter_opener")
     with pytest.raises(IllegalAction, match="Wrong Turning must be played at the loupe"):
         play(state, "Ann", "hattie_quill", card="wrong_turning")
-    with pytest.raises(IllegalAction, match="Family Lawyer can't be played here: it must go on the player's own"):
-        play(state, "Ann", "hattie_quill", card="family_lawyer")
+    # whose suspect is whose is secret: the table does not check the own-suspect restrictions (the player keeps them)
+    assert h.check(state, {"action": "play", "by": "Ann", "at": "hattie_quill", "card": "family_lawyer"}) is None
     with pytest.raises(IllegalAction, match="has the loupe: the card is played face up"):
         play(state, "Ann", "dorian_fitch")
     with pytest.raises(IllegalAction, match="it is Ann's turn"):
         play(state, "Ben", "hattie_quill")
-    # a face-down card is checked once it is revealed: Ann played a Filing Mix-up on her own suspect
+    # Ben's Filing Mix-up face up on his own suspect: not refused (a refusal would tell the table it is his)
     state = game(db, variants=["no_safe_round"])
     play(state, "Ann", "marguerite_lowe", card="village_gossip")
-    with pytest.raises(IllegalAction, match="Filing Mix-up can't be played here: it can't go on the player's own"):
-        play(state, "Ben", "marguerite_lowe", card="filing_mixup")
+    assert h.check(state, {"action": "play", "by": "Ben", "at": "marguerite_lowe", "card": "filing_mixup",
+                           "target": "hattie_quill"}) is None
     state = game(db, variants=["no_safe_round"])
     play(state, "Ann", "hattie_quill")
     play(state, "Ben", "dorian_fitch")
@@ -126,8 +126,10 @@ def test_restrictions_are_enforced_when_played_and_when_revealed(db):
     play(state, "Ann", "dorian_fitch")
     play(state, "Ben", "hattie_quill")
     assert state.review.suspect == "dorian_fitch"
-    with pytest.raises(IllegalAction, match="Ann played this card face down on Dorian Fitch, but Filing Mix-up can't"):
-        reveal(state, "filing_mixup", target="silas_penhallow")
+    # a face-down card is checked once it is revealed, for the loupe's restrictions only: Ann's Filing Mix-up on
+    # her own suspect is revealed like any card
+    assert h.check(state, {"action": "reveal", "by": state.players[state.active], "card": "filing_mixup",
+                           "target": "silas_penhallow"}) is None
     with pytest.raises(IllegalAction, match="Wrong Turning must be played at the loupe"):
         reveal(state, "wrong_turning")
 
@@ -203,8 +205,9 @@ def test_an_empty_deck_reshuffles_the_discards_and_without_them_players_pass(db)
 def test_the_traitor_wins_when_the_others_are_out_and_loses_with_one_suspect_left(db):
     secrets = {"Ann": "traitor", "Ben": "marguerite_lowe"}
     state = game(db, players=("Ann", "Ben"), secrets=secrets, variants=["traitor", "no_safe_round"])
-    with pytest.raises(IllegalAction, match="it must go on the player's own suspect"):
-        play(state, "Ann", "hattie_quill", card="family_lawyer")
+    # the Traitor may not play a Family Lawyer (faq_traitor_own), but the table does not check it: a refusal would
+    # tell everyone who the Traitor is
+    assert h.check(state, {"action": "play", "by": "Ann", "at": "hattie_quill", "card": "family_lawyer"}) is None
     for who in ("Ann", "Ben", "Ann", "Ben", "Ann"):
         play(state, who, "marguerite_lowe" if state.row.index("marguerite_lowe") != state.loupe else "hattie_quill")
     assert state.review.suspect == "marguerite_lowe"
@@ -405,21 +408,24 @@ def test_a_card_played_on_an_empty_pile_of_hattie_quill_is_not_discarded_by_her_
     assert pile(state, "hattie_quill") == 1 and state.discards == 1  # now the card under it goes
 
 
-def test_a_refusal_that_depends_on_a_secret_never_says_whose_suspect_it_is(db):
-    """The phone lies on the table: a refused play says the rule, not that a suspect is or is not the player's."""
+def test_a_restriction_that_depends_on_a_secret_is_never_checked(db):
+    """The phone lies on the table: whether a play is taken may not depend on whose suspect it is. The own-suspect
+    restrictions are the player's to keep, as at a physical table; the simulator, which knows its own suspect,
+    still keeps them (allowed_at)."""
     state = game(db)  # Ann's turn, the loupe on Dorian Fitch, Ann's own suspect
-    own = h.check(state, {"action": "play", "by": "Ann", "at": "dorian_fitch", "card": "filing_mixup"})
-    assert own == "Play restrictions: Filing Mix-up can't be played here: it can't go on the player's own suspect"
+    own = h.check(state, {"action": "play", "by": "Ann", "at": "dorian_fitch", "card": "filing_mixup",
+                          "target": "hattie_quill"})
     state.loupe = 1  # Marguerite Lowe, Ben's
     other = h.check(state, {"action": "play", "by": "Ann", "at": "marguerite_lowe", "card": "family_lawyer"})
-    assert other == "Play restrictions: Family Lawyer can't be played here: it must go on the player's own suspect"
     stuck = h.check(state, {"action": "stuck", "by": "Ann", "card": "filing_mixup"})
-    assert stuck == ("No playable card: Filing Mix-up can be played (its only restriction: it can't go on the "
-                     "player's own suspect)")  # no list of the suspects it may go on: that list leaves hers out
-    for text in (own, other, stuck):
-        assert "your own" not in text and "Ann's" not in text and "Ben's" not in text and "Dorian" not in text
+    assert own is None and other is None and stuck is None
+    assert h.allowed_at(state, 0, "family_lawyer") == ["dorian_fitch"]
+    assert "dorian_fitch" not in h.allowed_at(state, 0, "filing_mixup")
+    loupe_only = h.check(state, {"action": "stuck", "by": "Ann", "card": "letter_opener"})
+    assert loupe_only == ("No playable card: Letter Opener can be played (at Dorian Fitch, Cornelius Brandt, "
+                          "Hattie Quill and Silas Penhallow)")  # not at the loupe: a public rule, said in full
     told = h.describe(state, {"action": "play", "by": "Ann", "at": "marguerite_lowe", "card": "family_lawyer"})
-    assert told == "Ann plays Family Lawyer at Marguerite Lowe"
+    assert told == "Ann plays Family Lawyer face up at the loupe on Marguerite Lowe; Family Lawyer: protected"
 
 
 def test_a_discard_names_the_face_up_cards_it_takes(db):

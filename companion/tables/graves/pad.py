@@ -22,6 +22,7 @@ class GravesPad:
     message: str = ""
     slums_here: int = 0  # The Slums: the Detective's change of time tokens here and at the next location
     slums_next: int = 0
+    guessing: str | None = None  # the identity the Detective tapped, waiting for "sure?" (a guess is final)
 
     @property
     def state(self) -> Any:
@@ -56,6 +57,7 @@ class GravesPad:
     def clear(self) -> None:
         self.rank, self.cards, self.change_trump, self.discards, self.message = None, [], False, 0, ""
         self.slums_here = self.slums_next = 0
+        self.guessing = None
 
     def card_text(self, card: tuple[str, str]) -> str:
         return f"{card[0]} {self.db.suits[card[1]].name}"
@@ -164,19 +166,55 @@ class GravesPad:
         self.message = "" if out.ok else out.message
         return out
 
+    def ask_guess(self, identity: str) -> None:
+        """The Detective tapped a name: nothing counts until they confirm (the table sees the question first)."""
+        self.guessing = identity
+        self.message = ""
+
+    def guess_question(self) -> str:
+        """'Ann guesses Odile Varnier, the Forger: sure?' while a guess waits, else ''."""
+        if self.guessing is None:
+            return ""
+        names = dict(self.identities())
+        detective = self.state.players[self.state.case.detective]
+        return f"{detective} guesses {names.get(self.guessing, self.guessing)}: sure?"
+
+    def confirm_guess(self) -> Outcome:
+        """Record the guess asked for (the case ends with it)."""
+        if self.guessing is None:
+            return Outcome(False, "Tap the name the Detective guesses first.")
+        out = self.guess(self.guessing)
+        self.guessing = None
+        return out
+
+    def _case_over(self, out: Outcome, cases_before: int) -> Outcome:
+        """An event that ended a case: the table is told at once who the Mastermind was (a notice that stays until
+        the next card is tapped; the table keeps a line of it too)."""
+        if out.ok and len(self.state.done) > cases_before:
+            case = self.state.done[-1]
+            names, players = dict(self.identities()), self.state.players
+            how = ("revealed early" if case.revealed_early else
+                   f"{players[case.detective]} guessed {'right' if case.correct else 'wrong'}")
+            self.message = (f"Case {case.number} is over: {players[case.mastermind]} was "
+                            f"{names.get(str(case.identity), case.identity)} ({how}).")
+        return out
+
     def guess(self, identity: str) -> Outcome:
-        case = self.state.case
-        return self._finish(self.session.do({"action": "guess", "by": self.state.players[case.detective],
-                                             "identity": identity}))
+        case, before = self.state.case, len(self.state.done)
+        return self._case_over(self._finish(self.session.do({"action": "guess", "by": self.state.players[case.detective],
+                                                             "identity": identity})), before)
 
     def reveal(self) -> Outcome:
-        case = self.state.case
-        return self._finish(self.session.do({"action": "reveal", "by": self.state.players[case.mastermind]}))
+        case, before = self.state.case, len(self.state.done)
+        return self._case_over(self._finish(self.session.do({"action": "reveal",
+                                                             "by": self.state.players[case.mastermind]})), before)
 
     def set_identity(self, identity: str) -> Outcome:
-        case = self.state.case
-        return self._finish(self.session.do({"action": "identity", "by": self.state.players[case.mastermind],
-                                             "identity": identity}))
+        """The Mastermind's identity card: entered unseen, or shown after the guess (which then ends the case)."""
+        case, before = self.state.case, len(self.state.done)
+        return self._case_over(self._finish(self.session.do({"action": "identity",
+                                                             "by": self.state.players[case.mastermind],
+                                                             "identity": identity})), before)
 
     def identities(self) -> list[tuple[str, str]]:
         return [(c.id, f"{c['name']}, {c['epithet']}") for c in self.db.components["identities"].cards]

@@ -79,6 +79,9 @@ class Table(GameTable):
             out += [self._players(s)]
         else:
             out += [self._players(s), self._over(s)]
+        self.secrets_after = len(out)  # each player's buttons first: the finished cases may be read after them
+        if s["phase"] != "over" and s["cases_done"]:
+            out.append(self._cases_done(s))
         self.message = self.pad.message
         return out
 
@@ -111,6 +114,9 @@ class Table(GameTable):
             back = button("Take back the last", "row_back", lambda: self.screen.then(self._row().pop), flat=True,
                           disabled=not self._row())
             return [button("Confirm", "row_confirm", lambda: self._deal(s), disabled=len(self._row()) != 5), back]
+        if s["phase"] == "unmasking" and pad.guessing is not None:  # a guess is final: asked before it counts
+            return [button("Sure", "guess_yes", lambda: self.screen.do(pad.confirm_guess())),
+                    button("Cancel", "guess_no", lambda: self.screen.then(pad.clear), flat=True)]
         if s["phase"] == "unmasking" and self._may_reveal(s):
             case = s["case"]
             return [button(f"{case['mastermind']} reveals early", "reveal", lambda: self._confirm_reveal(s))]
@@ -145,7 +151,8 @@ class Table(GameTable):
 
     def has_draft(self) -> bool:
         pad = self.pad
-        return bool(self._row()) or bool(pad.rank or pad.cards or pad.change_trump or pad.discards or pad.slums_here or pad.slums_next)
+        return bool(self._row()) or bool(pad.rank or pad.cards or pad.change_trump or pad.discards or pad.slums_here
+                                         or pad.slums_next or pad.guessing)
 
     def clear(self) -> None:
         super().clear()
@@ -359,10 +366,27 @@ class Table(GameTable):
                 grid.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(pad.set_identity(i)),
                                        flat=True))
             return [prompt, grid]
+        if pad.guessing is not None:  # the question alone: no other name to tap until Sure or Cancel
+            return [label(f"[b]{pad.guess_question()}[/b]\nThe case ends with the guess.")]
         prompt = label(f"[b]{case['detective']}[/b], Detective: name the Mastermind")
         for iid, name in pad.identities():
-            grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.do(pad.guess(i)), flat=True))
+            grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.then(pad.ask_guess, i), flat=True))
         return [prompt, grid]
+
+    def _cases_done(self, s: dict[str, Any]) -> BoxLayout:
+        """Each finished case's Mastermind, now known to all, and how the unmasking went."""
+        box = self._column()
+        names = self._identity_names()  # short: two lines at most on a phone, under the players' buttons
+        for c in s["cases_done"]:
+            who = f"Case {c['number']}: {c['mastermind']} was [b]{names.get(c['identity'], c['identity'])}[/b]"
+            if c["revealed_early"]:
+                how = f"{c['mastermind']} revealed early"
+            elif c["guess"]:
+                how = f"{c['detective']} guessed {names.get(c['guess'], c['guess'])}: {'right' if c['correct'] else 'wrong'}"
+            else:
+                how = ""
+            box.add_widget(label(f"{who}." + (f" {how}." if how else "")))
+        return box
 
     def _confirm_reveal(self, s: dict[str, Any]) -> None:
         case = s["case"]
