@@ -51,3 +51,23 @@ def test_hasty_cant_play_cancel_on_screen_as_back_does(tmp_path):
     assert "face_down" in cancelled["controls"] and not any(t.startswith("stuck_") for t in cancelled["controls"])
     assert cancelled["texts"] == backed["texts"] == data["table"]["texts"]
     assert cancelled["summary"] == backed["summary"] == data["table"]["summary"]
+
+
+def test_clash_plan_cancel_clears_the_half_entered_plan_as_the_pages_back_does(tmp_path):
+    """Moriarty's Crime Plan page: Cancel (and Back) clear the cards tapped so far, as the page's own Back
+    does, so the plan tapped half-way never waits behind the table for the next person to open it."""
+    from tests.companion.test_clash_pad import PLAN, SEED
+
+    d = {n: str(tmp_path / f"{n}.json") for n in ("tapped", "cancelled", "reopened", "backed")}
+    open_page = [{"tap": "plan"}, {"tap": f"plan_{PLAN[0]}"}]
+    steps = [{"tap": "new_game"}, {"tap": "game_clash"}, {"text": ["new.p1", "Ann"]}, {"text": ["new.p2", "Ben"]},
+             {"text": ["new.seed", str(SEED)]}, {"tap": "new_start"}, *open_page, {"dump": d["tapped"]},
+             {"tap": "page_cancel"}, {"dump": d["cancelled"]}, {"tap": "plan"}, {"dump": d["reopened"]},
+             {"tap": f"plan_{PLAN[0]}"}, BACK, {"tap": "plan"}, {"dump": d["backed"]}, {"quit": True}]
+    run(tmp_path, steps)
+    data = read_dumps(d)
+    lit = [t for t in data["tapped"]["texts"] if t.startswith("1. ")]
+    assert lit, "the tapped plan card is not marked 1."
+    for name in ("reopened", "backed"):
+        assert not [t for t in data[name]["texts"] if t.startswith("1. ")], f"{name}: the half plan came back"
+    assert data["cancelled"]["screen"] == "table" and "page_cancel" not in data["cancelled"]["controls"]

@@ -561,7 +561,7 @@ class Table(GameTable):
 
     def _plan_page(self) -> None:
         pad = self.pad
-        body = self.screen.start_page()
+        body = self.screen.start_page(on_cancel=pad.clear_plan)  # Back, Cancel and the page's Back agree
         body.add_widget(label(f"[b]{pad.who('moriarty')} only[/b] ({pad.who('holmes')} looks away): tap the Crime "
                               "Plan card you laid in thread 1, then 2, then 3 (one victim, one felony, one object)."))
         grid = self._grid(2)
@@ -623,7 +623,7 @@ class Table(GameTable):
     def _discard_page(self, side: str | None = None) -> None:
         """Archiving: a player discards any cards from hand (seen by all), before the next site."""
         pad = self.pad
-        body = self.screen.start_page()
+        body = self.screen.start_page(on_cancel=pad.discarding.clear)  # Back, Cancel and the page's Back agree
         if side is None:
             body.add_widget(label("[b]Archiving[/b]: a player may discard any cards left in hand. Who discards?"))
             for s in clash.SIDES:
