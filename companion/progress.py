@@ -27,6 +27,32 @@ class Standing:
     scored: bool = True  # False for a game without points (Hasty: who is still in is the step)
     draw: bool = False  # the result says a draw (Clash), not a win shared by all (Hasty)
     extra: dict[str, Any] = field(default_factory=dict)
+    tie_break: str = ""  # what decided a tie on points: 'more Masterminds unmasked as the Detective, 1–0'
+    winners: list[str] = field(default_factory=list)  # a tie the tie-breaks leave (P.I.): all of them win
+
+
+# what each engine's result.decided_by names when players tie on points: (the phrase, the summary's per-player
+# counts or the result's, more is better); a tie-break not listed here is told by the engine's own `why`
+TIE_BREAKS: dict[str, tuple[str, str, bool]] = {
+    "tie-break": ("more Masterminds unmasked as the Detective", "correct_deductions", True),  # graves
+    "investigators": ("more investigators left", "investigators_left", True),  # pi
+    "penalties": ("fewer penalties", "penalties", False),  # pi
+}
+
+
+def tie_break_text(summary: dict[str, Any], result: dict[str, Any]) -> str:
+    """What decided a tie on points, with each tied player's count, winner first; '' if the points decided."""
+    scores, winner = result.get("scores") or {}, result.get("winner")
+    if winner is None or winner not in scores:
+        return ""
+    tied = [p for p, v in scores.items() if v == scores[winner] and p != winner]
+    if not tied:
+        return ""
+    phrase, key, _ = TIE_BREAKS.get(str(result.get("decided_by")), ("", "", True))
+    counts = result.get(key) or summary.get(key) if key else None
+    if not phrase or not isinstance(counts, dict) or winner not in counts:
+        return str(result.get("why") or "")
+    return f"{phrase}, " + "–".join(str(counts.get(p, 0)) for p in [winner, *tied])
 
 
 def standing(db: GameDatabase, log: GameLog) -> Standing | None:
@@ -41,8 +67,10 @@ def standing(db: GameDatabase, log: GameLog) -> Standing | None:
     finished = bool(result.get("over"))
     step = s.get("step") or f"turn {s.get('turn', len(log.events) + 1)}"  # each engine says where a game stands
     draw = "draw" in (result.get("decided_by"), result.get("side"))
+    winners = [str(w) for w in result.get("winners") or []]
     return Standing(list(s["players"]), scores, finished, result.get("winner"), step, bool(s.get("scored", True)),
-                    draw=draw)
+                    draw=draw, tie_break=tie_break_text(s, result) if finished else "",
+                    winners=winners if len(winners) > 1 else [])
 
 
 def score_text(st: Standing) -> str:
@@ -53,15 +81,22 @@ def score_text(st: Standing) -> str:
 
 
 def progress_line(st: Standing | None, events: int) -> str:
-    """'case 2 of 2 · Ann 5, Ben 3' while playing; 'finished: Ann won 9–6' at the end."""
+    """'case 2 of 2 · Ann 5, Ben 3' while playing; 'finished: Ann won 9–6' at the end, and for a tie on points
+    what broke it: 'finished: Ben won 10–10 on the tie-break (more Masterminds unmasked as the Detective, 1–0)'."""
     if st is None:
         return f"{events} events (no longer replays)"
     if st.finished:
         if st.winner is None:
+            if st.winners:  # tied on points and on every tie-break: they share the win (P.I.)
+                return f"finished: {' and '.join(st.winners)} share the win" + (f", {score_text(st)}" if st.scored
+                                                                                 else "")
             if st.scored:
                 return f"finished: a draw, {score_text(st)}"
             return "finished: a draw" if st.draw else "finished: a shared win"
-        return f"finished: {st.winner} won {score_text(st)}" if st.scored else f"finished: {st.winner} won"
+        if not st.scored:
+            return f"finished: {st.winner} won"
+        line = f"finished: {st.winner} won {score_text(st)}"
+        return f"{line} on the tie-break ({st.tie_break})" if st.tie_break else line
     if not st.scored:
         return st.step
     return f"{st.step} · " + ", ".join(f"{p} {st.scores.get(p, 0)}" for p in st.players)

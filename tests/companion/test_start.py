@@ -166,3 +166,33 @@ def test_a_clash_draw_says_a_draw_and_a_hasty_shared_win_stays_a_shared_win():
     assert progress_line(drawn, len(log.events)) == "finished: a draw"
     shared = Standing(["Ann", "Ben", "Cy"], {}, True, None, "turn 9", scored=False)  # Hasty: two still in, both win
     assert not shared.draw and progress_line(shared, 0) == "finished: a shared win"
+
+
+def test_a_tie_on_points_names_the_tie_break_that_decided_it(graves_db):
+    """'Jude won 10–10' alone read as a mistake: the line says the tie-break, and 'a draw' only for a draw."""
+    log = referee("knows_all_tiebreak.yaml")
+    st = standing(graves_db, log)
+    assert st is not None and st.finished and st.winner == "Jude"
+    assert st.scores["Jude"] == st.scores["Iris"]
+    line = progress_line(st, len(log.events))
+    assert line.startswith(f"finished: Jude won {st.scores['Jude']}–{st.scores['Iris']} on the tie-break (")
+    assert "draw" not in line and "Mastermind" in line
+    pi = load_database("pi")
+    tied = referee("pi/referee/ref_tie_break.yaml")
+    st = standing(pi, tied)
+    assert st is not None and st.finished
+    result = GAMES["pi"].summary(replay(pi, tied).state, None)["result"]
+    line = progress_line(st, len(tied.events))
+    assert result["decided_by"] == "investigators"
+    assert line == "finished: Ann won 12–12 on the tie-break (more investigators left, 3–2)"
+    untied = standing(graves_db, referee("standard_two_cases.yaml"))
+    assert untied is not None and "tie-break" not in progress_line(untied, 0)
+
+
+def test_a_tie_the_tie_breaks_leave_is_a_shared_win_not_a_draw():
+    """P.I.: players equal on points, investigators and penalties all win; that is not 'a draw'."""
+    st = Standing(["Ann", "Ben", "Cy"], {"Ann": 9, "Ben": 9, "Cy": 4}, True, None, "game 3 of 3",
+                  winners=["Ann", "Ben"])
+    assert progress_line(st, 0) == "finished: Ann and Ben share the win, 9–9–4"
+    drawn = Standing(["Ann", "Ben"], {"Ann": 10, "Ben": 10}, True, None, "case 2 of 2")
+    assert progress_line(drawn, 0) == "finished: a draw, 10–10"
