@@ -186,6 +186,31 @@ class NewGameScreen(Screen):
         self.count = 0  # players on the form (0: the game's usual number)
         self._close_event: Any = None
         self.secrets_refusal = ""  # "Enter the secrets again...": shown until everyone has
+        self._from_top = 0.0  # how far the form is scrolled down from its top, in pixels
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        # the form grows and shrinks below the game buttons as a game is picked (players, variants, a dealt row):
+        # it keeps the same distance from its top, so a button never slides away from under the next tap
+        self.ids.scroll.bind(scroll_y=self._remember_top)
+        self.ids.form.bind(height=self._keep_top)
+
+    def _scroll_range(self) -> float:
+        return max(0.0, float(self.ids.form.height - self.ids.scroll.height))
+
+    def _remember_top(self, *_: Any) -> None:
+        if self._scroll_range() > 0:
+            self._from_top = (1 - self.ids.scroll.scroll_y) * self._scroll_range()
+
+    def _keep_top(self, *_: Any) -> None:
+        span = self._scroll_range()
+        self.ids.scroll.scroll_y = 1 - min(1.0, self._from_top / span) if span > 0 else 1
+
+    def to_top(self, *_: Any) -> None:
+        """The form at its top: the game buttons where a player looks for them, whatever the last table left."""
+        self._from_top = 0.0
+        scroll = self.ids.scroll
+        scroll.effect_y.velocity = 0  # a fling the last table left going does not carry on
+        scroll.scroll_y = 1
 
     @property
     def spec(self) -> Any:
@@ -201,6 +226,8 @@ class NewGameScreen(Screen):
         if not self.ids.seed.text:  # a fresh seed for each new game, unless the player types one
             self.ids.seed.text = str(random.randrange(1, 10000))
         self.redraw()
+        self.to_top()
+        Clock.schedule_once(self.to_top, 0)  # again once the redrawn form has its height
 
     def on_leave(self, *args: Any) -> None:
         self._close_secret()

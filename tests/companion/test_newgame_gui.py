@@ -1,0 +1,49 @@
+"""The new-game screen at 360x640 in the real app: it opens at its top each time, a game button stays
+where it was while a game is picked (a tap meant for P.I. chose Clash when it had moved), and the colour
+swatches tell apart players who share an initial."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("kivy")
+
+from tests.companion.test_app_gui import SCREENS, read_dumps, run  # noqa: E402
+
+GAMES = ("game_graves", "game_pi", "game_syndicate", "game_clash", "game_hasty")
+
+
+def places(d: dict) -> dict[str, list[float]]:
+    return {g: [round(v) for v in d["controls"][g]["rect"]] for g in GAMES}
+
+
+def test_new_game_opens_at_its_top_and_a_game_button_stays_under_the_finger(tmp_path: Path):
+    SCREENS.mkdir(exist_ok=True)
+    names = ("first", "scrolled", "again", "picked", "mid", "moved")
+    d = {n: str(tmp_path / f"{n}.json") for n in names}
+    run(tmp_path, [
+        {"tap": "new_game"}, {"dump": d["first"]},
+        # the last table chose Hasty and scrolled down its long form, then left
+        {"tap": "game_hasty"}, {"scroll": ["new.scroll", 0]}, {"dump": d["scrolled"]}, {"tap": "new_back"},
+        {"tap": "new_game"}, {"dump": d["again"]}, {"shot": str(SCREENS / "new-game-reopened.png")},
+        # a real finger on P.I. picks P.I.
+        {"finger_down": "game_pi"}, {"finger_up": True}, {"dump": d["picked"]},
+        # scrolled part-way, a pick that changes the form's height leaves the game buttons where they were
+        {"scroll": ["new.scroll", 0.85]}, {"dump": d["mid"]},
+        {"finger_down": "game_clash"}, {"finger_up": True}, {"dump": d["moved"]},
+        {"shot": str(SCREENS / "new-game-picked.png")}, {"quit": True}])
+    dumps = read_dumps(d)
+    for name, dump in dumps.items():
+        assert dump["window"] == [360, 640]
+        assert dump["small_controls"] == [], f"{name}: {dump['small_controls']}"
+    assert places(dumps["scrolled"]) != places(dumps["first"])  # the scroll did move them
+    assert places(dumps["again"]) == places(dumps["first"]), "New game reopened scrolled"
+    assert all(dumps["again"]["controls"][g]["in_window"] for g in GAMES)
+    assert "New game: P.I." in dumps["picked"]["texts"]
+    assert dumps["mid"]["controls"]["game_clash"]["in_window"]
+    assert places(dumps["mid"]) != places(dumps["picked"])  # part-way down
+    assert "New game: Clash of Minds" in dumps["moved"]["texts"]
+    assert places(dumps["moved"]) == places(dumps["mid"]), "the game buttons moved when a game was picked"
+
