@@ -82,6 +82,31 @@ def column(*widgets: Any) -> BoxLayout:
     return box
 
 
+SWATCH_LETTERS = 4  # the most of a name a 48 dp colour swatch shows at 16 sp
+
+
+def swatch_labels(names: list[str]) -> list[str]:
+    """What each player's colour swatch shows: the shortest start of the name no other player's name shares
+    ('Ale', 'Alb'); names alike for longer than a swatch holds show the initial and the seat ('A1', 'A2');
+    an empty name its seat."""
+    folded = [n.strip().casefold() for n in names]
+    out = []
+    for i, name in enumerate(n.strip() for n in names):
+        if not name:
+            out.append(str(i + 1))
+            continue
+        others = [f for j, f in enumerate(folded) if j != i and f]
+        size = next((k for k in range(1, len(name) + 1)
+                     if not any(o.startswith(folded[i][:k]) for o in others)), None)
+        if size is None and folded[i] not in others:  # the whole of a name that starts another: Ann, Anna
+            size = len(name)
+        if size is None or size > SWATCH_LETTERS:
+            out.append(f"{name[:1].upper()}{i + 1}")
+        else:
+            out.append(name[:size])
+    return out
+
+
 # --- start ---------------------------------------------------------------------------------------
 
 class StartScreen(Screen):
@@ -256,7 +281,7 @@ class NewGameScreen(Screen):
         self.setup_form()
 
     def names_changed(self) -> None:
-        """A player's name changed: the colour initials and the secret's owner follow it."""
+        """A player's name changed: the swatches' labels and the secret's owner follow it."""
         if self.manager is not None and "setup" in self.ids:
             self._colours()
             self.setup_form()
@@ -431,18 +456,18 @@ class NewGameScreen(Screen):
         return dict(self.spec.palette) or dict(list(PLAYER_COLOURS.items())[:5])
 
     def _colours(self) -> None:
-        """One row of colours a player; a colour another player took shows their initial and cannot be taken."""
+        """One row of colours a player; a colour another player took shows who (swatch_labels) and cannot be taken."""
         app = App.get_running_app()
         count = self.count or self.spec.players
         palette = self.palette()
+        labels = swatch_labels([self.ids[f"p{m}"].text for m in range(1, count + 1)])  # Alexandra, Alexander: A1, A2
         for n in range(1, count + 1):  # each player a colour of the game's palette, none shared
             taken_now = [self.colours.get(f"p{m}") for m in range(1, n)]
             if self.colours.get(f"p{n}") not in palette or self.colours.get(f"p{n}") in taken_now:
                 self.colours[f"p{n}"] = next(c for c in palette if c not in taken_now)
         for n in range(1, count + 1):
             slot = f"p{n}"
-            taken = {self.colours[f"p{m}"]: self.ids[f"p{m}"].text.strip()[:1] or str(m)
-                     for m in range(1, count + 1) if m != n}
+            taken = {self.colours[f"p{m}"]: labels[m - 1] for m in range(1, count + 1) if m != n}
             box = self.ids[f"c{n}"]
             box.clear_widgets()
             lines = -(-len(palette) // 6)  # more than six colours: two rows, each swatch still 48 dp wide

@@ -47,3 +47,24 @@ def test_new_game_opens_at_its_top_and_a_game_button_stays_under_the_finger(tmp_
     assert "New game: Clash of Minds" in dumps["moved"]["texts"]
     assert places(dumps["moved"]) == places(dumps["mid"]), "the game buttons moved when a game was picked"
 
+
+def test_colour_swatches_tell_apart_players_who_share_an_initial(tmp_path: Path):
+    """Alexandra and Alexander both showed "A" on the colour each had taken: the shortest part of the name
+    that tells them apart, or (names alike for more than 4 letters) the initial and the seat."""
+    SCREENS.mkdir(exist_ok=True)
+    d = {n: str(tmp_path / f"{n}.json") for n in ("alike", "short", "three")}
+    run(tmp_path, [
+        {"tap": "new_game"}, {"tap": "game_graves"},
+        {"text": ["new.p1", "Alexandra"]}, {"text": ["new.p2", "Alexander"]}, {"dump": d["alike"]},
+        {"shot": str(SCREENS / "new-game-swatches-alike.png")},
+        {"text": ["new.p2", "Alba"]}, {"dump": d["short"]},
+        {"tap": "game_syndicate"}, {"text": ["new.p1", "Alexandra"]}, {"text": ["new.p2", "Alexander"]},
+        {"text": ["new.p3", "Ben"]}, {"dump": d["three"]}, {"shot": str(SCREENS / "new-game-swatches-three.png")},
+        {"quit": True}])
+    dumps = read_dumps(d)
+    for name, dump in dumps.items():
+        assert dump["small_controls"] == [] and dump["split_words"] == [], name
+    assert "A" not in dumps["alike"]["texts"]
+    assert {"A1", "A2"} <= set(dumps["alike"]["texts"])
+    assert {"Ale", "Alb"} <= set(dumps["short"]["texts"]) and "A" not in dumps["short"]["texts"]
+    assert {"A1", "A2", "B"} <= set(dumps["three"]["texts"])
