@@ -105,8 +105,8 @@ def progress_line(st: Standing | None, events: int) -> str:
 def statistics_line(title: str, standings: list[Standing | None]) -> str:
     """'Detective Graves: 3 played, 2 finished · wins: Ann 1 · 1 draw' from the saved games."""
     done = [s for s in standings if s is not None and s.finished]
-    wins: Counter[str] = Counter(s.winner for s in done if s.winner is not None)
-    draws = sum(1 for s in done if s.winner is None)
+    wins: Counter[str] = Counter(w for s in done for w in ([s.winner] if s.winner is not None else s.winners))
+    draws = sum(1 for s in done if s.winner is None and not s.winners)
     line = f"{title}: {len(standings)} played, {len(done)} finished"
     if wins:
         line += " · wins: " + ", ".join(f"{p} {n}" for p, n in wins.most_common())

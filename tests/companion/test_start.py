@@ -196,3 +196,9 @@ def test_a_tie_the_tie_breaks_leave_is_a_shared_win_not_a_draw():
     assert progress_line(st, 0) == "finished: Ann and Ben share the win, 9–9–4"
     drawn = Standing(["Ann", "Ben"], {"Ann": 10, "Ben": 10}, True, None, "case 2 of 2")
     assert progress_line(drawn, 0) == "finished: a draw, 10–10"
+
+
+def test_statistics_count_a_shared_win_as_a_win_for_each_not_a_draw():
+    shared = Standing(["Ann", "Ben"], {"Ann": 9, "Ben": 9}, True, None, "game 3 of 3", winners=["Ann", "Ben"])
+    drawn = Standing(["Ann", "Ben"], {"Ann": 10, "Ben": 10}, True, None, "case 2 of 2")
+    assert statistics_line("P.I.", [shared, drawn]) == "P.I.: 2 played, 2 finished · wins: Ann 1, Ben 1 · 1 draw"
