@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casebook.rules.cards import GameDatabase
-from casebook.rules.engine import IllegalAction
+from casebook.rules.engine import IllegalAction, and_list
 from casebook.rules.games import GAMES
 from casebook.rules.log import GameLog, replay
 
@@ -87,8 +87,8 @@ def progress_line(st: Standing | None, events: int) -> str:
         return f"{events} events (no longer replays)"
     if st.finished:
         if st.winner is None:
-            if st.winners:  # tied on points and on every tie-break: they share the win (P.I.)
-                return f"finished: {' and '.join(st.winners)} share the win" + (f", {score_text(st)}" if st.scored
+            if st.winners:  # tied on points and on every tie-break: they share the win (P.I.), or all still in (Hasty)
+                return f"finished: {and_list(st.winners)} share the win" + (f", {score_text(st)}" if st.scored
                                                                                  else "")
             if st.scored:
                 return f"finished: a draw, {score_text(st)}"
