@@ -212,6 +212,7 @@ class NewGameScreen(Screen):
         self._close_event: Any = None
         self.secrets_refusal = ""  # "Enter the secrets again...": shown until everyone has
         self._from_top = 0.0  # how far the form is scrolled down from its top, in pixels
+        self._keep_place = False  # back from the rules: the form as it was left
 
     def on_kv_post(self, base_widget: Any) -> None:
         # the form grows and shrinks below the game buttons as a game is picked (players, variants, a dealt row):
@@ -251,10 +252,14 @@ class NewGameScreen(Screen):
         if not self.ids.seed.text:  # a fresh seed for each new game, unless the player types one
             self.ids.seed.text = str(random.randrange(1, 10000))
         self.redraw()
-        self.to_top()
-        Clock.schedule_once(self.to_top, 0)  # again once the redrawn form has its height
+        if not self._keep_place:
+            self.to_top()
+            Clock.schedule_once(self.to_top, 0)  # again once the redrawn form has its height
+        self._keep_place = False
 
     def on_leave(self, *args: Any) -> None:
+        # a rule looked up half-way down the form comes back to the same place; any other way in starts at the top
+        self._keep_place = self.manager is not None and self.manager.current == "rules"
         self._close_secret()
         self.secret = {}  # a secret never waits on a form left behind for whoever opens it next
 

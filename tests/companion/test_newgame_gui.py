@@ -21,7 +21,7 @@ def places(d: dict) -> dict[str, list[float]]:
 
 def test_new_game_opens_at_its_top_and_a_game_button_stays_under_the_finger(tmp_path: Path):
     SCREENS.mkdir(exist_ok=True)
-    names = ("first", "scrolled", "again", "picked", "mid", "moved")
+    names = ("first", "scrolled", "again", "picked", "mid", "moved", "back")
     d = {n: str(tmp_path / f"{n}.json") for n in names}
     run(tmp_path, [
         {"tap": "new_game"}, {"dump": d["first"]},
@@ -33,7 +33,9 @@ def test_new_game_opens_at_its_top_and_a_game_button_stays_under_the_finger(tmp_
         # scrolled part-way, a pick that changes the form's height leaves the game buttons where they were
         {"scroll": ["new.scroll", 0.85]}, {"dump": d["mid"]},
         {"finger_down": "game_clash"}, {"finger_up": True}, {"dump": d["moved"]},
-        {"shot": str(SCREENS / "new-game-picked.png")}, {"quit": True}])
+        {"shot": str(SCREENS / "new-game-picked.png")},
+        # a rule looked up half-way down the form comes back to the same place, not to the top
+        {"tap": "newgame_rules"}, {"key": 27}, {"dump": d["back"]}, {"quit": True}])
     dumps = read_dumps(d)
     for name, dump in dumps.items():
         assert dump["window"] == [360, 640]
@@ -46,6 +48,7 @@ def test_new_game_opens_at_its_top_and_a_game_button_stays_under_the_finger(tmp_
     assert places(dumps["mid"]) != places(dumps["picked"])  # part-way down
     assert "New game: Clash of Minds" in dumps["moved"]["texts"]
     assert places(dumps["moved"]) == places(dumps["mid"]), "the game buttons moved when a game was picked"
+    assert dumps["back"]["screen"] == "new" and places(dumps["back"]) == places(dumps["moved"])
 
 
 def test_colour_swatches_tell_apart_players_who_share_an_initial(tmp_path: Path):
