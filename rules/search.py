@@ -86,10 +86,12 @@ class Hit:
 
 # --- tunables ----------------------------------------------------------------------------
 
-FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0}
+FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
+                 "count": 1.0}
 # length normalisation: strong on titles (a long FAQ question is about more than the query),
 # weak on keyword lists (a long list is not a diluted one)
-FIELD_B = {"title": 0.95, "keywords": 0.2, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8}
+FIELD_B = {"title": 0.95, "keywords": 0.2, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
+           "count": 0.0}
 K1 = 5.0  # BM25F field weights inflate tf, so saturate late
 SYNONYM_WEIGHT = 0.7
 # a typo match's weight by (edits, letters only swapped): a swap is the commonest slip, so
@@ -109,6 +111,19 @@ QUESTION_KIND_WEIGHT = {"card": 0.6}
 # who names the variant still finds it, as its name matches.
 SECONDARY_WORDS = frozenset(["variant", "example", "strategy", "tip"])
 SECONDARY_WEIGHT = 0.8
+# An FAQ ruling settles a narrow case: when it matches a question no better than a basic rule,
+# the rule comes first ("who goes first" is the setup rule, not the ruling on the first round).
+FAQ_WEIGHT = 0.97
+
+# "How many investigators", "number of rounds": the answer states a count. Such a query carries
+# COUNT_TERM as one more word, which every rule whose text states a number holds, so a count rule
+# sharing the question's words ranks above one that merely names them.
+COUNT_QUERY = re.compile(r"\b(?:how\s+(?:many|much)|number\s+of)\b")
+COUNT_TERM = "#count"
+_NUMBER_TEXT = """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen twenty thirty once twice"""
+# a count stated without a number: "play as many cards as you like", "any number of"
+_LOOSE_COUNT = re.compile(r"\b(?:as many|any number|up to)\b")
 
 _STOPWORD_TEXT = """
 a an the of to in on at by for from with into onto upon and or but nor so as than then
@@ -243,8 +258,13 @@ _FACE = re.compile(r"\bface[\s-]+(up|down)\b")
 _MUST = re.compile(r"\b(?:have|has|had|need|needs|got)\s+to\b")
 
 
+# "set up" (or "set-up") is the setup, not a set of cards: "how do we set up" asks for the Setup rules
+_SET_UP = re.compile(r"\bset[\s-]+up\b")
+
+
 def _words(text: str) -> list[str]:
-    return _WORD.findall(_MUST.sub("must", _FACE.sub(r"face\1", normalize(text))))
+    text = _SET_UP.sub("setup", _FACE.sub(r"face\1", normalize(text)))
+    return _WORD.findall(_MUST.sub("must", text))
 
 
 def tokenize(text: str) -> list[str]:
@@ -305,6 +325,7 @@ def _one_way_table(table: dict[str, dict[str, float]],
 
 
 SYNONYMS = _one_way_table(_synonym_table(SYNONYM_GROUPS), ONE_WAY_SYNONYMS)
+NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
 
 
 def damerau_levenshtein(a: str, b: str, limit: int | None = None) -> int:
@@ -473,6 +494,12 @@ def _slug_words(slug: str) -> str:
     return slug.replace("_", " ")
 
 
+def _states_a_count(text: str) -> bool:
+    """True for a text that states a number ("deal each player 4 cards", "five investigators")."""
+    return bool(_LOOSE_COUNT.search(normalize(text))) or any(
+        word.isdigit() or word in NUMBER_WORDS for word in _words(text))
+
+
 def _database_docs(db: Any) -> Iterator[_Doc]:
     for rule in db.rules:
         secondary = bool(SECONDARY_WORDS & {*tokenize(rule.section), *tokenize(rule.title)})
@@ -482,13 +509,14 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
             "slug": _segments([_slug_words(rule.id)]),
             "section": _segments([rule.section]),
             "text": _segments([rule.text]),
+            "count": [[COUNT_TERM]] if _states_a_count(rule.text) else [],
         }, SECONDARY_WEIGHT if secondary else 1.0)
     for ruling in db.faq:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
             "title": _segments([ruling.question]),
             "slug": _segments([_slug_words(ruling.id)]),
             "text": _segments([ruling.ruling]),
-        })
+        }, FAQ_WEIGHT)
     yield from _card_docs(db)
 
 
@@ -619,6 +647,8 @@ class _GameIndex:
                 words.append((tok, len(word)))
         if not words:
             return []
+        if COUNT_QUERY.search(" ".join(raw)) and COUNT_TERM in self.postings:
+            words.append((COUNT_TERM, 0))
         typed = {tok for tok, _ in words}
         plans = [self.plan(tok, n, typed) for tok, n in words]
         # term -> (weight, idf) of each query word, for the phrase and title bonuses

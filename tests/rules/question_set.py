@@ -56,6 +56,11 @@ def load_questions(folder: Path, game: str) -> list[Question]:
     return [Question(game, str(q["ask"]), tuple(str(a) for a in q["answer"])) for q in data["questions"]]
 
 
+def games_in(folder: Path) -> list[str]:
+    """The games that have a question set in this folder (one `<game>.yaml` each), sorted."""
+    return sorted(path.stem for path in folder.glob("*.yaml"))
+
+
 def evaluate(index: RulesIndex, questions: list[Question], depth: int = 10) -> list[Outcome]:
     """Search each question in its own game and note where the first right answer comes."""
     outcomes = []

@@ -449,3 +449,38 @@ def test_cli_reports_a_broken_database_without_a_traceback(case, tmp_path, capsy
         assert captured.out == ""
     else:  # broken only for printing (a layout, a size): the rules still answer
         assert code == 0 and captured.out.startswith("1. ")
+
+
+# --- issue 20: P.I. and Hasty questions of the kinds that failed --------------------------------
+
+@pytest.fixture(scope="module")
+def pi_hasty_index() -> RulesIndex:
+    from casebook.rules.cards import load_database
+
+    return RulesIndex.build([load_database("pi"), load_database("hasty")])
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # "how many ..." finds the rule that states the count
+    ("pi", "how many rounds are there", {"game_end", "mini_game_end"}),
+    ("pi", "how many investigators does everyone have", {"components_pieces", "investigators_one_use"}),
+    ("pi", "how many suspect tiles are there", {"components_cards"}),
+    ("hasty", "how many suspects in the row", {"setup_row"}),
+    ("hasty", "how many cards do we deal", {"setup_hands"}),
+    # "set up" is the setup, not a set of cards; a basic rule before a narrow ruling
+    ("pi", "how do we set up", {"setup_players", "setup_cases", "setup_tiles", "setup_evidence",
+                                "setup_first_player"}),
+    ("hasty", "who goes first", {"setup_hands"}),
+    ("pi", "who goes first", {"setup_first_player"}),
+    # table words tied to the database's
+    ("pi", "what happens at the end of a round", {"mini_game_end"}),
+    ("hasty", "what happens at the end of the row", {"turn_move_loupe", "turn_first_round"}),
+    ("hasty", "can I look at my own suspect", {"setup_secrets"}),
+])
+def test_issue_20_questions_find_their_rule_first(pi_hasty_index, game, query, expected):
+    assert pi_hasty_index.search(query, game=game)[0].entry.id in expected
+
+
+def test_how_many_reads_as_a_count_and_set_up_as_setup():
+    assert tokenize("how do we set up") == ["setup"] and tokenize("set-up") == ["setup"]
+    assert tokenize("a set of cards") == ["set", "card"]
