@@ -163,6 +163,10 @@ QUERY_FILLERS = frozenset(["only", "now"])
 # own, secret suspect.
 TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(my|your|own)\s+(own\s+)?suspects?\b"), r"\1 \2suspect secret"),  # no phrase: not the title "Secret suspects"
+    # "when does a review happen" asks what triggers one
+    (re.compile(r"\b(when\s+(?:does|do|will|can|is|are)\b.*?\b)happen(?:s|ed)?\b"), r"\1trigger"),
+    # "who takes the first turn" asks who goes first, not about the first round
+    (re.compile(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b"), "goes first"),
 )
 
 
@@ -175,7 +179,7 @@ def _table_words(query: str) -> str:
 
 # Verbs that say little of what a question is about ("how many discs do I get"): they count, but
 # less than the words that name the thing asked about.
-LIGHT_WORDS = {"get": 0.5, "cannot": 0.3}
+LIGHT_WORDS = {"get": 0.3, "cannot": 0.3}
 
 # "get" before a past participle makes a passive ("my suspect got killed"): a filler then.
 PASSIVE_GET = frozenset(["get", "gets", "got", "getting", "gotten"])
@@ -272,6 +276,8 @@ IRREGULAR = {
     "hid": "hide", "hidden": "hide", "seen": "see", "saw": "see", "ran": "run", "got": "get",
     "gotten": "get", "gave": "give", "given": "give", "made": "make", "beaten": "beat", "held": "hold",
     "kept": "keep", "threw": "throw", "thrown": "throw", "knew": "know", "known": "know", "paid": "pay",
+    # "lied" is only ever the untruth ("lay" is the past of lying somewhere): the rules' "misled"
+    "misled": "mislead", "lied": "mislead",
 }
 
 
@@ -733,13 +739,16 @@ class _GameIndex:
     def search(self, query: str) -> list[tuple[float, int]]:
         words: list[tuple[str, int]] = []
         raw = _words(_table_words(query))
+        count = COUNT_QUERY.search(" ".join(raw))
         for at, word in enumerate(raw):
             if word == "a" and raw[at + 1:at + 2] == ["of"]:
                 word = "ace"  # a rank, as in "a of shoeprints"
             if word in STOPWORDS or word in QUERY_FILLERS or (len(word) == 1 and not word.isdigit()):
                 continue
-            if word in PASSIVE_GET and at + 1 < len(raw) and _is_participle(raw[at + 1]):
-                continue  # "which pile gets reviewed": the pile is reviewed, nobody gets anything
+            if word in PASSIVE_GET and (count or at + 1 < len(raw) and _is_participle(raw[at + 1])):
+                # "which pile gets reviewed": the pile is reviewed, nobody gets anything; "how
+                # many discs do I get" asks how many discs one has
+                continue
             tok = stem(word)
             if tok not in self.postings and tok not in SYNONYMS and is_stopword_typo(word):
                 continue  # "waht happens": a mistyped question word, not a rules word
@@ -750,7 +759,6 @@ class _GameIndex:
         typed = {tok for tok, _ in words}
         plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
                  for tok, n in words]
-        count = COUNT_QUERY.search(" ".join(raw))
         if count and COUNT_TERM in self.postings:
             # one more word: the count of the thing asked about, or failing that any count
             asked = _words(" ".join(raw)[count.end():])
