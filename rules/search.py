@@ -162,7 +162,8 @@ QUERY_FILLERS = frozenset(["only", "now"])
 # Players' words at the table, read as the rules' (in queries only): "my suspect" is the player's
 # own, secret suspect.
 TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(my|your|own)\s+(own\s+)?suspects?\b"), r"\1 \2suspect secret"),  # no phrase: not the title "Secret suspects"
+    # (a word of its own, "mysuspect", that leans to "secret" at a share: see ONE_WAY_SYNONYMS)
+    (re.compile(r"\b(my|your|own)\s+(own\s+)?suspects?\b"), r"\1 \2suspect mysuspect"),
     # "when does a review happen" asks what triggers one
     (re.compile(r"\b(when\s+(?:does|do|will|can|is|are)\b.*?\b)happen(?:s|ed)?\b"), r"\1trigger"),
     # "who takes the first turn" asks who goes first, not about the first round
@@ -227,6 +228,7 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
 # Words that point to others but not back: a drawn game is a tie, but a player who asks about
 # a tie does not mean drawing cards (nor does "draw" alone, mostly: the tie rules list it).
 ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
+    (0.5, ("mysuspect",), ("secret",)),  # "my suspect" (TABLE_PHRASES) is the secret one
     (0.6, ("drawn",), ("tie", "equal")),
     (0.4, ("get", "gets"), ("take",)),  # "who gets the evidence"
     (0.5, ("same",), ("equal", "tie")),  # "the same total"
