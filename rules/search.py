@@ -94,11 +94,11 @@ class Hit:
 # --- tunables ----------------------------------------------------------------------------
 
 FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
-                 "count": 1.0}
+                 "count": 1.0, "count_one": 0.5}
 # length normalisation: strong on titles (a long FAQ question is about more than the query),
 # weak on keyword lists (a long list is not a diluted one)
 FIELD_B = {"title": 0.95, "keywords": 0.2, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
-           "count": 0.0}
+           "count": 0.0, "count_one": 0.0}
 K1 = 5.0  # BM25F field weights inflate tf, so saturate late
 SYNONYM_WEIGHT = 0.7
 # a typo match's weight by (edits, letters only swapped): a swap is the commonest slip, so
@@ -137,6 +137,7 @@ COUNTED_PREFIX = "#count:"
 COUNTED_WEIGHT = 1.5  # the count of the very thing asked about outweighs any count
 COUNTED_WINDOW = 2  # words after a number that name what it counts ("36 evidence cards")
 # a number's phrase ends at punctuation: "scores 7. Each later solver" counts no solver
+_ONE_HYPHEN = re.compile(r"\bone-")  # "a one-page aid" counts no pages
 _CLAUSE = re.compile(r"[.,;:()!?\u2013\u2014]")
 _NUMBER_TEXT = """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
 sixteen twenty thirty once twice"""
@@ -580,17 +581,18 @@ def _is_number(word: str) -> bool:
     return word.isdigit() or word in NUMBER_WORDS
 
 
-def _counted(texts: Iterable[str]) -> list[str]:
+def _counted(texts: Iterable[str], one: bool = False) -> list[str]:
     """What the texts count: the words right after a number ("36 evidence cards" -> evidence, card),
-    up to COUNTED_WINDOW of them before a function word or the clause's end, as COUNTED_PREFIX terms."""
+    up to COUNTED_WINDOW of them before a function word or the clause's end, as COUNTED_PREFIX terms.
+    With `one`, what "one" counts instead: the next word only ("play one card"; not "one-page")."""
     out: list[str] = []
     for text in texts:
-        for clause in _CLAUSE.split(normalize(text)):
+        for clause in _CLAUSE.split(_ONE_HYPHEN.sub(" ", normalize(text)) if one else normalize(text)):
             words = _words(clause)
             for at, word in enumerate(words):
-                if not _is_number(word):
+                if word != "one" if one else not _is_number(word):
                     continue
-                for nxt in words[at + 1:at + 1 + COUNTED_WINDOW]:
+                for nxt in words[at + 1:at + 1 + (1 if one else COUNTED_WINDOW)]:
                     if nxt in STOPWORDS or _is_number(nxt) or len(nxt) == 1:
                         break
                     term = COUNTED_PREFIX + stem(nxt)
@@ -602,14 +604,15 @@ def _counted(texts: Iterable[str]) -> list[str]:
 def _database_docs(db: Any) -> Iterator[_Doc]:
     for rule in db.rules:
         secondary = bool({stem(w) for w in SECONDARY_WORDS} & {*tokenize(rule.section), *tokenize(rule.title)})
+        counted = _counted([rule.title, rule.text, *rule.keywords])
         yield _Doc(Entry("rule", rule.id, db.id, rule.title, rule.text, f"rule {rule.id}"), {
             "title": _segments([rule.title]),
             "keywords": _segments(rule.keywords),
             "slug": _segments([_slug_words(rule.id)]),
             "section": _segments([rule.section]),
             "text": _segments([rule.text]),
-            "count": ([[COUNT_TERM]] if _states_a_count(rule.text) else [])
-            + [[t] for t in _counted([rule.title, rule.text, *rule.keywords])],
+            "count": ([[COUNT_TERM]] if _states_a_count(rule.text) else []) + [[t] for t in counted],
+            "count_one": [[t] for t in _counted([rule.title, rule.text, *rule.keywords], one=True) if t not in counted],
         }, SECONDARY_WEIGHT if secondary else 1.0)
     for ruling in db.faq:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {

@@ -457,7 +457,7 @@ def test_cli_reports_a_broken_database_without_a_traceback(case, tmp_path, capsy
 def pi_hasty_index() -> RulesIndex:
     from casebook.rules.cards import load_database
 
-    return RulesIndex.build([load_database("pi"), load_database("hasty")])
+    return RulesIndex.build([load_database("pi"), load_database("hasty"), load_database("syndicate")])
 
 
 @pytest.mark.parametrize(("game", "query", "expected"), [
@@ -499,6 +499,9 @@ def test_cant_run_out_and_derived_words_read_as_the_rules_words():
     # "how many X": the rule that counts X ("3 discs") before one that only speaks of discs
     ("pi", "how many discs do I get", {"components_pieces"}),
     ("pi", "how many cubes do we each get", {"components_pieces"}),
+    # ... and "play one card" counts cards too, if less than a number does
+    ("hasty", "how many cards do you play each turn", {"turn_play"}),
+    ("syndicate", "how many players can play", {"setup_players"}),
     # a passive "get" is no word of the question
     ("hasty", "which pile gets reviewed", {"review_largest"}),
     # "my suspect" is the secret one
@@ -528,3 +531,13 @@ def test_at_once_states_no_count(pi_hasty_index):
     from casebook.rules.search import _states_a_count
 
     assert not _states_a_count("its effect happens at once") and _states_a_count("draw 4 cards")
+
+
+def test_what_a_number_counts():
+    from casebook.rules.search import _counted
+
+    assert _counted(["Each player has 5 investigators, 10 cubes, 3 black discs"]) == [
+        "#count:investigator", "#count:cub", "#count:black", "#count:disc"]
+    assert _counted(["The first player to solve scores 7. Each later solver takes a box"]) == []
+    assert _counted(["Play one card"], one=True) == ["#count:card"]
+    assert _counted(["A one-page player aid"], one=True) == [] and _counted(["Play one card"]) == []
