@@ -221,6 +221,7 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (0.5, ("start", "setup", "begin", "beginning")),
     (0.5, ("different", "mix", "mixed", "several")),
     (0.8, ("put", "place", "placing")),
+    (0.8, ("district", "location")),  # P.I.'s rulebook calls its districts locations
     *((0.9, pair) for pair in (("zero", "0"), ("one", "1"), ("two", "2"), ("three", "3"), ("four", "4"),
                                ("five", "5"), ("six", "6"), ("seven", "7"), ("eight", "8"),
                                ("nine", "9"), ("ten", "10"), ("eleven", "11"), ("twelve", "12"))),
