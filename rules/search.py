@@ -137,8 +137,8 @@ COUNTED_PREFIX = "#count:"
 COUNTED_WEIGHT = 1.5  # the count of the very thing asked about outweighs any count
 COUNTED_WINDOW = 2  # words after a number that name what it counts ("36 evidence cards")
 # a number's phrase ends at punctuation: "scores 7. Each later solver" counts no solver
-_ONE_HYPHEN = re.compile(r"\bone-")  # "a one-page aid" counts no pages
 _CLAUSE = re.compile(r"[.,;:()!?\u2013\u2014]")
+_ONE_HYPHEN = re.compile(r"\bone-")  # "a one-page aid" counts no pages
 _NUMBER_TEXT = """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
 sixteen twenty thirty once twice"""
 # a count stated without a number: "play as many cards as you like", "any number of"
@@ -291,7 +291,7 @@ IRREGULAR_PARTICIPLES = frozenset(["dealt", "taken", "chosen", "gone", "lost", "
 
 
 def stem(word: str) -> str:
-    """A light stemmer: irregular forms, plural -s/-es/-ies, -ing, -ed and a final -e ("parks" -> "park")."""
+    """A light stemmer: irregular forms, plural -s/-es/-ies, -ing, -ed, -tion, -able and a final -e ("parks" -> "park")."""
     w = IRREGULAR.get(word, word)
     if len(w) <= 3 or not w.isalpha():
         return w
@@ -591,7 +591,8 @@ def _counted(texts: Iterable[str], one: bool = False) -> list[str]:
         for clause in _CLAUSE.split(_ONE_HYPHEN.sub(" ", normalize(text)) if one else normalize(text)):
             words = _words(clause)
             for at, word in enumerate(words):
-                if word != "one" if one else not _is_number(word):
+                counts = word == "one" if one else _is_number(word)
+                if not counts:
                     continue
                 for nxt in words[at + 1:at + 1 + (1 if one else COUNTED_WINDOW)]:
                     if nxt in STOPWORDS or _is_number(nxt) or len(nxt) == 1:
