@@ -79,7 +79,9 @@ class Table(GameTable):
             out += [self._players(s)]
         else:
             out += [self._players(s), self._over(s)]
-        self.secrets_after = len(out)  # each player's buttons first: the finished cases may be read after them
+        # each player's buttons before the finished cases; right under the strip while one of them still has
+        # something to enter (the identity drawn, evidence won): what a player must do next is never scrolled away
+        self.secrets_after = 1 if self._to_enter(s) else len(out)
         if s["phase"] != "over" and s["cases_done"]:
             out.append(self._cases_done(s))
         self.message = self.pad.message
@@ -107,7 +109,8 @@ class Table(GameTable):
             # always in the bar (greyed until a deuce is picked), so that the bar never shifts
             out.append(button(("[x] " if pad.change_trump else "") + "New trump", "deuce",
                               lambda: self.screen.then(setattr, pad, "change_trump", not pad.change_trump),
-                              flat=not pad.change_trump, disabled=not any(c[0] == "2" for c in pad.cards)))
+                              flat=not pad.change_trump, disabled=not any(c[0] == "2" for c in pad.cards)
+                              or self.session.state.location.kind == "no_abilities"))
             out.append(button("Ability...", "ability", self._abilities, flat=True))
             return out
         if s["phase"] == "deal":
@@ -139,14 +142,22 @@ class Table(GameTable):
 
     def secret_actions(self, s: dict[str, Any]) -> list[Any]:
         case = s["case"]
+        picker = {"set_identity": self._identity_picker, "note_evidence": self._evidence_picker}
+        return [button(f"{case[who]}: {what}", testid, picker[testid], flat=True)
+                for testid, who, what in self._to_enter(s)]
+
+    @staticmethod
+    def _to_enter(s: dict[str, Any]) -> list[tuple[str, str, str]]:
+        """What a player still enters alone: (testid, role, words) for the identity drawn, the evidence won."""
+        case = s["case"]
+        if s["phase"] not in ("play", "unmasking"):
+            return []
         out = []
-        if s["phase"] in ("play", "unmasking") and not case["identity"]:
-            out.append(button(f"{case['mastermind']}: set your identity", "set_identity", self._identity_picker,
-                              flat=True))
+        if not case["identity"]:
+            out.append(("set_identity", "mastermind", "set your identity"))
         noted = case["evidence_noted"].get(case["detective"], [])
-        if s["phase"] in ("play", "unmasking") and case["evidence_won"][case["detective"]] > len(noted):
-            out.append(button(f"{case['detective']}: note evidence won", "note_evidence", self._evidence_picker,
-                              flat=True))
+        if case["evidence_won"][case["detective"]] > len(noted):
+            out.append(("note_evidence", "detective", "note evidence won"))
         return out
 
     def has_draft(self) -> bool:
@@ -332,25 +343,35 @@ class Table(GameTable):
                         color=rgba(self.app.colors["text"]), halign="center", valign="middle")
 
     def _abilities(self) -> None:
+        """The ability cards of the player to act; one the table can see is refused now is greyed with why."""
         pad = self.pad
         body = self.screen.start_page()
         body.add_widget(label("[b]Discard a card for its ability[/b] (then end the turn with Play)"))
+        loc = self.session.state.location
+        if loc.kind == "no_abilities":
+            body.add_widget(label(f"[b]{loc.name}[/b]: no special ability may be used while it is the active "
+                                  "location."))
         for card, text, kind in pad.abilities():
             rank, suit = card.split(" ", 1)
             title = f"{rank} {self.session.db.suits[suit].name}: {text}"
-            if kind in ("discard_from_opponent_pile", "take_back"):
-                targets = pad.ability_targets(kind)
+            why = pad.ability_refusal(card, kind)
+            if kind in ("discard_from_opponent_pile", "take_back") and why is None:
                 body.add_widget(label(title))
-                for t in targets:
+                for t in pad.ability_targets(kind):
                     r, su = t.split(" ", 1)
-                    body.add_widget(button(f"  on {r} {self.session.db.suits[su].name}", f"ab_{card}_{t}".replace(" ", "_"),
-                                           lambda c=card, t=t: self.screen.do(pad.use_ability(c, t)), flat=True))
-                if not targets:
-                    body.add_widget(label("  (no card to take)", muted=True))
+                    body.add_widget(self._ability_button(f"  on {r} {self.session.db.suits[su].name}",
+                                                         f"ab_{card}_{t}", pad.ability_refusal(card, kind, t),
+                                                         lambda c=card, t=t: self.screen.do(pad.use_ability(c, t))))
             else:
-                body.add_widget(button(title, f"ab_{card}".replace(" ", "_"), lambda c=card: self.screen.do(pad.use_ability(c)),
-                                       flat=True))
+                body.add_widget(self._ability_button(title, f"ab_{card}", why,
+                                                     lambda c=card: self.screen.do(pad.use_ability(c))))
         body.add_widget(button("Back", "ability_back", self.screen.refresh))
+
+    def _ability_button(self, text: str, testid: str, why: str | None, action: Any) -> Any:
+        """An ability (or its target): greyed out with the reason under it when the rules refuse it now."""
+        if why is not None:
+            text += f"\n[size={int(self.app.fs * sp(13))}]{why}[/size]"
+        return button(text, testid.replace(" ", "_"), action, flat=True, markup=True, disabled=why is not None)
 
     def _evidence_won(self, s: dict[str, Any]) -> Any:
         ev = s["case"]["evidence_won"]
