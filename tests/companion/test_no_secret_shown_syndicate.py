@@ -8,12 +8,17 @@ wrongly and undone (its face-down card the table never saw turned up), or a card
 So: the game is played twice, the same at the table, but each time a wrong plot is entered and undone it has
 a different face-down card: History, every refusal of a probe event, the start screen's line, the summary the
 table's labels are drawn from and the pad's texts read the same, word for word. And no card still in a hand,
-never played, is named in what the table reads."""
+never played, is named in what the table reads. Then in the real app: every label of the table and History.
+
+Greyed cards (a card in the discard pile, or of a mark an enforcer showed they lack by not following) are
+inferred from cards played face up only: what every player at the table saw."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
+
+import pytest
 
 from casebook.companion.session import Session
 from casebook.companion.tables.syndicate.pad import SLOTS, SyndicatePad
@@ -166,3 +171,32 @@ def test_a_whole_syndicate_game_tells_no_hand_and_no_undone_face_down_card():
         text = told(games["a"])
         assert not [table.name(c) for c in secret if table.name(c) in text]
     assert undone >= 5 and compared >= 10
+
+
+def test_every_label_of_the_syndicate_table_reads_the_same_whatever_an_undone_face_down_card_was(tmp_path):
+    """In the real app, twice: turn 2 is entered with a face-down card (the 4 of Moons, or the 6 of Suns), confirmed,
+    then undone. The table's every text and History then read the same, and neither card is named."""
+    pytest.importorskip("kivy")
+    from tests.companion.test_app_gui import read_dumps, run
+    from tests.companion.test_syndicate_gui import card
+
+    texts, names = {}, {"a": ("4", "moons"), "b": ("6", "suns")}
+    db = load_database("syndicate")
+    for w, (rank, suit) in names.items():
+        folder = tmp_path / w
+        folder.mkdir()
+        d = {n: str(folder / f"{n}.json") for n in ("undone", "history")}
+        steps = [{"tap": "new_game"}, {"tap": "game_syndicate"}]
+        steps += [{"text": [f"new.p{i + 1}", name]} for i, name in enumerate(PLAYERS)] + [{"tap": "new_start"}]
+        steps += card("8", "moons") + card("9", "knots") + card("7", "suns") + card("2", "knots") + [{"tap": "confirm"}]
+        steps += card("A", "waves") + card("crown", "waves") + card("8", "waves") + card(rank, suit)
+        steps += [{"tap": "confirm"}, {"tap": "undo"}, {"dump": d["undone"]}, {"tap": "history"},
+                  {"dump": d["history"]}, {"quit": True}]
+        run(folder, steps)
+        dumps = read_dumps(d)
+        assert dumps["undone"]["summary"]["turn"] == 2 and "Undone." in dumps["undone"]["texts"]
+        texts[w] = {n: dump["texts"] for n, dump in dumps.items()}
+    assert texts["a"] == texts["b"]
+    for rank, suit in names.values():
+        name = sy.parse_card(db, f"{rank} {suit}").name
+        assert not [t for ts in texts["a"].values() for t in ts if name in t]
