@@ -5,6 +5,8 @@ its reason on the list instead of being offered and refused afterwards."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from casebook.companion.session import Session
@@ -49,11 +51,11 @@ def test_at_the_countryside_an_ability_with_nothing_to_take_says_so():
     assert refusals["time"] is None and refusals["draw"] is None
 
 
-def case2_at_the_park() -> list:
+def case2_at_the_park(dumped: Any) -> list:
     """(From the start of the game) case 1 won by Ann, then in case 2 (Ben the Detective) both pass every location up to The Park;
     Ann, now the Mastermind, has not yet entered her identity card."""
     steps = [{"tap": "set_identity"}, {"tap": "identity_odile_varnier"}] + location_steps()
-    steps += [{"tap": "guess_ezra_hollowmere"}, {"tap": "guess_yes"}]
+    steps += [{"dump": dumped("unmask")}, {"tap": "guess_ezra_hollowmere"}, {"tap": "guess_yes"}]
     steps += [{"tap": "pass"}, {"tap": "pass"}, {"tap": "pass"}, {"tap": "pass"},  # The Library, The Countryside
               {"tap": "deck_empty"}, {"tap": "deck_empty"}, {"tap": "pass"}, {"tap": "pass"},  # The Bank Vault
               {"tap": "pass"}, {"tap": "pass"}]  # The Museum
@@ -65,11 +67,11 @@ def test_the_next_thing_to_do_is_in_view_and_refused_abilities_are_greyed(tmp_pa
     pytest.importorskip("kivy")
     SCREENS.mkdir(exist_ok=True)
     tag = f"gs-{size[0]}x{size[1]}"
-    d = {n: str(tmp_path / f"{n}.json") for n in ("library", "abilities", "park")}
+    d = {n: str(tmp_path / f"{n}.json") for n in ("library", "abilities", "unmask", "park")}
     steps = new_game_steps() + [{"dump": d["library"]}, {"tap": "ability"}, {"dump": d["abilities"]},
                                 {"shot": str(SCREENS / f"{tag}-graves-library-abilities.png")},
                                 {"tap": "page_cancel"}]
-    steps += case2_at_the_park() + [{"dump": d["park"]}, {"shot": str(SCREENS / f"{tag}-graves-case2-park.png")},
+    steps += case2_at_the_park(lambda name: d[name]) + [{"dump": d["park"]}, {"shot": str(SCREENS / f"{tag}-graves-case2-park.png")},
                                     {"quit": True}]
     run(tmp_path, steps, size=size)
     data = read_dumps(d)
@@ -81,6 +83,14 @@ def test_the_next_thing_to_do_is_in_view_and_refused_abilities_are_greyed(tmp_pa
     assert park["summary"]["locations"][park["summary"]["active"]]["name"] == "The Park"
     assert park["controls"]["set_identity"]["in_window"], park["controls"]["set_identity"]
     assert "Ann: set your identity" in park["texts"]
+    # and what the Park asks of the player to act: the discards row and the line saying who acts (landscape: the
+    # row under the strip, the line in the message slot; the pad column holds ranks and suits alone)
+    assert park["controls"]["park_minus"]["in_window"] and park["controls"]["park_plus"]["in_window"]
+    assert any(t.startswith("Ben to act (turn 1, lead Ben)") for t in park["texts"])
+    # the unmasking: every name to guess in view
+    unmask = data["unmask"]
+    guesses = [t for t in unmask["controls"] if t.startswith("guess_")]
+    assert len(guesses) == 5 and all(unmask["controls"][t]["in_window"] for t in guesses), unmask["controls"]
     # The Library: every ability greyed, each with its reason, drawn as disabled and readable
     abilities = data["abilities"]
     keys = [t for t in abilities["controls"] if t.startswith("ab_")]

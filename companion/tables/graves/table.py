@@ -72,6 +72,8 @@ class Table(GameTable):
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         out: list[Any] = [self._strip(s)]
         if s["phase"] == "play":
+            if self.screen.landscape:
+                out += self._location_row(s)
             out.append(self._active(s))
         elif s["phase"] in ("unmasking", "identity"):
             out += [self._players(s), self._evidence_won(s)]
@@ -303,10 +305,19 @@ class Table(GameTable):
         else:
             text = f"[b]{s['to_act']} to act[/b] (turn {s['turn']}, lead {s['lead']}{passed}) · " + \
                 pad.selection_text() + (f" (pile would total {total})" if pad.cards else "")
-        out: list[Any] = [ranks, suits, self._line(text)]
-        if self.session.state.location.kind == "slums_time":  # there for the whole Slums: nothing jumps
-            out.append(self._slums_row(s))
-        if self.session.state.location.kind == "park_discard":  # there for the whole Park: nothing jumps
+        if self.screen.landscape:  # the pad column holds ranks and suits alone: its line takes the message slot
+            if not self.message:
+                self.message = text
+            return [ranks, suits]
+        return [ranks, suits, self._line(text), *self._location_row(s)]
+
+    def _location_row(self, s: dict[str, Any]) -> list[Any]:
+        """The Slums' or The Park's own row, there for the whole location (nothing jumps); in landscape it sits in
+        the state column under the strip, in view (the pad column is full with ranks and suits)."""
+        pad = self.pad
+        if self.session.state.location.kind == "slums_time":
+            return [self._slums_row(s)]
+        if self.session.state.location.kind == "park_discard":
             row = GridLayout(cols=3, size_hint_y=None, height=dp(52), spacing=dp(3))
             row.add_widget(label(f"Park: {pad.discards} discarded first"))
             row.add_widget(button("(-)", "park_minus",
@@ -314,8 +325,8 @@ class Table(GameTable):
                                   flat=True))
             row.add_widget(button("(+)", "park_plus",
                                   lambda: self.screen.then(setattr, pad, "discards", pad.discards + 1), flat=True))
-            out.append(row)
-        return out
+            return [row]
+        return []
 
     def _slums_row(self, s: dict[str, Any]) -> GridLayout:
         """The Slums: the Detective sets -1, 0 or +1 token here and at the next location, once."""
@@ -381,18 +392,23 @@ class Table(GameTable):
         case = s["case"]
         grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
         grid.bind(minimum_height=grid.setter("height"))
+        if pad.guessing is not None:  # the question alone: no other name to tap until Sure or Cancel
+            return [label(f"[b]{pad.guess_question()}[/b]\nThe case ends with the guess.")]
         if s["phase"] == "identity":
-            prompt = label(f"[b]{case['mastermind']}[/b], Mastermind: who were you?")
+            prompt = f"[b]{case['mastermind']}[/b], Mastermind: who were you?"
             for iid, name in pad.identities():
                 grid.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(pad.set_identity(i)),
                                        flat=True))
-            return [prompt, grid]
-        if pad.guessing is not None:  # the question alone: no other name to tap until Sure or Cancel
-            return [label(f"[b]{pad.guess_question()}[/b]\nThe case ends with the guess.")]
-        prompt = label(f"[b]{case['detective']}[/b], Detective: name the Mastermind")
-        for iid, name in pad.identities():
-            grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.then(pad.ask_guess, i), flat=True))
-        return [prompt, grid]
+        else:
+            prompt = f"[b]{case['detective']}[/b], Detective: name the Mastermind"
+            for iid, name in pad.identities():
+                grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.then(pad.ask_guess, i),
+                                       flat=True))
+        if self.screen.landscape:  # the five names fill the pad column: the prompt takes the message slot
+            if not self.message:
+                self.message = prompt
+            return [grid]
+        return [label(prompt), grid]
 
     def _cases_done(self, s: dict[str, Any]) -> BoxLayout:
         """Each finished case's Mastermind, now known to all, and how the unmasking went."""
