@@ -67,12 +67,13 @@ def test_the_next_thing_to_do_is_in_view_and_refused_abilities_are_greyed(tmp_pa
     pytest.importorskip("kivy")
     SCREENS.mkdir(exist_ok=True)
     tag = f"gs-{size[0]}x{size[1]}"
-    d = {n: str(tmp_path / f"{n}.json") for n in ("library", "abilities", "unmask", "park")}
+    d = {n: str(tmp_path / f"{n}.json") for n in ("library", "abilities", "unmask", "park", "undone")}
     steps = new_game_steps() + [{"dump": d["library"]}, {"tap": "ability"}, {"dump": d["abilities"]},
                                 {"shot": str(SCREENS / f"{tag}-graves-library-abilities.png")},
                                 {"tap": "page_cancel"}]
-    steps += case2_at_the_park(lambda name: d[name]) + [{"dump": d["park"]}, {"shot": str(SCREENS / f"{tag}-graves-case2-park.png")},
-                                    {"quit": True}]
+    steps += case2_at_the_park(lambda name: d[name]) + [
+        {"dump": d["park"]}, {"shot": str(SCREENS / f"{tag}-graves-case2-park.png")}, {"tap": "undo"},
+        {"dump": d["undone"]}, {"quit": True}]
     run(tmp_path, steps, size=size)
     data = read_dumps(d)
     for name, dump in data.items():
@@ -87,6 +88,7 @@ def test_the_next_thing_to_do_is_in_view_and_refused_abilities_are_greyed(tmp_pa
     # row under the strip, the line in the message slot; the pad column holds ranks and suits alone)
     assert park["controls"]["park_minus"]["in_window"] and park["controls"]["park_plus"]["in_window"]
     assert any(t.startswith("Ben to act (turn 1, lead Ben)") for t in park["texts"])
+    assert data["undone"]["message"] == "Undone."  # in landscape too, where the slot otherwise says who acts
     # the unmasking: every name to guess in view
     unmask = data["unmask"]
     guesses = [t for t in unmask["controls"] if t.startswith("guess_")]

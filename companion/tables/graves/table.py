@@ -306,8 +306,7 @@ class Table(GameTable):
             text = f"[b]{s['to_act']} to act[/b] (turn {s['turn']}, lead {s['lead']}{passed}) · " + \
                 pad.selection_text() + (f" (pile would total {total})" if pad.cards else "")
         if self.screen.landscape:  # the pad column holds ranks and suits alone: its line takes the message slot
-            if not self.message:
-                self.message = text
+            self._in_message_slot(text)
             return [ranks, suits]
         return [ranks, suits, self._line(text), *self._location_row(s)]
 
@@ -405,8 +404,7 @@ class Table(GameTable):
                 grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.then(pad.ask_guess, i),
                                        flat=True))
         if self.screen.landscape:  # the five names fill the pad column: the prompt takes the message slot
-            if not self.message:
-                self.message = prompt
+            self._in_message_slot(prompt)
             return [grid]
         return [label(prompt), grid]
 
@@ -489,6 +487,13 @@ class Table(GameTable):
             body.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(self.pad.set_identity(i)),
                                    flat=True))
         body.add_widget(button("Back", "identity_back", self.screen.refresh))
+
+    def _in_message_slot(self, text: str) -> None:
+        """Landscape: the pad's own line shown in the message slot, unless the slot holds a word of its own (a
+        notice or refusal of the table, or the frame's "Undone."), which stays until the next tap."""
+        said = self.screen.ids.message.text
+        if not self.message and (not said or said == getattr(self, "_line_said", None)):
+            self.message = self._line_said = text
 
     @staticmethod
     def _column() -> BoxLayout:

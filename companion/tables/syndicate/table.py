@@ -46,8 +46,7 @@ class Table(GameTable):
         if s["phase"] == "over":
             return []
         if self.screen.landscape:  # the pad column holds ranks and suits alone: the preview takes the message slot
-            if not self.message:
-                self.message = self._preview_text(s)
+            self._in_message_slot(self._preview_text(s))
             return self._pad()
         return [self._slots(), *self._pad(), self._preview(s)]
 
@@ -188,6 +187,13 @@ class Table(GameTable):
         box.add_widget(label(f"[b]{res['winner']} wins with {res['scores'][res['winner']]}[/b]"))
         box.add_widget(label(" · ".join(f"{p} {n}" for p, n in res["scores"].items())))
         return box
+
+    def _in_message_slot(self, text: str) -> None:
+        """Landscape: the pad's own line shown in the message slot, unless the slot holds a word of its own (a
+        notice or refusal of the table, or the frame's "Undone."), which stays until the next tap."""
+        said = self.screen.ids.message.text
+        if not self.message and (not said or said == getattr(self, "_line_said", None)):
+            self.message = self._line_said = text
 
     @staticmethod
     def _column() -> BoxLayout:
