@@ -359,12 +359,15 @@ class Table(GameTable):
         self.screen.refresh()
 
     def _confirm_case(self) -> None:
-        self._stop_case_timer()
-        self.screen.do(self.pad.confirm_case())
+        out = self.pad.confirm_case()
+        if out.ok:  # refused, the page stays open (and closes by itself in time)
+            self._stop_case_timer()
+        self.screen.do(out)
 
     def _close_case(self) -> None:
         self._stop_case_timer()
         self.pad.close_case()
+        self.screen.say("")  # a refusal said on the holder's page leaves with it
         self.screen.refresh()
 
     def _stop_case_timer(self) -> None:
