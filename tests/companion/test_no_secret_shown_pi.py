@@ -195,3 +195,49 @@ def test_a_refused_case_entry_stays_on_its_holders_page():
     assert pad.case_by == 1 and pad.message  # still Ben's page, the reason on it
     pad.close_case()
     assert pad.message == "" and pad.case_by is None
+
+
+# --- the real app: every label of the table ---------------------------------------------------------------------
+
+TURNS: list[Event] = [{"action": "investigate", "by": "Ann", "district": "little_italy"},
+                      {"action": "evidence", "by": "Ben", "card": "waterfront", "draw": "shipyard"},
+                      {"action": "investigate", "by": "Cat", "district": "downtown"},
+                      {"action": "investigate", "by": "Dan", "district": "hilltop"}]
+
+
+def turn_taps(event: Event) -> list[dict[str, Any]]:
+    if event["action"] == "investigate":
+        return [{"tap": f"district_{event['district']}"}, {"tap": "confirm"}]
+    return [{"tap": "mode_evidence"}, {"tap": f"card_{event['card']}"}, {"tap": "confirm"},
+            {"tap": f"draw_{event['draw']}"}]
+
+
+def test_every_label_of_the_pi_table_reads_the_same_whatever_case_each_holds(tmp_path):
+    """In the real app, twice: the deal entered from the table, each case entered by its holder, four turns (the last
+    undone), History. The second time one case is dealt otherwise, so that every answer is the same: every text on
+    the table, after each step, is the same."""
+    from tests.companion.test_app_gui import read_dumps, run
+
+    first = events_of(CASES)[:1 + len(PLAYERS)]  # the deal and the five cases
+    other = next(cs for cs in alternatives(1) if told_alike(first + TURNS, cs, 1) == len(first) + len(TURNS))
+    texts = {}
+    for name, cases in (("true", CASES), ("other", other)):
+        folder = tmp_path / name
+        folder.mkdir()
+        d = {n: str(folder / f"{n}.json") for n in ("entered", "t1", "t2", "t3", "t4", "undone", "history")}
+        steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_more"}, {"tap": "players_more"}]
+        steps += [{"text": [f"new.p{n}", p]} for n, p in enumerate(PLAYERS, start=1)]
+        steps += [{"tap": "new_start"}, {"tap": "deal_table"}]
+        for district in pi.city(pi_database()).districts:
+            steps += [{"tap": f"tile_{e or 'none'}"} for e in EXAMPLE_TILES[district]]
+        steps += [{"tap": f"display_{e}"} for e in EXAMPLE_DISPLAY] + [{"tap": "deal_confirm"}]
+        for i, case in enumerate(cases[0]):
+            steps += [{"tap": f"case_{i}"}, *({"tap": f"case_{e}"} for e in case), {"tap": "case_confirm"}]
+        steps.append({"dump": d["entered"]})
+        for n, event in enumerate(TURNS, start=1):
+            steps += [*turn_taps(event), {"dump": d[f"t{n}"]}]
+        steps += [{"tap": "undo"}, {"dump": d["undone"]}, {"tap": "history"}, {"dump": d["history"]}, {"quit": True}]
+        run(folder, steps, timeout=200)
+        texts[name] = {n: (dump["texts"], dump["summary"]["events"]) for n, dump in read_dumps(d).items()}
+    assert texts["true"]["t4"][1] == len(first) + len(TURNS)  # every turn was taken
+    assert texts["true"] == texts["other"]
