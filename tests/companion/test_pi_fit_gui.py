@@ -40,7 +40,7 @@ def short(name: str) -> str:
 def test_five_players_the_turn_the_tiles_and_the_canals(tmp_path, size):
     SCREENS.mkdir(exist_ok=True)
     w, h = size
-    names = ("board", "dealt", "answer", "evidence", "solve", "again")
+    names = ("board", "dealt", "answer", "evidence", "solve", "again", "closed")
     dumps = {n: tmp_path / f"{n}.json" for n in names}
 
     def look(name: str) -> list[dict]:
@@ -51,7 +51,8 @@ def test_five_players_the_turn_the_tiles_and_the_canals(tmp_path, size):
     steps += [{"text": ["new.seed", str(SEED)]}, {"tap": "new_start"}, {"tap": "deal_seed"}, *look("board"),
               {"tap": "board_back"}, *look("dealt"), {"tap": "district_little_italy"}, {"tap": "confirm"},
               *look("answer"), {"tap": "mode_evidence"}, *look("evidence"), {"tap": "mode_solve"}, *look("solve"),
-              {"tap": "mode_investigate"}, {"tap": "board"}, *look("again"), {"quit": True}]
+              {"tap": "mode_investigate"}, {"tap": "board"}, *look("again"), {"key": 27},
+              {"dump": str(dumps["closed"])}, {"quit": True}]
     run(tmp_path, steps, size=size, timeout=150)
     data = {n: json.loads(p.read_text()) for n, p in dumps.items()}
     for name, d in data.items():
@@ -98,7 +99,8 @@ def test_five_players_the_turn_the_tiles_and_the_canals(tmp_path, size):
         right = [controls[f"district_{d}"]["rect"] for d in c.districts]
         assert min(r[0] for r in right) > w * 0.4 and max(r[0] + r[2] for r in right) > w - 20
         assert controls["mode_investigate"]["rect"][0] < w * 0.4 and controls["turn"]["rect"][0] < w * 0.4
-    assert data["answer"]["screen"] == "table"
+    closed = data["closed"]  # Back closes All tiles, and only it
+    assert closed["screen"] == "table" and "board_back" not in closed["controls"] and "board" in closed["controls"]
 
 
 def test_no_text_on_the_pi_table_is_set_under_12_sp():

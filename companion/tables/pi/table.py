@@ -336,7 +336,7 @@ class Table(GameTable):
         from kivy.core.window import Window
 
         c, tiles = self.city, self.session.state.tiles
-        view = ModalView(size_hint=(1, 1), auto_dismiss=True)
+        view = ModalView(size_hint=(1, 1), auto_dismiss=False)  # Back: the app closes it at once
         box = BoxLayout(orientation="vertical", padding=dp(2), spacing=dp(6))  # the cells as wide as can be
         _panel(box)
         fs = self.app.fs * sp(MIN_FONT)
