@@ -202,8 +202,7 @@ class PiPad:
         out = self.session.do({"action": "deal"})
         if out.ok:
             self.clear()
-            self.tell("Lay out the tiles as All tiles shows them (the harbour on the map); hold your button to "
-                      "see the case you hold.")
+            self.tell("Lay out the tiles as All tiles shows; hold your button to see the case you hold.")
         return out
 
     def start_deal(self) -> None:

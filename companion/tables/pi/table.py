@@ -229,7 +229,7 @@ class Table(GameTable):
         colour_bar(banner, PALETTE.get(s["colours"][who], "#888888"), side="left", thick=12)
         return banner
 
-    def _head(self, s: dict[str, Any]) -> FitLabel | None:
+    def _head(self, s: dict[str, Any]) -> Label | None:
         """The answer told, or what Confirm will record."""
         pad = self.pad
         if pad.case_by is not None:
@@ -302,9 +302,12 @@ class Table(GameTable):
             return
         self.screen.do(pad.confirm())
 
-    def _headline(self, text: str, bold: bool = False) -> FitLabel:
-        """Two lines at most, smaller than whose turn it is, never under MIN_FONT."""
+    def _headline(self, text: str, bold: bool = False) -> Label:
+        """Smaller than whose turn it is, never under MIN_FONT: in the fixed pad two lines (the font shrinks to
+        fit them); in landscape, where it leads the scrolling state, as many lines as it takes."""
         fs = self.app.fs * sp(16 if bold else 15)
+        if self.screen.landscape:
+            return label(f"[b]{text}[/b]" if bold else text, font_size=fs, halign="center")
         return FitLabel(text=f"[b]{text}[/b]" if bold else text, size_hint_y=None, height=dp(44), base_font=fs,
                         font_size=fs, min_font=sp(MIN_FONT), markup=True, color=rgba(self.app.colors["text"]),
                         halign="center", valign="middle")
