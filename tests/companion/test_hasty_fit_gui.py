@@ -174,9 +174,10 @@ def test_seven_players_fit_at_every_size(tmp_path, size):
     cards = [k for k in review["controls"] if k.startswith("reveal_")]
     assert len(cards) == 12 and all(review["controls"][k]["in_window"] for k in cards)
     assert len(review["summary"]["history"][-1]) > 100
-    if size[0] > size[1]:  # landscape: the right half holds as much as the left
+    if size[0] > size[1]:  # landscape: the row on the left, the holds and the bar's actions on the right
         for name in ("start", "late"):
-            rects = [c["rect"] for c in data[name]["controls"].values() if c["in_window"]]
-            right = [r for r in rects if r[0] >= size[0] / 2]
-            left = [r for r in rects if r[0] + r[2] <= size[0] / 2]
-            assert len(right) >= 10 and len(left) >= 7, f"{name}: {len(left)} controls left, {len(right)} right"
+            centre = {k: c["rect"][0] + c["rect"][2] / 2 for k, c in data[name]["controls"].items()}
+            row = [f"suspect_{r['id']}" for r in data[name]["summary"]["row"]]
+            right = [f"secret_{n}" for n in range(7)] + ["face_down", "clear", "stuck"]
+            assert all(centre[k] < size[0] / 2 for k in row), f"{name}: the row is not on the left"
+            assert all(centre[k] > size[0] / 2 for k in right), f"{name}: the holds are not on the right"

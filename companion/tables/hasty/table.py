@@ -25,8 +25,8 @@ from casebook.rules.games import hasty
 
 SET_VARIANT = "set_"  # the new-game toggles for the card sets: set_base, set_advanced, set_expert
 MIN_TEXT = 12  # sp: no text on the table is smaller
-RESTRICTION_SHORT = {"none": "", "must_loupe": "loupe only", "cant_loupe": "not at the loupe",
-                     "must_own": "own suspect only", "cant_own": "not on your own"}
+RESTRICTION_SHORT = {"none": "", "must_loupe": "loupe only", "cant_loupe": "not at loupe",  # a line of a tile
+                     "must_own": "only your own", "cant_own": "not your own"}  # four a row (landscape) at 12 sp
 
 
 # --- the new game ----------------------------------------------------------------------------------
@@ -311,7 +311,7 @@ class Table(GameTable):
         """One line of what to do or what just happened, in a place of its own that never grows: a long one
         wraps and scrolls there, its text never smaller than 14 sp."""
         fs = self.app.fs * sp(14)
-        place = ScrollView(size_hint_y=None, height=dp(44), do_scroll_x=False, bar_width=dp(4))
+        place = ScrollView(size_hint_y=None, height=2 * _line_px(fs) + dp(6), do_scroll_x=False, bar_width=dp(4))
         line = label(text, font_size=fs, halign="center", valign="middle")
         line.bind(texture_size=lambda w, ts: setattr(w, "height", max(ts[1], place.height)))
         place.add_widget(line)
@@ -375,7 +375,7 @@ class Table(GameTable):
                 text = card.name + (f"\n[i]{note}[/i]" if note else "")
                 tile = RowTile(text=text, testid=f"{prefix}_{card.id}", flat=True, markup=True,
                             height=dp(48) if self.screen.landscape else dp(52) * self.app.fs,
-                            font_size=self.app.fs * sp(13))
+                            font_size=self.app.fs * sp(MIN_TEXT if self.screen.landscape else 13))
                 tile.valign = "middle"
                 tile.bind(on_release=lambda *_, c=card.id: self._tap(self.pad.tap_card, c))
                 grid.add_widget(tile)
