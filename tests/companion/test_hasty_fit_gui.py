@@ -181,3 +181,20 @@ def test_seven_players_fit_at_every_size(tmp_path, size):
             right = [f"secret_{n}" for n in range(7)] + ["face_down", "clear", "stuck"]
             assert all(centre[k] < size[0] / 2 for k in row), f"{name}: the row is not on the left"
             assert all(centre[k] > size[0] / 2 for k in right), f"{name}: the holds are not on the right"
+
+
+def test_long_names_take_three_holds_a_row(tmp_path):
+    """A name too wide for four holds a row: three a row, no word split, each still whole on the window."""
+    names = ["Christopher", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    dump = tmp_path / "start.json"
+    steps: list = [{"tap": "new_game"}, {"tap": "game_hasty"}, {"tap": "players_more"}, {"tap": "players_more"}]
+    steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(names, start=1)]
+    steps += [{"tap": "variant_traitor"}, {"tap": "deal_seed"}, {"text": ["new.seed", "7"]}, {"tap": "new_start"},
+              {"dump": str(dump)}, {"shot": str(SCREENS / "hasty7-360x640-long-name.png")}, {"quit": True}]
+    run_measuring(tmp_path, steps, (360, 640))
+    d = json.loads(dump.read_text())
+    assert d["summary"]["players"] == names
+    assert d["split_words"] == [] and d["small_controls"] == []
+    rects = [d["controls"][f"secret_{n}"] for n in range(7)]
+    assert all(r["in_window"] for r in rects)
+    assert len({round(r["rect"][1]) for r in rects}) == 3, "not three rows of holds"

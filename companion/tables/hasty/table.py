@@ -126,7 +126,7 @@ class Table(GameTable):
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad
         self.message = pad.message
-        self.secrets_cols = 4 if len(s["players"]) > 4 else 2
+        self.secrets_cols = self._hold_cols(s["players"])
         self._to_top(s)
         if s["phase"] == "over":  # what the last event did sits in the fixed pad, in full
             return [self._over(s), self._row(s)]
@@ -142,6 +142,17 @@ class Table(GameTable):
     def _row_in_state(self) -> list[Any]:
         """In landscape the row leads the state (the pad's column holds the holds and the line); else nothing."""
         return [self._row(self.session.summary(None))] if self.screen.landscape else []
+
+    def _hold_cols(self, players: list[str]) -> int:
+        """The holds a row in the pad: two for up to four players, else four (three if a name would not fit)."""
+        if len(players) <= 4:
+            return 2
+        width = self.screen.width - dp(12)
+        if self.screen.landscape:  # table.kv: the pad takes 0.56 of the width
+            width = (width - dp(6)) * 0.56
+        room = (width - dp(3) * 3) / 4 - dp(16)  # widgets.kv: a hold's text keeps clear of its colour bar
+        widest = max(_width(f"{p}:", self.app.fs * sp(15)) for p in players)  # "Ann: hold to see" at CButton's size
+        return 4 if widest <= room else 3
 
     def _to_top(self, s: dict[str, Any]) -> None:
         """A new step (an event, a pile tapped, a card waiting) shows the state from its top: its prompt in view."""
