@@ -198,3 +198,26 @@ def test_long_names_take_three_holds_a_row(tmp_path):
     rects = [d["controls"][f"secret_{n}"] for n in range(7)]
     assert all(r["in_window"] for r in rects)
     assert len({round(r["rect"][1]) for r in rects}) == 3, "not three rows of holds"
+
+
+def test_a_choice_in_landscape_keeps_the_row_in_view(tmp_path):
+    """Landscape, seven players: a Wrong Turning at the loupe waits for its suspect; every tile of the row (on the
+    left) and Cancel in view, what to do on the right, no text under 12 sp."""
+    db = load_database("hasty")
+    state = hasty.new_state(db, {"players": NAMES, "variants": ["traitor"], "sets": ["base"], "seed": 7})
+    dump = tmp_path / "choice.json"
+    steps: list = [{"tap": "new_game"}, {"tap": "game_hasty"}, {"tap": "players_more"}, {"tap": "players_more"}]
+    steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
+    steps += [{"tap": "variant_traitor"}, {"tap": "deal_seed"}, {"text": ["new.seed", "7"]}, {"tap": "new_start"},
+              {"tap": f"suspect_{state.row[0]}"}, {"tap": "card_wrong_turning"}, {"dump": str(dump)},
+              {"shot": str(SCREENS / "hasty7-640x360-choice.png")}, {"quit": True}]
+    run_measuring(tmp_path, steps, (640, 360))
+    d = json.loads(dump.read_text())
+    assert d["summary"]["events"] == 0 and len(d["summary"]["row"]) == 11
+    keys = [f"suspect_{s}" for s in state.row] + ["choice_cancel"]
+    assert [k for k in keys if not d["controls"][k]["in_window"]] == []
+    assert any("Ann chooses: taps the suspect in the row on the left." in t for t in d["texts"])
+    centre = {k: c["rect"][0] + c["rect"][2] / 2 for k, c in d["controls"].items()}
+    assert all(centre[k] < 320 for k in keys[:-1]) and centre["choice_cancel"] > 320
+    assert d["split_words"] == [] and d["small_controls"] == []
+    assert [f for f in d["fonts"] if f["sp"] < MIN_SP - 0.01] == []

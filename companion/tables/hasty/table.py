@@ -130,18 +130,23 @@ class Table(GameTable):
         self._to_top(s)
         if s["phase"] == "over":  # what the last event did sits in the fixed pad, in full
             return [self._over(s), self._row(s)]
-        if pad.card is not None:
-            return [*self._choice(s), *self._row_in_state()]
+        if pad.card is not None:  # in landscape a suspect is chosen on the row, the card's text beside it in the pad
+            return [self._row(s)] if self._choice_beside_row() else [*self._choice(s), *self._row_in_state(s)]
         if self._picking(s):  # the card types take the pad (one set) or lead the state (several): the row below
             grids = [] if self._cards_in_pad() else self._card_grids(self._prefix(s))
             if s["phase"] == "reveal":
                 return [*self._head(s), self._review(s), *grids, self._row(s)]
             return [*self._head(s), *grids, self._row(s)]
-        return [*self._row_in_state(), self._last(s), *self._marks(s), self._players(s)]
+        return [*self._row_in_state(s), self._last(s), *self._marks(s), self._players(s)]
 
-    def _row_in_state(self) -> list[Any]:
+    def _choice_beside_row(self) -> bool:
+        """Whether a card waits for a suspect in landscape: its text in the pad's column, the row on the left."""
+        options = self.pad.choices(self.pad.card) if self.pad.card is not None else None
+        return self.screen.landscape and options is not None and options[0] == "target"
+
+    def _row_in_state(self, s: dict[str, Any]) -> list[Any]:
         """In landscape the row leads the state (the pad's column holds the holds and the line); else nothing."""
-        return [self._row(self.session.summary(None))] if self.screen.landscape else []
+        return [self._row(s)] if self.screen.landscape else []
 
     def _hold_cols(self, players: list[str]) -> int:
         """The holds a row in the pad: two for up to four players, else four (three if a name would not fit)."""
@@ -184,6 +189,8 @@ class Table(GameTable):
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         if s["phase"] == "over":
             return [self._last(s)] if s["history"] else []
+        if self._choice_beside_row():
+            return self._choice(s)
         line = [self._pad_line(s)]
         if self._picking(s):  # in landscape its line leads the state instead
             line = [] if self.screen.landscape else line
@@ -399,7 +406,8 @@ class Table(GameTable):
         options = pad.choices(card.id)
         assert options is not None
         key, values = options
-        whom = "taps the suspect in the row below" if key == "target" else "taps the player"
+        row = "on the left" if self.screen.landscape else "below"
+        whom = f"taps the suspect in the row {row}" if key == "target" else "taps the player"
         out: list[Any] = [*self._head(s), label(f"[b]{card.name}[/b]: {hasty.effect_text(card.effect, card.name)}\n"
                                                 f"{s['active']} chooses: {whom}.")]
         if key == "player":  # a suspect is chosen on the row itself
