@@ -159,7 +159,7 @@ class TableScreen(Screen):
         secrets = table.secrets(s)
         extra = table.secret_actions(s)
         if secrets or extra:  # each player's own: "Ben: hold to see", "Ben: set your identity"
-            row = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+            row = GridLayout(cols=getattr(table, "secrets_cols", 2), size_hint_y=None, spacing=dp(3))
             row.bind(minimum_height=row.setter("height"))
             colours = app.session.log.setup.get("colours") or []
             palette = {**PLAYER_COLOURS, **table_module(app.session.log.game).NEW_GAME.palette}
@@ -172,7 +172,8 @@ class TableScreen(Screen):
             for widget in extra:
                 row.add_widget(widget)
             after = table.secrets_after
-            body.add_widget(row, index=0 if after is None else max(0, len(body.children) - after))
+            box = pad if getattr(table, "secrets_in_pad", False) else body  # in the fixed pad: never scrolled away
+            box.add_widget(row, index=0 if after is None else max(0, len(box.children) - after))
         for widget in table.pad_widgets(s):
             pad.add_widget(widget)
         for widget in table.actions(s):
