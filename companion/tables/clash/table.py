@@ -143,7 +143,9 @@ class Table(GameTable):
             out.append(self._over(s))
         if s["conclusions"] and s["phase"] in ("site", "over"):  # the Summary just made leads
             out.append(self._conclusion(s))
-        out += [self._clock(s), self._threads(s)]
+        out.append(self._clock(s))
+        if not self.screen.landscape:  # in landscape the threads fill the right column, under the pad's keys
+            out.append(self._threads(s))
         if s["site"]:
             out.append(label(f"[b]{s['site']['name']}[/b]: {s['site']['text']}", muted=True))
         out.append(self._players(s))
@@ -214,6 +216,7 @@ class Table(GameTable):
         small = int(app.fs * sp(11))
         box = panel(BoxLayout(orientation="vertical", spacing=dp(4), padding=(dp(3), dp(3)), size_hint_y=None),
                     c["panel"])
+        box.testid = f"thread_box_{t['thread']}"  # the GUI tests find each thread on the window
         if t["revealed"]:
             kind = KIND_NAMES.get(t["kind"] or "", "")
             state = f"[b]REVEALED[/b]\n[size={small}]{t['plan_name']} ({kind})[/size]"
@@ -288,6 +291,7 @@ class Table(GameTable):
             line = label(f"[b]{name}[/b] ({clash.SIDE_NAMES[side]}){' · first' if s['first_player'] == name else ''}"
                          f"{turn}\n[size={int(self.app.fs * sp(12))}]{' · '.join(bits)}[/size]", padding=(dp(12), 0))
             colour_bar(line, SIDE_COLOURS[side], side="left", thick=8)
+            line.testid = f"player_{side}"
             box.add_widget(line)
         return box
 
@@ -325,11 +329,12 @@ class Table(GameTable):
     # --- the input ---------------------------------------------------------------------------------
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
-        """The keys for what is tapped next, and the line saying so (in landscape the line leads the state)."""
-        if s["phase"] == "over":
-            return []
-        keys = self._keys(s)
-        return keys if self.screen.landscape else [*keys, self._line(self.pad.prompt())]
+        """The keys for what is tapped next, and the line saying so (in landscape the line leads the state, and the
+        threads follow the keys: the clock and the players on the left, the threads the keys act on on the right)."""
+        keys = self._keys(s) if s["phase"] != "over" else []
+        if self.screen.landscape:
+            return [*keys, self._threads(s)]
+        return [*keys, self._line(self.pad.prompt())] if s["phase"] != "over" else []
 
     def _keys(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad
