@@ -7,7 +7,7 @@ SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": tes
 from there, lifted), {"key": 27} (Escape / Back), {"window": "on_minimize"},
 {"app": "on_pause"}, {"text": ["screen.id", "value"]},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
-smaller than 48 dp, words split across lines, texts cut (drawn past their box), the action bar's place, each button's text and fill colours;
+smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp, the action bar's place, each button's text and fill colours;
 whether each control's bottom and top edges are in view), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true}.
 A step that cannot be done writes `<script>.error` and quits with the app.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from kivy.core.window import Window
 from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -38,6 +39,7 @@ from kivy.uix.textinput import TextInput
 
 from casebook.companion.widgets import MARKUP, widest_word
 
+SIZE_MARKUP = re.compile(r"\[size=(\d+(?:\.\d+)?)\]")  # a part of a label's text in another font size
 SETTLE_FRAMES = 4  # frames in a row with no widget moved or resized before a step runs
 SETTLE_LIMIT = 30.0  # seconds: a layout still moving after this is a failure of its own (a busy machine is slow)
 
@@ -205,7 +207,7 @@ class Driver:
 
     def dump(self) -> dict[str, Any]:
         screen = self.app.root.current_screen
-        small, split, texts, controls, cut = [], [], [], {}, []
+        small, split, texts, controls, cut, tiny = [], [], [], {}, [], []
         for w in shown(self.app):
             on_window = w.get_root_window() is not None and w.width > 0 and w.opacity > 0
             if not on_window:
@@ -214,8 +216,13 @@ class Driver:
             if isinstance(w, Label) and text:
                 texts.append(MARKUP.sub("", text))
                 room = (w.text_size[0] if w.text_size and w.text_size[0] else None)
+                if room:  # the label's own padding left and right takes from the width its lines wrap in
+                    room -= w.padding[0] + w.padding[2] if len(w.padding) == 4 else 2 * w.padding[0]
                 if room and widest_word(text, w.font_size, w.bold, w.font_name) > room + 1:
                     split.append({"text": text[:40], "room": room, "font_size": w.font_size})
+                sizes = [float(w.font_size)] + [float(n) for n in SIZE_MARKUP.findall(text)] if w.markup else []
+                if min(sizes or [float(w.font_size)]) < sp(12) - 0.5:
+                    tiny.append({"text": text[:40], "font_size": min(sizes or [float(w.font_size)])})
                 if self._cut(w):
                     cut.append({"text": text[:40], "size": [w.width, w.height], "texture": list(w.texture_size)})
             visible = isinstance(w, Button | TextInput) and not (w.disabled and w.opacity == 0)
@@ -239,7 +246,7 @@ class Driver:
                 "summary": session.summary(None) if session else None,
                 "message": screen.ids.message.text if "message" in screen.ids else "",
                 "message_kind": getattr(screen, "message_kind", ""),
-                "texts": texts, "small_controls": small, "split_words": split, "cut_texts": cut,
+                "texts": texts, "small_controls": small, "split_words": split, "cut_texts": cut, "small_texts": tiny,
                 "controls": controls}
 
     @staticmethod
