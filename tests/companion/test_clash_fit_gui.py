@@ -95,6 +95,7 @@ def test_the_clash_table_fits_every_window(tmp_path, size):
         assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
         assert d["split_words"] == [], f"{name}: words split across lines: {d['split_words']}"
         assert d["cut_texts"] == [], f"{name}: texts cut: {d['cut_texts']}"
+        assert d["small_texts"] == [], f"{name}: texts under 12 sp: {d['small_texts']}"
     for name in keys:  # every key of the pad and the bar on the window without scrolling
         d = data[name]
         out = [k for k in pad_keys(d) if not d["controls"][k]["in_window"]]
@@ -153,6 +154,7 @@ def test_an_agents_game_late_in_stage_2_fits_every_window(tmp_path, size):
     for at, d in data.items():
         assert d["small_controls"] == [] and d["split_words"] == [], (at, d["small_controls"], d["split_words"])
         assert d["cut_texts"] == [], f"at scroll {at}: texts cut: {d['cut_texts']}"
+        assert d["small_texts"] == [], f"at scroll {at}: texts under 12 sp: {d['small_texts']}"
     looks = [d["controls"] for d in data.values()]
     hidden = [r for r in ROWS if not any(c.get(r, {}).get("in_window") for c in looks)
               and not all(any(c.get(r, {}).get("edges_in_view", [0, 0])[e] for c in looks) for e in (0, 1))]

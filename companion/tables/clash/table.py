@@ -24,6 +24,7 @@ from casebook.companion.widgets import FitLabel, Tile, button, colour_bar, label
 from casebook.rules.games import clash
 
 SIDE_COLOURS = {"holmes": "#009E73", "moriarty": "#D55E00"}  # the card database's green and red
+SMALL_SP = 12  # no text on the table is smaller
 KIND_NAMES = {"victim": "victim", "felony": "felony", "object": "object"}
 
 NEW_GAME = NewGameSpec(
@@ -213,7 +214,7 @@ class Table(GameTable):
 
     def _thread(self, s: dict[str, Any], t: dict[str, Any]) -> Any:
         app, c = self.app, self.app.colors
-        small = int(app.fs * sp(11))
+        small = self._small()
         box = panel(BoxLayout(orientation="vertical", spacing=dp(4), padding=(dp(3), dp(3)), size_hint_y=None),
                     c["panel"])
         box.testid = f"thread_box_{t['thread']}"  # the GUI tests find each thread on the window
@@ -250,13 +251,14 @@ class Table(GameTable):
                 mark = " used" if card.get("used") else ""
                 mark += " [i]cancelled[/i]" if card.get("distracted") else ""  # a distraction token on it
                 value = f" {card['value']}" if "value" in card else ""
-                lines.append(f"{card['name']}{value}{mark}")
+                name = card["name"].replace("-", "-\n")  # Cross-examination: too wide for a third of a phone
+                lines.append(f"{name}{value}{mark}")
             if part["support"]:
                 lines.append(f"+{part['support']} support")
             if part["bonus"]:
                 lines.append(f"+{part['bonus']} agent")
             if lines:
-                text = label("\n".join(lines), padding=(dp(8), 0))
+                text = label("\n".join(lines), padding=(dp(8), 0, 0, 0))  # room on the left for the side's bar
                 text.font_size = small  # after the kv rule, which sets every label's size
                 colour_bar(text, SIDE_COLOURS[side], side="left", thick=4)
                 box.add_widget(text)
@@ -454,6 +456,10 @@ class Table(GameTable):
         return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
                         color=rgba(self.app.colors["text"]), halign="center", valign="middle")
 
+    def _small(self) -> int:
+        """The size of the table's smallest text (a card's value under its name, the thread boxes' card lists)."""
+        return int(self.app.fs * sp(SMALL_SP))
+
     def _grid(self, cols: int) -> GridLayout:
         grid = GridLayout(cols=cols, size_hint_y=None, spacing=dp(3))
         grid.bind(minimum_height=grid.setter("height"))
@@ -506,9 +512,11 @@ class Table(GameTable):
         """A side's ten card designs (those whose every copy is seen greyed out): what is in the hand."""
         pad, wide = self.pad, self.screen.landscape
         grid = self._grid(4 if wide else 3)  # three rows of four in a landscape pad's short column
-        small = int(self.app.fs * sp(10))
+        small = self._small()
         for card in pad.designs(side):
-            text = card.name if wide else f"{card.name}\n[size={small}]{card.value} · used {card.used_value}[/size]"
+            # four narrow keys a row in landscape: a long word breaks at its hyphen rather than shrink under 12 sp
+            text = card.name.replace("-", "-\n") if wide else \
+                f"{card.name}\n[size={small}]{card.value} · used {card.used_value}[/size]"
             grid.add_widget(self._tile(text, f"{prefix}_{card.id}", lambda cid=card.id: self._tap(pad.tap_card, cid),
                                        lit=pad.card == card.id, disabled=not pad.playable(side, card.id),
                                        height=48 if wide else 52))
@@ -519,7 +527,7 @@ class Table(GameTable):
         grid = self._grid(3)
         names = pad.cards.influence[side]
         for thread, cid in found:
-            grid.add_widget(self._tile(f"{names[cid].name}\n[size={int(self.app.fs * sp(10))}]thread {thread + 1}"
+            grid.add_widget(self._tile(f"{names[cid].name}\n[size={self._small()}]thread {thread + 1}"
                                        "[/size]", f"{prefix}_{thread + 1}_{cid}",
                                        lambda t=thread, c=cid: self._tap(pad.tap_in_play, t, c)))
         if not found:
@@ -531,7 +539,7 @@ class Table(GameTable):
         grid = self._grid(2)
         t = pad.state.tables[side]
         for agent in pad.cards.agents[side].values():
-            grid.add_widget(self._tile(f"{agent.name}\n[size={int(self.app.fs * sp(10))}]cost {agent.cost}[/size]",
+            grid.add_widget(self._tile(f"{agent.name}\n[size={self._small()}]cost {agent.cost}[/size]",
                                        f"agent_{agent.id}", lambda a=agent.id: self._tap(pad.tap_agent, a),
                                        disabled=agent.id in t.agent_discard or t.agent_support < agent.cost))
         return grid
@@ -556,7 +564,7 @@ class Table(GameTable):
         for take in (*clash.ACTION_CARD_SHOWS[card], "skip"):
             why = pad.take_refusal(take)  # greyed with its reason: at the limit, no upright card, an empty hand
             under = why if why is not None and take not in barred else f"thread {thread + 1}"
-            grid.add_widget(self._tile(f"{TAKE_WORDS[take]}\n[size={int(self.app.fs * sp(10))}]{under}"
+            grid.add_widget(self._tile(f"{TAKE_WORDS[take]}\n[size={self._small()}]{under}"
                                        "[/size]" if take != "skip" else "Skip", f"take_{take}",
                                        lambda k=take: self._tap(pad.choose_take, k), height=52,
                                        disabled=why is not None))
@@ -573,7 +581,7 @@ class Table(GameTable):
         for plan in pad.cards.plans.values():
             lit = plan.id in pad.plan
             text = (f"{pad.plan.index(plan.id) + 1}. " if lit else "") + f"{plan.name}\n" \
-                f"[size={int(self.app.fs * sp(10))}]{plan.thread}[/size]"
+                f"[size={self._small()}]{plan.thread}[/size]"
             grid.add_widget(self._tile(text, f"plan_{plan.id}", lambda p=plan.id: self._page_tap(pad.tap_plan, p),
                                        lit=lit))
         body.add_widget(grid)
