@@ -122,10 +122,14 @@ def test_the_clash_table_fits_every_window(tmp_path, size):
 AGENTS_GAME = "g07_agents_second_player_limit"  # the Agent mode: agents, support under them, a cancelled card
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_an_agents_game_late_in_stage_2_fits_every_window(tmp_path, size):
-    """The referee game with Agents saved just before its second Final Turn (the most cards in the threads, an
-    agent active, a card cancelled), resumed: nothing cut, every row in reach."""
+AGENT_CASES = [*[(size, False) for size in SIZES], ((360, 640), True)]
+
+
+@pytest.mark.parametrize("size,large", AGENT_CASES, ids=[f"{w}x{h}{'-large' * g}" for (w, h), g in AGENT_CASES])
+def test_an_agents_game_late_in_stage_2_fits_every_window(tmp_path, size, large):
+    """The referee game with Agents saved late in Stage 2 (the most cards in the threads, an agent active, a
+    card cancelled) at a turn with five keys in the bar (Support, Use, Draw, Agent, End turn), resumed: nothing
+    cut, every row in reach; in large text too (the five keys once split "Suppor t" and stood out of the bar)."""
     import dataclasses
 
     from casebook.companion.store import Store
@@ -136,16 +140,17 @@ def test_an_agents_game_late_in_stage_2_fits_every_window(tmp_path, size):
     path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / f"{AGENTS_GAME}.yaml"
     log = parse_log(path.read_text(), path.name, Problems())
     assert log is not None
-    late = next(n for n, e in enumerate(log.events) if e["action"] == "place" and n > 40)
+    late = next(n for n, e in enumerate(log.events) if e["action"] == "place" and n > 40) - 3  # Ben's last turn
     store = Store(tmp_path / "data" / "games")
     store.save(store.new_id("clash"), dataclasses.replace(log, events=log.events[:late], event_places=[]))
     w, h = size
     dumps = {at: tmp_path / f"agents@{at}.json" for at in SCROLLS}
-    steps: list = [{"tap_prefix": "resume_"}]
+    steps: list = [{"tap": "start_settings"}, {"tap": "set_large"}, {"tap": "settings_back"}] if large else []
+    steps.append({"tap_prefix": "resume_"})
     for at in SCROLLS:
         steps += [{"scroll": ["table.scroll", at]}, {"scroll": ["table.pad_scroll", at]}, {"dump": str(dumps[at])}]
         if at in (0, 1):
-            steps.append({"shot": str(SCREENS / f"clashfit-{w}x{h}-agents{'' if at else '-bottom'}.png")})
+            steps.append({"shot": str(SCREENS / f"clashfit-{w}x{h}{'-large' * large}-agents{'' if at else '-bottom'}.png")})
     run(tmp_path, [*steps, {"quit": True}], size=size)
     data = {at: json.loads(p.read_text()) for at, p in dumps.items()}
     top = data[1]
@@ -161,3 +166,4 @@ def test_an_agents_game_late_in_stage_2_fits_every_window(tmp_path, size):
     assert hidden == [], f"rows out of reach: {hidden}"
     out = [k for k in pad_keys(top) if not top["controls"][k]["in_window"]]
     assert out == [], f"keys off the window: {out}"
+    assert {"support", "use", "draw", "agent", "end_turn"} <= set(top["controls"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
@@ -20,7 +21,7 @@ from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.clash.pad import TAKE_WORDS, ClashPad
 from casebook.companion.theme import readable, rgba
-from casebook.companion.widgets import FitLabel, Tile, button, colour_bar, label
+from casebook.companion.widgets import MARKUP, FitLabel, Tile, button, colour_bar, label
 from casebook.rules.games import clash
 
 SIDE_COLOURS = {"holmes": "#009E73", "moriarty": "#D55E00"}  # the card database's green and red
@@ -104,6 +105,23 @@ def panel(widget: Any, colour: str) -> Any:
         rect = Rectangle()
     widget.bind(pos=lambda w, *_: setattr(rect, "pos", w.pos), size=lambda w, *_: setattr(rect, "size", w.size))
     return widget
+
+
+def one_line(keys: list[Any]) -> list[Any]:
+    """The action bar's keys, each text on one line in its key: five keys a row (Agents) in large text split
+    "Support" and stood taller than the bar. A text that does not fit is drawn smaller, down to 12 sp."""
+
+    def fit(key: Any, *_a: Any) -> None:
+        room, size = key.width - dp(8), key.base_font
+        text = MARKUP.sub("", key.text)
+        while size > sp(12) and CoreLabel(font_size=size, bold=key.bold).get_extents(text)[0] > room:
+            size -= 0.5
+        key.font_size = size
+
+    for key in keys:
+        key.base_font = float(key.font_size)
+        key.bind(width=fit)
+    return keys
 
 
 class GreyTile(Tile):
@@ -406,7 +424,7 @@ class Table(GameTable):
         out = [support, use, draw, *([agent_key()] if s["variants"] else [])]
         end = button("End turn", "end_turn", mode("end"))
         end.disabled = pad.must_play()
-        return [*out, end] if not pad.has_draft() else [*out, clear]
+        return one_line([*out, end] if not pad.has_draft() else [*out, clear])
 
     def secrets(self, s: dict[str, Any]) -> dict[str, str]:
         if s["phase"] == "over":
