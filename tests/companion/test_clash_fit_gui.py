@@ -167,3 +167,10 @@ def test_an_agents_game_late_in_stage_2_fits_every_window(tmp_path, size, large)
     out = [k for k in pad_keys(top) if not top["controls"][k]["in_window"]]
     assert out == [], f"keys off the window: {out}"
     assert {"support", "use", "draw", "agent", "end_turn"} <= set(top["controls"])
+    # the clock's dial is drawn (resumed in landscape it was once left blank): its outline in the text colour
+    from PIL import Image
+
+    x, y, dw, dh = top["controls"]["clock_dial"]["rect"]
+    shot = Image.open(SCREENS / f"clashfit-{w}x{h}{'-large' * large}-agents.png").convert("L")
+    box = (int(x), int(h - y - dh), int(x + dw), int(h - y))  # the window's y runs up, the picture's down
+    assert shot.crop(box).getextrema()[0] < 80, f"no dial drawn in {box}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.metrics import dp, sp
@@ -46,7 +47,8 @@ class ClockTower(Widget):
     def __init__(self, hours: int, colors: dict[str, str], **kw: Any):
         super().__init__(**kw)
         self.hours, self.colors = hours, colors
-        self.bind(pos=self.draw, size=self.draw)
+        redraw = Clock.create_trigger(self.draw)  # once the layout has settled (a resumed game in landscape: the
+        self.bind(pos=redraw, size=redraw)  # dial drawn mid-layout was left blank)
 
     def draw(self, *_args: Any) -> None:
         c = self.colors
@@ -187,6 +189,7 @@ class Table(GameTable):
         tall = dp(104) if self.screen.landscape else max(dp(116), min(dp(220), self.screen.width * 0.28))
         strip = BoxLayout(size_hint_y=None, height=tall, spacing=dp(6))
         dial = ClockTower(s["clock"]["hours"], app.colors, size_hint_x=None, width=tall)
+        dial.testid = "clock_dial"  # the GUI tests find it on the window and in the screenshot
         strip.add_widget(dial)
         info = column()
         hours, left = s["clock"]["hours"], s["clock"]["left"]
