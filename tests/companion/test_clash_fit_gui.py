@@ -79,7 +79,7 @@ def fit_steps(tmp: Path, size: tuple[int, int]) -> tuple[list, dict[str, Path], 
 
 def pad_keys(d: dict) -> list[str]:
     """The testids of the pad's keys and the action bar (thread_1, card_..., end_turn, ...) on show."""
-    boxes = ("thread_box_", "total_", "player_", "secret_")
+    boxes = ("thread_box_", "total_", "player_", "secret_", "clock_dial")
     return [k for k in d["controls"] if not k.startswith(boxes)]
 
 

@@ -82,7 +82,8 @@ class Track(Widget):
     def __init__(self, advantage: int | None, colors: dict[str, str], **kw: Any):
         super().__init__(size_hint_y=None, height=dp(14), **kw)
         self.advantage, self.colors = advantage, colors
-        self.bind(pos=self.draw, size=self.draw)
+        redraw = Clock.create_trigger(self.draw)  # as the dial: once the layout has settled
+        self.bind(pos=redraw, size=redraw)
 
     def draw(self, *_args: Any) -> None:
         x, y, w = self.x + dp(6), self.center_y, self.width - dp(12)
