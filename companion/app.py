@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -30,7 +30,6 @@ from kivy.uix.gridlayout import GridLayout  # noqa: E402
 from kivy.uix.modalview import ModalView  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
 
-import casebook.rules.games  # noqa: E402,F401 - registers the games' own checks with load_database
 from casebook.companion.screens import (  # noqa: E402,E501
     HistoryScreen,
     NewGameScreen,
@@ -38,16 +37,114 @@ from casebook.companion.screens import (  # noqa: E402,E501
     SettingsScreen,
     StartScreen,
 )
-from casebook.companion.session import Session  # noqa: E402
 from casebook.companion.store import Store  # noqa: E402
 from casebook.companion.tables import TABLES, table_module  # noqa: E402
 from casebook.companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
 from casebook.companion.widgets import SecretButton, SecretView, button, colour_bar, confirm  # noqa: E402
-from casebook.rules.cards import GameDatabase, load_database  # noqa: E402
-from casebook.rules.log import GameLog  # noqa: E402
-from casebook.rules.search import RulesIndex  # noqa: E402
+
+if TYPE_CHECKING:
+    from casebook.companion.session import Session
+    from casebook.rules.cards import GameDatabase
+    from casebook.rules.log import GameLog
+    from casebook.rules.search import RulesIndex
+
+# What the start screen does not show is read when first needed, not before it is up (benchmarks/app.py,
+# tests/companion/test_lazy_start.py): every game's engine and card database, the rules search index, each
+# game's table, and the kv of every screen but the start screen.
 
 HERE = Path(__file__).resolve().parent
+
+
+class GameDatabases(Mapping[str, "GameDatabase"]):
+    """Each game's card database, read and checked the first time something asks for it."""
+
+    def __init__(self, games: list[str]):
+        self._games = list(games)
+        self._loaded: dict[str, GameDatabase] = {}
+
+    def __getitem__(self, game: str) -> GameDatabase:
+        if game not in self._loaded:
+            if game not in self._games:
+                raise KeyError(game)
+            import casebook.rules.games  # noqa: F401 - registers the games' own checks with load_database
+            from casebook.rules.cards import load_database
+
+            self._loaded[game] = load_database(game)
+        return self._loaded[game]
+
+    def __contains__(self, game: object) -> bool:  # without reading it (Mapping's would)
+        return game in self._games
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def is_loaded(self, game: str) -> bool:
+        return game in self._loaded
+
+
+class GameTitles(Mapping[str, str]):
+    """Each game's short title ("Graves"), as its database names it; read from its game.yaml alone while the
+    database is not loaded, so the new-game screen lists every game without reading five card databases."""
+
+    def __init__(self, dbs: GameDatabases):
+        self._dbs = dbs
+        self._titles: dict[str, str] = {}
+
+    def __getitem__(self, game: str) -> str:
+        if self._dbs.is_loaded(game):
+            return self._dbs[game].short_title
+        if game not in self._titles:
+            if game not in self._dbs:
+                raise KeyError(game)
+            self._titles[game] = self._read(game)
+        return self._titles[game]
+
+    @staticmethod
+    def _read(game: str) -> str:
+        from casebook.rules.cards import CARDS_DIR
+        from casebook.rules.problems import Problems
+        from casebook.rules.yamlsource import load_yaml, plain
+
+        raw = plain(load_yaml(CARDS_DIR / game / "game.yaml", Problems()))
+        found = raw.get("short_title") or raw.get("title") if isinstance(raw, dict) else None
+        return str(found) if isinstance(found, str | int) and str(found) else game.capitalize()
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._dbs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dbs)
+
+    def __len__(self) -> int:
+        return len(self._dbs)
+
+
+class Screens(ScreenManager):
+    """The screens, each made (and its kv file read) the first time it is asked for: the start screen at once,
+    the others on first use. get_screen, and so `current`, make a screen that is not made yet."""
+
+    KINDS: dict[str, tuple[str, Callable[[], Screen]]] = {}  # name -> (kv file, class); filled below
+
+    def make(self, name: str) -> Screen:
+        kv, kind = self.KINDS[name]
+        Builder.load_file(str(HERE / "kv" / f"{kv}.kv"))
+        screen = kind()
+        self.add_widget(screen)
+        return screen
+
+    def get_screen(self, name: str) -> Screen:
+        if name in self.KINDS and not any(s.name == name for s in self.screens):
+            return self.make(name)
+        return super().get_screen(name)
+
+    def has_screen(self, name: str) -> bool:
+        return name in self.KINDS or super().has_screen(name)
+
+    def is_made(self, name: str) -> bool:
+        return any(s.name == name for s in self.screens)
 
 
 class TableScreen(Screen):
@@ -196,22 +293,29 @@ class CasebookApp(App):
     def build(self) -> ScreenManager:
         data = self._data_folder()
         self.data_dir = data
+        self.dbs = GameDatabases(list(TABLES))  # each read on first use
+        self.titles = GameTitles(self.dbs)
         self.store = Store(data / "games")
-        self.dbs: dict[str, GameDatabase] = {gid: load_database(gid) for gid in TABLES}
-        self.store.titles = {gid: db.short_title for gid, db in self.dbs.items()}  # for its damage notices
-        self.index = RulesIndex.build(list(self.dbs.values()))
+        self.store.titles = self.titles  # for its damage notices
+        self._index: RulesIndex | None = None
         self.session: Session | None = None
         self.table: Any = None  # the current game's GameTable
         self._history: list[str] = []
         self._load_settings()
         Builder.load_file(str(HERE / "widgets.kv"))
-        for name in ("start", "newgame", "table", "history", "rules", "settings"):
-            Builder.load_file(str(HERE / "kv" / f"{name}.kv"))
-        sm = ScreenManager(transition=NoTransition())
-        for screen in (StartScreen(), NewGameScreen(), TableScreen(), HistoryScreen(), RulesScreen(), SettingsScreen()):
-            sm.add_widget(screen)
+        sm = Screens(transition=NoTransition())
+        sm.make("start")  # the others, and their kv, on first use
         self.sm = sm  # the start screen lists the saved games (and any recovery) as it is entered
         return sm
+
+    @property
+    def index(self) -> RulesIndex:
+        """The rules search over every game, built the first time the rules are looked up."""
+        if self._index is None:
+            from casebook.rules.search import RulesIndex
+
+            self._index = RulesIndex.build(list(self.dbs.values()))
+        return self._index
 
     def _data_folder(self) -> Path:
         """Where saves and settings live: $CASEBOOK_DATA, else the platform's app folder, made if missing
@@ -314,12 +418,15 @@ class CasebookApp(App):
         return None
 
     def is_finished(self, log: GameLog) -> bool:
+        from casebook.companion.session import Session
+
         try:
             return Session(self.dbs[log.game], log).is_over
         except Exception:  # an unreadable log is listed by the store's own warning
             return False
 
     def start_session(self, log: GameLog) -> str | None:
+        from casebook.companion.session import Session
         from casebook.rules.engine import IllegalAction
 
         try:
@@ -333,6 +440,7 @@ class CasebookApp(App):
 
     def resume(self, game_id: str, game: str) -> None:
         """Resume a saved game of `game` (the start screen's listing read its log)."""
+        from casebook.companion.session import Session
         from casebook.rules.engine import IllegalAction
 
         try:
@@ -382,3 +490,8 @@ class CasebookApp(App):
 def main() -> int:
     CasebookApp().run()
     return 0
+
+
+Screens.KINDS.update({"start": ("start", StartScreen), "new": ("newgame", NewGameScreen), "table": ("table", TableScreen),
+                      "history": ("history", HistoryScreen), "rules": ("rules", RulesScreen),
+                      "settings": ("settings", SettingsScreen)})
