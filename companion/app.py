@@ -8,6 +8,7 @@ game is an event of the rules core, saved before the screen updates.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -22,6 +23,7 @@ from casebook.companion import quiet  # noqa: E402
 quiet.install()  # before Kivy opens its window: no alarming lines for absent providers
 
 from kivy.app import App  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
 from kivy.metrics import dp  # noqa: E402
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
 # game's table, and the kv of every screen but the start screen.
 
 HERE = Path(__file__).resolve().parent
+WARM_UP_AFTER = 0.5  # seconds after the start: then what the first taps need is read, a piece a frame
 
 
 class GameDatabases(Mapping[str, "GameDatabase"]):
@@ -347,6 +350,32 @@ class CasebookApp(App):
 
             self.driver = Driver(self, Path(script))  # the Clock holds callbacks weakly
             self.driver.start()
+        if os.environ.get("CASEBOOK_WARM_UP", "1") != "0":  # off only for tests of what a start reads
+            self._warm_jobs = self._warm_up_jobs()
+            Clock.schedule_once(self._warm_up, WARM_UP_AFTER)
+
+    def _warm_up_jobs(self) -> Iterator[Callable[[], Any]]:
+        """What the first taps will need, in the order they need it: the engines and logs, the titles, the new-game
+        and table screens, each game's table and card database (not the rules index: the Rules screen builds it)."""
+        yield partial(importlib.import_module, "casebook.companion.session")
+        yield partial(dict, self.titles)
+        yield partial(self.sm.get_screen, "new")
+        yield partial(self.sm.get_screen, "table")
+        for game in TABLES:
+            yield partial(table_module, game)
+            yield partial(self.dbs.__getitem__, game)
+
+    def _warm_up(self, _dt: float = 0) -> None:
+        """One piece of the warm-up a frame, while the players read the start screen: a tap waits at most for one
+        piece. A piece that fails ends it; the same step fails again, and is told, when a tap needs it."""
+        job = next(self._warm_jobs, None)
+        if job is None:
+            return
+        try:
+            job()
+        except Exception:  # noqa: BLE001 - told where it is used
+            return
+        Clock.schedule_once(self._warm_up, 0)
 
     # --- navigation ---------------------------------------------------------------------------
 

@@ -32,12 +32,31 @@ ENGINES = [f"casebook.rules.games.{game}" for game in ("graves", "syndicate", "p
 OTHER_KV = ["newgame.kv", "table.kv", "history.kv", "rules.kv", "settings.kv"]
 
 
-def loaded(tmp: Path, steps: list, name: str) -> dict:
-    """Run the app through `steps` and quit: what it imported and which kv files it read."""
+# with no script: the app left alone until it has warmed up (or two minutes), then stopped
+WAITER = """
+from kivy.clock import Clock
+import time
+SINCE = time.monotonic()
+def done(_dt):
+    from kivy.app import App
+    app = App.get_running_app()
+    if app is None or app.root is None:
+        return
+    if all(app.dbs.is_loaded(g) for g in app.dbs) or time.monotonic() - SINCE > 120:
+        app.stop()
+Clock.schedule_interval(done, 0.1)
+"""
+
+
+def loaded(tmp: Path, steps: list | None, name: str, warm_up: bool = False) -> dict:
+    """Run the app through `steps` and quit (None: leave it to warm up): what it imported and which kv files it
+    read. Warming up (what the first taps will need, read while the start screen is up) is off unless asked."""
     script, record, recorder = tmp / f"{name}.json", tmp / f"{name}.record.json", tmp / "recorder.py"
-    script.write_text(json.dumps([*steps, {"quit": True}]))
-    recorder.write_text(RECORDER)
-    env = {**env_for(tmp, script), "RECORD": str(record)}
+    script.write_text(json.dumps([*(steps or []), {"quit": True}]))
+    recorder.write_text(RECORDER if steps is not None else WAITER + RECORDER)
+    env = {**env_for(tmp, script), "RECORD": str(record), "CASEBOOK_WARM_UP": "1" if warm_up else "0"}
+    if steps is None:
+        del env["CASEBOOK_SCRIPT"]
     proc = subprocess.run([sys.executable, str(recorder), str(ROOT / "tests" / "companion" / "run_app.py")],
                           env=env, cwd=tmp, capture_output=True, text=True, timeout=300)
     error = script.with_suffix(".error")
@@ -76,3 +95,12 @@ def test_a_new_game_reads_its_own_table_only_and_a_saved_game_lists_without_any_
     assert not [t for t in TABLES if t in again["modules"]]
     assert "rules.kv" in again["kv"] and "casebook.rules.search" in again["modules"]  # Rules read it when opened
     assert not {"newgame.kv", "table.kv"} & set(again["kv"])
+
+
+def test_while_the_start_screen_is_up_the_first_taps_needs_are_read(tmp_path):
+    """Warming up: the engines, every card database and table, the new-game and table screens are read a piece a
+    frame once the start screen is up, so the first tap on New game and on a game's Start do not wait for them."""
+    got = loaded(tmp_path, None, "warm", warm_up=True)
+    assert {*TABLES, *ENGINES, "casebook.companion.session"} <= got["modules"]
+    assert {"newgame.kv", "table.kv"} <= set(got["kv"])
+    assert "casebook.rules.search" not in got["modules"]  # the Rules screen builds its index when opened
