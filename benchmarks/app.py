@@ -72,6 +72,10 @@ NEW_GAME = [{"mark": "up"}, {"tap": "new_game"}, {"mark": "new"}, {"tap": "game_
             {"quit": True}]
 
 
+READ_FIRST = 3.0  # seconds a player looks at the start screen before the first tap, in the second tap figure
+AFTER_READING = [NEW_GAME[0], {"wait": READ_FIRST}, *NEW_GAME[1:]]
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -86,7 +90,7 @@ def app_times(runs: int) -> int:
         pycache = tmp / "pyc"
         first = drive(tmp, tmp / "data0", [{"mark": "up"}, {"quit": True}], pycache)["up"]
         uncached = drive(tmp, tmp / "data0", [{"mark": "up"}, {"quit": True}], None)["up"]
-        up, new, table, saved, cpu = [], [], [], [], []
+        up, new, table, saved, cpu, new_read, table_read = [], [], [], [], [], [], []
         for i in range(runs):
             data = tmp / f"data{i + 1}"
             got = drive(tmp, data, NEW_GAME, pycache)  # a fresh phone: no saved game
@@ -95,6 +99,9 @@ def app_times(runs: int) -> int:
             table.append(got["table"] - got["ready"])
             saved.append(drive(tmp, data, [{"mark": "up"}, {"quit": True}], pycache)["up"])  # the game just saved
             cpu.append(drive(tmp, tmp / f"fresh{i + 1}", [{"mark": "up"}, {"quit": True}], pycache)["cpu"])
+            got = drive(tmp, tmp / f"read{i + 1}", AFTER_READING, pycache)
+            new_read.append(got["new"] - got["up"] - READ_FIRST)
+            table_read.append(got["table"] - got["ready"])
         shutil.rmtree(pycache, ignore_errors=True)
     load = os.getloadavg()[0]
     print(f"load average {load:.1f} on {os.cpu_count()} cores while measuring")
@@ -105,9 +112,14 @@ def app_times(runs: int) -> int:
           f"{'met' if median(saved) < START_BAR else 'NOT met'}")
     print(f"  without cached bytecode (compiling every module, as a checkout under PYTHONDONTWRITEBYTECODE): "
           f"{uncached:.2f} s; the very first run, writing the bytecode: {first:.2f} s")
-    print(f"first tap after the start screen, New game -> its form shown: {spread(new)}")
-    print(f"Start -> the table shown (first game of the run): {spread(table)}")
-    print(f"start -> new game -> table shown (the two taps): median {median(new) + median(table):.2f} s")
+    print("the first taps (each includes the driver's settle frames), tapped as soon as the start screen is up:")
+    print(f"  New game -> its form shown: {spread(new)}")
+    print(f"  Start -> the table shown: {spread(table)}")
+    print(f"  start -> new game -> table shown (the two taps): median {median(new) + median(table):.2f} s")
+    print(f"the same taps after {READ_FIRST:.0f} s on the start screen (the warm-up has read what they need):")
+    print(f"  New game -> its form shown: {spread(new_read)}")
+    print(f"  Start -> the table shown: {spread(table_read)}")
+    print(f"  start -> new game -> table shown (the two taps): median {median(new_read) + median(table_read):.2f} s")
     return 0 if median(up) < START_BAR else 1
 
 

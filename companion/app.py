@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,13 +40,12 @@ from casebook.companion.screens import (  # noqa: E402,E501
     StartScreen,
 )
 from casebook.companion.store import Store  # noqa: E402
-from casebook.companion.tables import TABLES, table_module  # noqa: E402
+from casebook.companion.tables import TABLES, GameDatabases, GameTitles, table_module  # noqa: E402
 from casebook.companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
 from casebook.companion.widgets import SecretButton, SecretView, button, colour_bar, confirm  # noqa: E402
 
 if TYPE_CHECKING:
     from casebook.companion.session import Session
-    from casebook.rules.cards import GameDatabase
     from casebook.rules.log import GameLog
     from casebook.rules.search import RulesIndex
 
@@ -56,73 +55,6 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).resolve().parent
 WARM_UP_AFTER = 0.5  # seconds after the start: then what the first taps need is read, a piece a frame
-
-
-class GameDatabases(Mapping[str, "GameDatabase"]):
-    """Each game's card database, read and checked the first time something asks for it."""
-
-    def __init__(self, games: list[str]):
-        self._games = list(games)
-        self._loaded: dict[str, GameDatabase] = {}
-
-    def __getitem__(self, game: str) -> GameDatabase:
-        if game not in self._loaded:
-            if game not in self._games:
-                raise KeyError(game)
-            import casebook.rules.games  # noqa: F401 - registers the games' own checks with load_database
-            from casebook.rules.cards import load_database
-
-            self._loaded[game] = load_database(game)
-        return self._loaded[game]
-
-    def __contains__(self, game: object) -> bool:  # without reading it (Mapping's would)
-        return game in self._games
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._games)
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def is_loaded(self, game: str) -> bool:
-        return game in self._loaded
-
-
-class GameTitles(Mapping[str, str]):
-    """Each game's short title ("Graves"), as its database names it; read from its game.yaml alone while the
-    database is not loaded, so the new-game screen lists every game without reading five card databases."""
-
-    def __init__(self, dbs: GameDatabases):
-        self._dbs = dbs
-        self._titles: dict[str, str] = {}
-
-    def __getitem__(self, game: str) -> str:
-        if self._dbs.is_loaded(game):
-            return self._dbs[game].short_title
-        if game not in self._titles:
-            if game not in self._dbs:
-                raise KeyError(game)
-            self._titles[game] = self._read(game)
-        return self._titles[game]
-
-    @staticmethod
-    def _read(game: str) -> str:
-        from casebook.rules.cards import CARDS_DIR
-        from casebook.rules.problems import Problems
-        from casebook.rules.yamlsource import load_yaml, plain
-
-        raw = plain(load_yaml(CARDS_DIR / game / "game.yaml", Problems()))
-        found = raw.get("short_title") or raw.get("title") if isinstance(raw, dict) else None
-        return str(found) if isinstance(found, str | int) and str(found) else game.capitalize()
-
-    def __contains__(self, game: object) -> bool:
-        return game in self._dbs
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._dbs)
-
-    def __len__(self) -> int:
-        return len(self._dbs)
 
 
 class Screens(ScreenManager):

@@ -104,3 +104,14 @@ def test_while_the_start_screen_is_up_the_first_taps_needs_are_read(tmp_path):
     assert {*TABLES, *ENGINES, "casebook.companion.session"} <= got["modules"]
     assert {"newgame.kv", "table.kv"} <= set(got["kv"])
     assert "casebook.rules.search" not in got["modules"]  # the Rules screen builds its index when opened
+
+
+def test_the_titles_read_before_a_database_are_the_databases_own():
+    """The new-game screen lists the games by their titles from game.yaml alone: the same the database gives."""
+    from casebook.companion.tables import TABLES, GameDatabases, GameTitles
+
+    dbs = GameDatabases(list(TABLES))
+    early = dict(GameTitles(dbs))
+    assert not [g for g in TABLES if dbs.is_loaded(g)]  # read without a database
+    assert early == {g: dbs[g].short_title for g in TABLES}
+    assert "chess" not in dbs and "chess" not in GameTitles(dbs)
