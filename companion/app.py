@@ -71,7 +71,7 @@ class Screens(ScreenManager):
         return screen
 
     def get_screen(self, name: str) -> Screen:
-        if name in self.KINDS and not any(s.name == name for s in self.screens):
+        if name in self.KINDS and not self.is_made(name):
             return self.make(name)
         return super().get_screen(name)
 
