@@ -8,7 +8,7 @@ PYTHONDONTWRITEBYTECODE compiles every module on every start).
 
 Times are taken by the app's own driver (companion/driver.py): a `mark` step touches a file once the layout
 has settled (no widget moved for a few frames), so each figure includes those frames. The load average is
-printed beside them, and the CPU time a start takes (the wall time an idle machine would see, near enough).
+printed beside them, and the CPU time a start takes (all threads: with software GL more than one core works).
 """
 
 from __future__ import annotations
@@ -107,7 +107,8 @@ def app_times(runs: int) -> int:
     print(f"load average {load:.1f} on {os.cpu_count()} cores while measuring")
     print(f"companion cold start to a complete start screen: {spread(up)}; bar {START_BAR} s: "
           f"{'met' if median(up) < START_BAR else 'NOT met'}")
-    print(f"  its CPU time (user + system, up and quit: what an idle machine would wait): {spread(cpu)}")
+    print(f"  its CPU time (user + system of every thread, software GL's included, to the start screen and quit; "
+          f"not a wall time): {spread(cpu)}")
     print(f"  with one saved game listed: {spread(saved)}; bar {START_BAR} s: "
           f"{'met' if median(saved) < START_BAR else 'NOT met'}")
     print(f"  without cached bytecode (compiling every module, as a checkout under PYTHONDONTWRITEBYTECODE): "
