@@ -90,7 +90,7 @@ def app_times(runs: int) -> int:
         pycache = tmp / "pyc"
         first = drive(tmp, tmp / "data0", [{"mark": "up"}, {"quit": True}], pycache)["up"]
         uncached = drive(tmp, tmp / "data0", [{"mark": "up"}, {"quit": True}], None)["up"]
-        up, new, table, saved, cpu, new_read, table_read = [], [], [], [], [], [], []
+        up, new, table, saved, cpu, new_read, table_read, rules, rules_read = [], [], [], [], [], [], [], [], []
         for i in range(runs):
             data = tmp / f"data{i + 1}"
             got = drive(tmp, data, NEW_GAME, pycache)  # a fresh phone: no saved game
@@ -102,6 +102,11 @@ def app_times(runs: int) -> int:
             got = drive(tmp, tmp / f"read{i + 1}", AFTER_READING, pycache)
             new_read.append(got["new"] - got["up"] - READ_FIRST)
             table_read.append(got["table"] - got["ready"])
+            for wait, into in ((0.0, rules), (READ_FIRST, rules_read)):
+                got = drive(tmp, tmp / f"rules{i + 1}", [{"mark": "up"}, *([{"wait": wait}] if wait else []),
+                                                         {"mark": "a"}, {"tap": "start_rules"}, {"mark": "rules"},
+                                                         {"quit": True}], pycache)
+                into.append(got["rules"] - got["a"])
         shutil.rmtree(pycache, ignore_errors=True)
     load = os.getloadavg()[0]
     print(f"load average {load:.1f} on {os.cpu_count()} cores while measuring")
@@ -121,6 +126,8 @@ def app_times(runs: int) -> int:
     print(f"  New game -> its form shown: {spread(new_read)}")
     print(f"  Start -> the table shown: {spread(table_read)}")
     print(f"  start -> new game -> table shown (the two taps): median {median(new_read) + median(table_read):.2f} s")
+    print(f"Rules on the start screen, first tap -> the Rules screen: {spread(rules)} at once; "
+          f"{spread(rules_read)} after {READ_FIRST:.0f} s")
     return 0 if median(up) < START_BAR else 1
 
 

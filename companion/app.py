@@ -288,7 +288,7 @@ class CasebookApp(App):
 
     def _warm_up_jobs(self) -> Iterator[Callable[[], Any]]:
         """What the first taps will need, in the order they need it: the engines and logs, the titles, the new-game
-        and table screens, each game's table and card database (not the rules index: the Rules screen builds it)."""
+        and table screens, each game's table and card database, last the rules index (the longest piece)."""
         yield partial(importlib.import_module, "casebook.companion.session")
         yield partial(dict, self.titles)
         yield partial(self.sm.get_screen, "new")
@@ -296,6 +296,7 @@ class CasebookApp(App):
         for game in TABLES:
             yield partial(table_module, game)
             yield partial(self.dbs.__getitem__, game)
+        yield partial(getattr, self, "index")
 
     def _warm_up(self, _dt: float = 0) -> None:
         """One piece of the warm-up a frame, while the players read the start screen: a tap waits at most for one
