@@ -694,9 +694,9 @@ class _GameIndex:
                 deletes.setdefault(d, set()).add(term)
         names: dict[str, list[tuple[tuple[str, ...], int]]] = {}
         for i, doc in enumerate(docs):
-            name = tuple(tokenize(doc.entry.name))
-            if doc.entry.kind == "card" and len(name) >= 2:
-                names.setdefault(name[0], []).append((name, i))
+            words = tuple(tokenize(doc.entry.name))
+            if doc.entry.kind == "card" and len(words) >= 2:
+                names.setdefault(words[0], []).append((words, i))
         return cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
 
     def typos(self, token: str, limit: int) -> dict[str, int]:
