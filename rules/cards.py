@@ -196,6 +196,7 @@ class Ruling:
     ruling: str
     refs: tuple[str, ...]
     place: Place
+    keywords: tuple[str, ...] = ()  # a player's words for the situation, as on a rule
 
 
 @dataclass
@@ -946,6 +947,15 @@ def _unwritten(card: Card) -> str:
     return f", the id of a card without one (its component and {'row' if isinstance(card.data, SheetRow) else 'place in the list'})"
 
 
+def _keywords(node: Node, problems: Problems) -> tuple[str, ...]:
+    """A rule's or ruling's optional `keywords`: the words a player might type that its text lacks."""
+    keywords = node.get("keywords") or []
+    if not isinstance(keywords, list) or not all(isinstance(k, str | int) for k in keywords):
+        problems.add(node.value_place("keywords"), "keywords must be a list of words", "keywords: [deuce, trump]")
+        return ()
+    return tuple(str(k) for k in keywords)
+
+
 def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
     data = load_yaml(path, problems)
     if data is None:
@@ -965,12 +975,8 @@ def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
         r = _Reader(node, problems)
         rid = r.slug("id")
         unique(node, rid)
-        keywords = node.get("keywords") or []
-        if not isinstance(keywords, list) or not all(isinstance(k, str | int) for k in keywords):
-            problems.add(node.value_place("keywords"), "keywords must be a list of words", "keywords: [deuce, trump]")
-            keywords = []
         db.rules.append(RuleEntry(rid, r.text("section", required=True), r.text("title", required=True),
-                                  r.text("text", required=True), tuple(str(k) for k in keywords), node.place))
+                                  r.text("text", required=True), _keywords(node, problems), node.place))
     for node in _seq(data, "faq", problems):
         r = _Reader(node, problems)
         rid = r.slug("id")
@@ -980,4 +986,4 @@ def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
             problems.add(node.value_place("refs"), "refs must be a list of ids")
             refs = []
         db.faq.append(Ruling(rid, r.text("question", required=True), r.text("ruling", required=True),
-                             tuple(str(x) for x in refs), node.place))
+                             tuple(str(x) for x in refs), node.place, _keywords(node, problems)))

@@ -116,6 +116,9 @@ QUESTION_KIND_WEIGHT = {"card": 0.6}
 # ... unless the question asks for a card ("is there a card that lets me look") or names one
 # ("where does the loupe go when I play Wrong Turning"): a card answers it as well as a rule.
 _CARD_WANTED = re.compile(r"\bcards?\s+(?:that|which)\b")
+# ... and one who asks for a card ("is there a card that lets me peek") wants the card before
+# a rule that shares its words
+CARD_WANTED_KIND_WEIGHT = {"rule": 0.85, "faq": 0.85, "location": 0.85}
 
 # Rules in a section (or with a title) of these words vary or illustrate the game: variants,
 # worked examples, strategy tips. A player asking about the game wants its rules first; one
@@ -167,6 +170,10 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(my|your|own)\s+(own\s+)?suspects?\b"), r"\1 \2suspect mysuspect"),
     # "when does a review happen" asks what triggers one
     (re.compile(r"\b(when\s+(?:does|do|will|can|is|are)\b.*?\b)happen(?:s|ed)?\b"), r"\1trigger"),
+    # "how many cards do we play with": what the game uses
+    (re.compile(r"\b(?:play|plays|playing)\s+with\b"), "use"),
+    # "what comes in the box", "how many tokens come with it": the components
+    (re.compile(r"\b(?:in|inside)\s+the\s+box\b|\bcomes?\s+with\b"), "components"),
     # "who takes the first turn" asks who goes first, not about the first round
     (re.compile(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b"), "goes first"),
 )
@@ -221,6 +228,7 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (0.5, ("start", "setup", "begin", "beginning")),
     (0.5, ("different", "mix", "mixed", "several")),
     (0.8, ("put", "place", "placing")),
+    (0.8, ("pick", "choose", "choice", "select")),  # "who picks the card": "of their choice"
     (0.8, ("district", "location")),  # P.I.'s rulebook calls its districts locations
     *((0.9, pair) for pair in (("zero", "0"), ("one", "1"), ("two", "2"), ("three", "3"), ("four", "4"),
                                ("five", "5"), ("six", "6"), ("seven", "7"), ("eight", "8"),
@@ -619,6 +627,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
     for ruling in db.faq:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
             "title": _segments([ruling.question]),
+            "keywords": _segments(ruling.keywords),
             "slug": _segments([_slug_words(ruling.id)]),
             "text": _segments([ruling.ruling]),
         }, FAQ_WEIGHT)
@@ -828,8 +837,9 @@ class _GameIndex:
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
         n = len(plans)
-        kind_weight = QUESTION_KIND_WEIGHT if is_question(query) and not _CARD_WANTED.search(" ".join(raw)) else {}
-        named = self.named_in(raw) if kind_weight else set()
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw)))
+        kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
+        named = self.named_in(raw) if kind_weight and not card_wanted else set()
         return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
                  * self.weights[d], d) for d, s in scores.items()]
 

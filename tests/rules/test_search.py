@@ -541,3 +541,32 @@ def test_what_a_number_counts():
     assert _counted(["The first player to solve scores 7. Each later solver takes a box"]) == []
     assert _counted(["Play one card"], one=True) == ["#count:card"]
     assert _counted(["A one-page player aid"], one=True) == [] and _counted(["Play one card"]) == []
+
+
+def test_an_faq_ruling_is_found_by_its_keywords(tmp_path):
+    """A ruling phrased one way is found by the table's words for the same situation."""
+    from casebook.rules.cards import load_database
+
+    cards = tmp_path / "moth"
+    shutil.copytree(TINY_CARDS / "moth", cards)
+    rules = cards / "rules.yaml"
+    plain = RulesIndex.build([load_database("moth", tmp_path)])
+    assert not any(h.entry.id == "faq_equal_flames" for h in plain.search("duplicates")), "the word is new"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "    refs: [turn_play, gas_mantle]", "    refs: [turn_play, gas_mantle]\n    keywords: [duplicates, twin]"),
+        encoding="utf-8")
+    db = load_database("moth", tmp_path)
+    assert db.faq[0].keywords == ("duplicates", "twin")
+    assert RulesIndex.build([db]).search("duplicates")[0].entry.id == "faq_equal_flames"
+
+
+def test_faq_keywords_that_are_not_a_list_are_refused(tmp_path):
+    from casebook.rules.cards import load_database
+    from casebook.rules.problems import DataError
+
+    shutil.copytree(TINY_CARDS / "moth", tmp_path / "moth")
+    rules = tmp_path / "moth" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "    refs: [turn_play, gas_mantle]", "    refs: [turn_play, gas_mantle]\n    keywords: {a: 1}"), encoding="utf-8")
+    with pytest.raises(DataError, match=r"rules.yaml:\d+.*keywords must be a list"):
+        load_database("moth", tmp_path)
