@@ -90,3 +90,14 @@ def test_a_tie_question_does_not_find_the_draw_pile(index):
     ids = [h.entry.id for h in index.search("what happens on a tie", game="syndicate", limit=3)]
     assert ids[0] == "score_tie" and "faq_empty_draw_pile" not in ids
     assert index.search("drawn game", game="graves")[0].entry.id == "end_tiebreak"
+
+
+@pytest.mark.parametrize("game", ("graves", "pi", "syndicate", "clash", "hasty"))
+def test_held_out_set_6_stays_at_90_percent_first_after_it_was_tuned_on(game):
+    """Set 6 (all five games) was tuned on in issue 20: the ranking must not slip back below the bar."""
+    from tests.rules.question_set import HELD_OUT_6
+
+    index = RulesIndex.build([load_database(game)])
+    outcomes = evaluate(index, load_questions(HELD_OUT_6, game))
+    first = share_first(outcomes)
+    assert first >= FIRST_BAR, f"held-out 6, {game}: first for only {first:.0%}:\n{_report(outcomes)}"
