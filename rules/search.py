@@ -174,6 +174,9 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:play|plays|playing)\s+with\b"), "use"),
     # "what comes in the box", "how many tokens come with it": the components
     (re.compile(r"\b(?:in|inside)\s+the\s+box\b|\bcomes?\s+with\b"), "components"),
+    # "what is next to the Rail Yards", "which districts touch Downtown": what is adjacent
+    (re.compile(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b"),
+     "adjacent"),
     # "who takes the first turn" asks who goes first, not about the first round
     (re.compile(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b"), "goes first"),
 )
@@ -484,7 +487,8 @@ def _field_type(spec: Any) -> str:
 
 def _kind_of(component: Any) -> str:
     """"location" for a component of locations (by its id or name), else "card"."""
-    return "location" if stem("location") in tokenize(f"{component.id} {component.name}") else "card"
+    words = tokenize(f"{component.id} {component.name}")
+    return "location" if stem("location") in words or stem("district") in words else "card"
 
 
 def _value_text(value: Any, ftype: str, db: Any) -> str:
@@ -503,9 +507,16 @@ def _value_text(value: Any, ftype: str, db: Any) -> str:
     return str(value)
 
 
+def _names_by_id(db: Any) -> dict[str, str]:
+    """Every named record's and card's name by id, for the fields that refer to them."""
+    return {c.id: c.data["name"] for c in [*db.all_records(), *db.all_cards()] if isinstance(c.data.get("name"), str)}
+
+
 def _card_docs(db: Any) -> Iterator[_Doc]:
-    """Every card worth looking up: any card with an ability text or a name."""
-    for component in db.components.values():
+    """Every card worth looking up: any card with an ability text or a name; and the named records cards
+    refer to (P.I.'s districts, with their neighbours)."""
+    names = _names_by_id(db)
+    for component in [*db.components.values(), *db.records.values()]:
         specs = component.fields if isinstance(component.fields, dict) else {}
         kind = _kind_of(component)
         for card in component.cards:
@@ -531,6 +542,9 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                     elif item in ("suit", "mark") and isinstance(data[key], list):
                         label = key.replace("_", " ").capitalize()
                         facts.append(f"{label}: {_value_text(data[key], item, db)}")
+                    elif item == "ref" and isinstance(data[key], list):  # "Adjacent: Theatre Row, Gasworks"
+                        facts.append(f"{key.replace('_', ' ').capitalize()}: "
+                                     f"{', '.join(names.get(v, str(v)) for v in data[key]) or 'none'}")
                 fact_line = ". ".join(facts) + "." if facts else ""
             else:
                 title = _deck_card_title(card, component, specs, db)

@@ -570,3 +570,18 @@ def test_faq_keywords_that_are_not_a_list_are_refused(tmp_path):
         "    refs: [turn_play, gas_mantle]", "    refs: [turn_play, gas_mantle]\n    keywords: {a: 1}"), encoding="utf-8")
     with pytest.raises(DataError, match=r"rules.yaml:\d+.*keywords must be a list"):
         load_database("moth", tmp_path)
+
+
+def test_a_pi_district_is_found_with_its_neighbours(pi_hasty_index):
+    """The city's districts are entries of their own (P.I.'s records): "what's next to X" finds X, whose text
+    names every district it touches as the database says."""
+    from casebook.rules.cards import load_database
+
+    db = load_database("pi")
+    districts = {r.id: r.data for r in db.records["districts"].cards}
+    for rid, data in districts.items():
+        hit = pi_hasty_index.search(f"what's next to {data['name']}", game="pi")[0]
+        assert (hit.entry.id, hit.entry.kind) == (rid, "location")
+        neighbours = [districts[n]["name"] for n in data["adjacent"]]
+        assert f"Adjacent: {', '.join(neighbours)}." in hit.entry.text
+    assert pi_hasty_index.search("which districts touch downtown", game="pi")[0].entry.id == "downtown"
