@@ -115,10 +115,11 @@ QUESTION_KIND_WEIGHT = {"card": 0.6}
 
 # ... unless the question asks for a card ("is there a card that lets me look") or names one
 # ("where does the loupe go when I play Wrong Turning"): a card answers it as well as a rule.
-_CARD_WANTED = re.compile(r"\bcards?\s+(?:that|which)\b")
+_CARD_WANTED = re.compile(r"\b(?:cards?|agents?)\s+(?:that|which|lets?|makes?|gives?|allows?)\b"
+                          r"|\bwhich\s+(?:of\s+\w+\s+)?(?:cards?|agents?)\b")
 # ... and one who asks for a card ("is there a card that lets me peek") wants the card before
 # a rule that shares its words
-CARD_WANTED_KIND_WEIGHT = {"rule": 0.85, "faq": 0.85, "location": 0.85}
+CARD_WANTED_KIND_WEIGHT = {"rule": 0.6, "faq": 0.6, "location": 1.0}
 
 # Rules in a section (or with a title) of these words vary or illustrate the game: variants,
 # worked examples, strategy tips. A player asking about the game wants its rules first; one
@@ -163,6 +164,7 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 # ("Only the mastermind draws"): left out of queries, kept in the index.
 QUERY_FILLERS = frozenset(["only", "now"])
 
+_FEW = r"(?:two|three|four|five|six|seven|eight|[2-8])"
 # Players' words at the table, read as the rules' (in queries only): "my suspect" is the player's
 # own, secret suspect.
 TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -177,6 +179,19 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     # "what is next to the Rail Yards", "which districts touch Downtown": what is adjacent
     (re.compile(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b"),
      "adjacent"),
+    # "it ended in a draw", "was it a draw": a tie (a drawn card is not)
+    (re.compile(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b"), "tie"),
+    # "both sides add up to the same", "the same total": equal totals
+    (re.compile(r"\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b|\bthe\s+same\s+(?:total|score|points)\b"), "tie"),
+    # "can four of us play", "can six people play": how many may play
+    (re.compile(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"),
+     "how many players"),
+    # "two of us solved": players
+    (re.compile(rf"\b({_FEW})\s+of\s+us\b"), r"\1 players"),
+    # "my go", "skip their go", "on the same go": a turn
+    (re.compile(r"\b(my|your|their|his|her|our|same|next|a|one|each|every)\s+go\b"), r"\1 turn"),
+    # "get rid of a card": discard it
+    (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
     # "who takes the first turn" asks who goes first, not about the first round
     (re.compile(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b"), "goes first"),
 )
@@ -231,7 +246,8 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (0.5, ("start", "setup", "begin", "beginning")),
     (0.5, ("different", "mix", "mixed", "several")),
     (0.8, ("put", "place", "placing")),
-    (0.8, ("pick", "choose", "choice", "select")),  # "who picks the card": "of their choice"
+    (0.8, ("pick", "choose", "choice", "select")),
+    (0.8, ("skip", "miss")),  # "skip their go": "misses their turn"  # "who picks the card": "of their choice"
     (0.8, ("district", "location")),  # P.I.'s rulebook calls its districts locations
     *((0.9, pair) for pair in (("zero", "0"), ("one", "1"), ("two", "2"), ("three", "3"), ("four", "4"),
                                ("five", "5"), ("six", "6"), ("seven", "7"), ("eight", "8"),

@@ -585,3 +585,16 @@ def test_a_pi_district_is_found_with_its_neighbours(pi_hasty_index):
         neighbours = [districts[n]["name"] for n in data["adjacent"]]
         assert f"Adjacent: {', '.join(neighbours)}." in hit.entry.text
     assert pi_hasty_index.search("which districts touch downtown", game="pi")[0].entry.id == "downtown"
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    ("graves", "this place ended in a draw, who leads next", {"faq_tie_lead", "resolve_tie"}),
+    ("syndicate", "can five of us play", {"setup_players"}),
+    ("hasty", "is there a card that makes someone skip their go", {"missed_train"}),
+    ("graves", "if I pass can I get rid of a card", {"turn_pass"}),
+])
+def test_table_phrases_read_as_the_rules(game, query, expected):
+    from casebook.rules.cards import load_database
+
+    hits = RulesIndex.build([load_database(game)]).search(query, game=game, limit=3)
+    assert hits and hits[0].entry.id in expected, [h.entry.id for h in hits]
