@@ -128,6 +128,10 @@ class TableScreen(Screen):
         if app.session and app.session.undo():
             app.table.clear()
             self.say("Undone.")
+        elif app.session and app.session.locked:
+            self.refresh()
+            self.say(app.session.locked_reason(), "error")  # after the redraw, which may fill the slot itself
+            return
         else:
             self.say("Nothing to undo.")
         self.refresh()

@@ -597,6 +597,7 @@ class HistoryScreen(Screen):
         if not groups:
             box.add_widget(label("No events yet.", muted=True))
         applied = len(app.session.log.events)
+        locked = app.session.locked
         for group in groups:
             if group.heading:
                 box.add_widget(label(f"[b][size={int(sp(17) * app.fs)}]{group.heading}[/size][/b]"))
@@ -610,6 +611,7 @@ class HistoryScreen(Screen):
                 else:
                     b = button(f"{line.number}. {line.text}", f"event_{line.number}",
                                lambda n=line.number: self._go_to(n), flat=line.number != applied)
+                    b.disabled = line.number < locked  # going back there would undo what the table saw
                 b.halign = "left"
                 box.add_widget(b)
         # the latest events in view; a short history stays at the top
@@ -617,7 +619,8 @@ class HistoryScreen(Screen):
                                                else 1), 0)
         undone = len(app.session.redo_stack)
         self.ids.status.text = f"{applied} event{'' if applied == 1 else 's'}" + (
-            f"; {undone} undone (Redo brings {'it' if undone == 1 else 'them'} back)." if undone else ".")
+            f"; {undone} undone (Redo brings {'it' if undone == 1 else 'them'} back)." if undone else ".") + (
+            f" Events 1 to {locked} cannot be undone: event {locked} showed the table a secret." if locked else "")
 
     def _go_to(self, n: int) -> None:
         App.get_running_app().session.go_to(n)

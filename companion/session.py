@@ -105,15 +105,33 @@ class Session:
         self.save()
         return Outcome(True, self.engine.describe(before, event, trial))
 
+    @property
+    def locked(self) -> int:
+        """How many events can never be undone: up to the last that showed the table a secret (a Graves
+        guess): what was seen cannot be unseen, so it is not undone to be played again."""
+        shows = getattr(self.engine, "shows_secret", None)
+        if shows is None:
+            return 0
+        return next((n for n in range(len(self.log.events), 0, -1) if shows(self.log.events[n - 1])), 0)
+
     def undo(self, steps: int = 1) -> bool:
-        if not self.log.events or steps < 1:
+        steps = min(steps, len(self.log.events) - self.locked)
+        if steps < 1:
             return False
-        steps = min(steps, len(self.log.events))
         for _ in range(steps):
             self.redo_stack.append(self.log.events.pop())
         self.state = replay(self.db, self.log).state
         self.save()
         return True
+
+    def locked_reason(self) -> str:
+        """Why undo stops where it does, for people; empty when nothing is locked."""
+        n = self.locked
+        if not n:
+            return ""
+        told = self.history()[n - 1].split(". ", 1)[-1]
+        return (f"Event {n} ({told}) showed the table a secret, and what was seen cannot be unseen: "
+                "it and the events before it cannot be undone.")
 
     def redo(self, steps: int = 1) -> bool:
         if not self.redo_stack:

@@ -14,6 +14,9 @@ A game module (rules/games/<id>.py) provides:
                                          refusals: `before` is the state the event was applied to, `after`
                                          the state it led to (worked out on a copy when left out; a refused
                                          event is told as written, in the present tense)
+and may provide
+  shows_secret(event) -> bool            True for an event that shows the table a secret it cannot unsee
+                                         (a Graves guess): undo stops before it
 Undo is replaying the log without its last events; the log is the history.
 """
 

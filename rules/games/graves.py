@@ -912,6 +912,12 @@ def _reveal(state: State, who: int, event: Event) -> None:
     _next_case(state)
 
 
+def shows_secret(event: Event) -> bool:
+    """An event after which the table has seen the Mastermind's identity (a guess answered, an early
+    reveal): as a card turned over at the table cannot be unseen, undo stops before it."""
+    return event.get("action") in ("guess", "reveal")
+
+
 def _guess(state: State, who: int, event: Event) -> None:
     _need_phase(state, "unmasking")
     if who != state.case.detective:

@@ -3,6 +3,8 @@ with Cancel), and once a case is over the table says who the Mastermind was."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from casebook.companion.session import Session
@@ -51,9 +53,32 @@ def test_a_guess_asks_first_and_cancel_changes_nothing(tmp_path):
     assert not pad.confirm_guess().ok  # nothing asked: nothing recorded
 
 
-def test_the_table_asks_before_a_guess_forgets_an_undone_one_and_names_the_mastermind_after(tmp_path):
+def test_a_guess_the_table_has_seen_answered_cannot_be_undone(tmp_path):
+    """The Detective who reads the answer could otherwise undo and guess again: undo stops after the guess,
+    says why, and the events after it still undo."""
+    session = at_the_unmasking(tmp_path)
+    before = len(session.log.events)
+    assert session.locked == 0 and session.undo() and session.redo()
+    pad = GravesPad(session)
+    pad.ask_guess("ezra_hollowmere")
+    assert pad.confirm_guess().ok
+    guessed = len(session.log.events)
+    assert guessed == before + 1 and session.locked == guessed
+    assert not session.undo() and not session.undo(5)
+    assert len(session.log.events) == guessed and session.redo_stack == []
+    session.go_to(before)  # History's "go back to event N": not past the guess either
+    assert len(session.log.events) == guessed and session.state.done[0].guess == "ezra_hollowmere"
+    reason = session.locked_reason()
+    assert reason.startswith(f"Event {guessed} (Ann guessed Ezra Hollowmere") and "cannot be undone" in reason
+    assert session.do({"action": "identity", "by": "Ann", "identity": IDENTITY}).ok  # case 2 goes on ...
+    assert session.undo() and len(session.log.events) == guessed  # ... and what follows the guess undoes
+    reopened = Session.resume(session.db, Store(tmp_path), session.game_id)
+    assert reopened.locked == guessed and not reopened.undo()  # worked out from the log: a resumed game keeps it
+
+
+def test_the_table_asks_before_a_guess_keeps_an_answered_one_and_names_the_mastermind_after(tmp_path):
     """In the real app: the guess asks first (Cancel changes nothing); after Sure, case 2's table says who Ben
-    was; after Undo neither the table nor History holds a word of the guess or of the identity it told."""
+    was; Undo then changes nothing and says why, and History cannot go back past the guess."""
     pytest.importorskip("kivy")
     from tests.companion.test_app_gui import (
         SCREENS,
@@ -71,8 +96,8 @@ def test_the_table_asks_before_a_guess_forgets_an_undone_one_and_names_the_maste
               {"shot": str(SCREENS / "graves-guess-sure.png")}, {"tap": "guess_no"}, {"dump": d["cancelled"]},
               {"tap": "guess_livia_marchbank"}, {"key": 27}, {"dump": d["back"]},
               {"tap": "guess_ezra_hollowmere"}, {"tap": "guess_yes"}, {"dump": d["case2"]},
-              {"shot": str(SCREENS / "graves-case2-mastermind.png")}, {"tap": "undo"}, {"dump": d["undone"]},
-              {"tap": "history"}, {"dump": d["history"]}, {"shot": str(SCREENS / "graves-history-undone-guess.png")},
+              {"shot": str(SCREENS / "graves-case2-mastermind.png")}, {"tap": "undo"}, {"dump": d["undone"]}, {"shot": str(SCREENS / "graves-undo-refused.png")},
+              {"tap": "history"}, {"dump": d["history"]}, {"shot": str(SCREENS / "graves-history-answered-guess.png")},
               {"quit": True}]
     run(tmp_path, steps)
     data = read_dumps(d)
@@ -90,12 +115,14 @@ def test_the_table_asks_before_a_guess_forgets_an_undone_one_and_names_the_maste
     assert "Case 1: Ben was Odile Varnier. Ann guessed Ezra Hollowmere: wrong." in "\n".join(case2["texts"])
     # and at once where nothing needs scrolling: in the message slot above the action bar
     assert "Case 1 is over: Ben was Odile Varnier, the Hundred Faces (Ann guessed wrong)." in case2["texts"]
-    # after Undo the table is as it was before the guess (the names to guess from, "Undone." and nothing more)
-    assert data["undone"]["summary"] == data["unmask"]["summary"]
-    assert set(data["undone"]["texts"]) - {"Undone."} == set(data["unmask"]["texts"])
-    history = "\n".join(data["history"]["texts"])
-    assert "Odile" not in history and "Hundred Faces" not in history and "guess" not in history.lower()
-    assert "Undone: tap to redo up to here" in history
+    # Undo changes nothing and says why, in the message slot
+    assert data["undone"]["summary"] == case2["summary"]
+    assert any("showed the table a secret" in t and "cannot be undone" in t for t in data["undone"]["texts"])
+    history = data["history"]
+    assert "Undone: tap to redo up to here" not in "\n".join(history["texts"])
+    guessed = next(int(t.split(".")[0]) for t in history["texts"] if re.match(r"\d+\. Ann guessed", t))
+    assert history["controls"][f"event_{guessed - 1}"]["disabled"]  # going back there would undo the guess
+    assert not history["controls"][f"event_{guessed}"]["disabled"]
 
 
 @pytest.mark.parametrize("size", [(411, 731), (640, 360)])
