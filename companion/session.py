@@ -129,9 +129,7 @@ class Session:
         n = self.locked
         if not n:
             return ""
-        told = self.history()[n - 1].split(". ", 1)[-1]
-        return (f"Event {n} ({told}) showed the table a secret, and what was seen cannot be unseen: "
-                "it and the events before it cannot be undone.")
+        return f"Event {n} showed the table a secret: it and what came before cannot be undone."
 
     def redo(self, steps: int = 1) -> bool:
         if not self.redo_stack:
