@@ -43,7 +43,7 @@ RULEBOOK = {
     "1 First Player Card": ("first_player",),
 }
 PER_SIDE = {"holmes_agents": 4, "moriarty_agents": 4, "holmes_influence": 20, "moriarty_influence": 20}
-TOKEN_WORDS = {"influence_tokens": "INFLUENCE", "time_marker": "TIME", "distraction_tokens": "DISTRACTION",
+TOKEN_WORDS = {"influence_tokens": "Influence", "time_marker": "Time", "distraction_tokens": "DISTRACTION",
                "deduction_tokens": "DEDUCTION"}
 SIDE_PAIRS = [("holmes_influence", "moriarty_influence"), ("holmes_agents", "moriarty_agents")]
 LIGHTNESS_APART = 20.0  # L*, as tests/generator/test_colour_safety.py asks of decks sorted apart
@@ -86,10 +86,12 @@ def test_every_component_count_of_the_rulebook_is_in_the_pdf(built, composed, pa
         printed[cid] += 1
         numbers.setdefault(cid, set()).add(int(number))
         assert int(total) == composed.db.components[cid].count, (code, total)
-    # tokens carry no code (a round 22 mm token has no room): their words on the token sheet's face page
-    token_page = next(t for t in texts if "Distraction Tokens" in t and t.rstrip().endswith("faces"))
+    # tokens carry no code (a round token has no room): their words on the token sheets' face pages, labels aside
+    names = [composed.db.components[cid].name for cid in TOKEN_WORDS]
+    token_pages = [t for t in texts if t.rstrip().endswith("faces") and any(f"{n} · sheet" in t for n in names)]
+    words = "\n".join(line for t in token_pages for line in t.splitlines() if " · sheet " not in line)
     for cid, word in TOKEN_WORDS.items():
-        printed[cid] = len(re.findall(rf"\b{word}\b", token_page))
+        printed[cid] = len(re.findall(rf"\b{word}\b", words))
     for line, components in RULEBOOK.items():
         assert sum(printed[c] for c in components) == _count(line), (paper, line, {c: printed[c] for c in components})
     for cid, seen_numbers in numbers.items():
@@ -195,8 +197,9 @@ def test_the_clock_tower_has_a_twelve_hour_dial(composed):
     scene, b = face.face, face.face.bleed
     hours = {r.text: r for r in scene.items if isinstance(r, TextRun) and r.size >= 12 and r.text.isdigit()}
     assert set(hours) == {str(n) for n in range(1, 13)}
-    discs = [e for e in scene.items if isinstance(e, Ellipse) and abs(e.rx - 5.3) < 0.01]
-    assert len(discs) == 12
+    ellipses = [e for e in scene.items if isinstance(e, Ellipse)]
+    discs = [min(ellipses, key=lambda e: math.hypot(e.cx - r.x, e.cy - r.y) + e.rx) for r in hours.values()]
+    assert len(set(discs)) == 12
     cx = sum(e.cx for e in discs) / 12
     cy = sum(e.cy for e in discs) / 12
     radii = [math.hypot(e.cx - cx, e.cy - cy) for e in discs]
@@ -206,7 +209,8 @@ def test_the_clock_tower_has_a_twelve_hour_dial(composed):
     top = min(discs, key=lambda e: e.cy)
     twelve = hours["12"]
     assert abs(top.cx - cx) < 0.01 and abs(twelve.y - top.cy) < 4  # 12 at the top
-    assert (scene.width - 2 * b, scene.height - 2 * b) == (70.0, 120.0)
+    size = composed.lib.sizes[face.component.size]
+    assert (scene.width - 2 * b, scene.height - 2 * b) == (size.width, size.height)  # the board is its own size
 
 
 def test_each_track_half_has_the_databases_length_of_token_sized_spaces(composed):
