@@ -190,6 +190,12 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\b({_FEW})\s+of\s+us\b"), r"\1 players"),
     # "my go", "skip their go", "on the same go": a turn
     (re.compile(r"\b(my|your|their|his|her|our|same|next|a|one|each|every)\s+go\b"), r"\1 turn"),
+    # "Moriarty's 2 up", "up by 3": ahead
+    (re.compile(r"\bup\s+by\b"), "ahead by"),
+    (re.compile(rf"\b({_FEW}|one)\s+up\b"), r"ahead by \1"),
+    # "max players?", "minimum number of players": the player count
+    (re.compile(r"\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b"),
+     "how many players"),
     # "get rid of a card": discard it
     (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
     # "who takes the first turn" asks who goes first, not about the first round
@@ -271,6 +277,8 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.4, ("after",), ("next",)),  # "where do we go after this location"
     (0.4, ("before",), ("early", "premature")),  # "reveal before the end"
     (0.6, ("more", "bigger", "greater"), ("higher",)),
+    (0.7, ("number",), ("rank",)),  # "what number is the Cave": its rank
+    (0.8, ("hit", "hits"), ("reach", "reached")),  # "I hit my card limit"
     (0.6, ("over", "finished"), ("end", "finish")),
     (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
     (0.5, ("best", "good", "advice"), ("strategy", "tip")),

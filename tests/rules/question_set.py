@@ -22,11 +22,12 @@ HELD_OUT_2 = QUESTIONS_DIR / "heldout2"
 HELD_OUT_3 = QUESTIONS_DIR / "heldout3"
 HELD_OUT_4 = QUESTIONS_DIR / "heldout4"
 HELD_OUT_5 = QUESTIONS_DIR / "heldout5"
-# sets 6 to 8 cover all five games, each written blind by someone who never ran the search and measured
-# once; 6 and 7 were tuned on since (6 is held at 90 % first, not yet at "first three for all")
+# sets 6 to 9 cover all five games, each written blind by someone who never ran the search and measured
+# once; 6 to 8 were tuned on since (6 is held at 90 % first, not yet at "first three for all")
 HELD_OUT_6 = QUESTIONS_DIR / "heldout6"
 HELD_OUT_7 = QUESTIONS_DIR / "heldout7"
-HELD_OUT_8 = QUESTIONS_DIR / "heldout8"  # written blind, measured once after the tuning on 6 and 7
+HELD_OUT_8 = QUESTIONS_DIR / "heldout8"
+HELD_OUT_9 = QUESTIONS_DIR / "heldout9"  # written blind, measured once after the tuning on 6 to 8; not tuned on
 SETS = {"tuning": TUNING, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2, "held-out 3": HELD_OUT_3,
         "held-out 4": HELD_OUT_4, "held-out 5": HELD_OUT_5}
 

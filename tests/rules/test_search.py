@@ -592,6 +592,9 @@ def test_a_pi_district_is_found_with_its_neighbours(pi_hasty_index):
     ("syndicate", "can five of us play", {"setup_players"}),
     ("hasty", "is there a card that makes someone skip their go", {"missed_train"}),
     ("graves", "if I pass can I get rid of a card", {"turn_pass"}),
+    ("hasty", "maximum number of players?", {"setup_players"}),
+    ("clash", "holmes is 2 up in a thread, what does he get", {"summary_holmes"}),
+    ("syndicate", "what number is the mill", {"mill"}),
 ])
 def test_table_phrases_read_as_the_rules(game, query, expected):
     from casebook.rules.cards import load_database
