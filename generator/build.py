@@ -198,35 +198,33 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
     with atomic_file(path) as tmp:
         doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})",
                           store=composed.composer.store)  # pages kept compressed for the next build
-        for size_id, faces in size_groups(composed):
-            full = plans[size_id]
-            labels = sheet_labels(faces, full.per_sheet)
-            for start in range(0, len(faces), full.per_sheet):
-                batch = faces[start:start + full.per_sheet]
-                plan = full.used(len(batch))
-                label = f"{composed.db.short_title}{_sets_tag(composed)} · {labels[start // full.per_sheet]}"
-                if opts.sides != "backs":
-                    doc.begin_page(plan.paper_w, plan.paper_h)
-                    if start == 0 or batch[0].component is not faces[start - 1].component:
-                        doc.bookmark(f"{batch[0].component.name}", f"{batch[0].component.id}-{paper}-{start}")
-                    for i, face in enumerate(batch):
-                        slot = plan.slot(i)
-                        _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
-                    if opts.cut_lines:
-                        doc.draw(cut_lines(plan))
-                    draw_furniture(doc, plan, opts.crop_marks, f"{label} · faces" if labelled else "", (0.0, 0.0),
-                                   composed.composer.store)
-                    doc.end_page()
-                if opts.sides != "faces" and backs:
-                    doc.begin_page(plan.paper_w, plan.paper_h)
-                    shift = plan.page_offset(opts.back_offset)
-                    for i, face in enumerate(batch):
-                        slot = plan.back_slot(i, opts.back_offset)
-                        _draw_card(doc, composed, face.back_key, slot.x, slot.y,
-                                   _shift(plan.clip(plan.back_slot(i)), shift))
-                    draw_furniture(doc, plan.for_backs(), opts.crop_marks, f"{label} · backs" if labelled else "",
-                                   shift, composed.composer.store)
-                    doc.end_page()
+        bookmarked: set[str] = set()
+        for n, sheet in enumerate(card_sheets(composed, plans)):
+            plan, batch = sheet.plan, sheet.faces
+            label = f"{composed.db.short_title}{_sets_tag(composed)} · {sheet.label}"
+            if opts.sides != "backs":
+                doc.begin_page(plan.paper_w, plan.paper_h)
+                for comp in (f.component for f in batch):
+                    if comp.id not in bookmarked:
+                        bookmarked.add(comp.id)
+                        doc.bookmark(comp.name, f"{comp.id}-{paper}-{n}")
+                for i, face in enumerate(batch):
+                    slot = plan.slot(i)
+                    _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
+                if opts.cut_lines:
+                    doc.draw(cut_lines(plan))
+                draw_furniture(doc, plan, opts.crop_marks, f"{label} · faces" if labelled else "", (0.0, 0.0),
+                               composed.composer.store)
+                doc.end_page()
+            if opts.sides != "faces" and backs:
+                doc.begin_page(plan.paper_w, plan.paper_h)
+                shift = plan.page_offset(opts.back_offset)
+                for i, face in enumerate(batch):
+                    slot = plan.back_slot(i, opts.back_offset)
+                    _draw_card(doc, composed, face.back_key, slot.x, slot.y, plan.back_clip(i, opts.back_offset))
+                draw_furniture(doc, plan.for_backs(), opts.crop_marks, f"{label} · backs" if labelled else "",
+                               shift, composed.composer.store)
+                doc.end_page()
         for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
             doc.bookmark(name, f"sheet-{name}-{paper}")
@@ -267,13 +265,31 @@ def _draw_card(doc: PdfDocument, composed: Composed, key: str, x: float, y: floa
         draw_recorded(doc, store, key, x - bleed, y - bleed, clip)
 
 
-def _shift(box: tuple[float, float, float, float], off: tuple[float, float]) -> tuple[float, float, float, float]:
-    return (box[0] + off[0], box[1] + off[1], box[2], box[3])
+@dataclass
+class CardSheet:
+    """One sheet of cards: the plan it is laid out on, its cards in slot order, what its label says."""
+
+    size_id: str
+    plan: SheetPlan
+    faces: list[Face]
+    label: str = ""
 
 
-def sheet_labels(faces: list[Face], per_sheet: int) -> list[str]:
+def card_sheets(composed: Composed, plans: dict[str, SheetPlan]) -> list[CardSheet]:
+    """Every card sheet of the PDF in page order, each with its own plan (a partly filled one marks only its cards)."""
+    sheets: list[CardSheet] = []
+    for size_id, faces in size_groups(composed):
+        full = plans[size_id]
+        for start in range(0, len(faces), full.per_sheet):
+            batch = faces[start:start + full.per_sheet]
+            sheets.append(CardSheet(size_id, full.used(len(batch)), batch))
+    for sheet, label in zip(sheets, sheet_labels([s.faces for s in sheets]), strict=True):
+        sheet.label = label
+    return sheets
+
+
+def sheet_labels(sheets: list[list[Face]]) -> list[str]:
     """Each sheet's label: every component on it, with the sheet's number among that component's."""
-    sheets = [faces[i:i + per_sheet] for i in range(0, len(faces), per_sheet)]
     on: dict[str, list[int]] = {}  # component name -> the sheets it appears on
     for n, batch in enumerate(sheets):
         for name in dict.fromkeys(f.component.name for f in batch):

@@ -123,6 +123,12 @@ class SheetPlan:
         bottom = self.outer[3] if slot.row == self.rows - 1 else inner
         return (slot.x - left, slot.y - top, self.card_w + left + right, self.card_h + top + bottom)
 
+    def back_clip(self, index: int, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float, float, float]:
+        """The part of a back page the back of card `index` may paint, shifted with it by `offset`."""
+        x, y, w, h = self.clip(self.back_slot(index))
+        ox, oy = self.page_offset(offset)
+        return (x + ox, y + oy, w, h)
+
     def trim_lines(self) -> tuple[list[float], list[float]]:
         xs: set[float] = set()
         ys: set[float] = set()
