@@ -226,3 +226,16 @@ def test_every_back_looks_like_its_decks_back_after_a_1mm_drift(built, game, pap
                                                                      scene.bleed)]
                 wrong += [f"{name}: {p}" for p in _bleed_problems(page, alone, plan, slot, slots, scene.bleed)]
     assert not wrong, f"{len(wrong)} problems:\n" + "\n".join(wrong[:40])
+
+
+def test_cards_whose_backs_look_alike_abut_whatever_their_scene_keys(composed):
+    """Grouped by what a back shows, not by its key: a layout that reads the card gives each card its own key."""
+    clash = composed("clash")
+    opts = BuildOptions(papers=("a4",))
+    sheets = card_sheets(clash, "a4", opts, Problems())
+    influence = [s for s in sheets if {f.component.id for f in s.faces} == {"holmes_influence"}]
+    assert len(influence) == 2 and all(s.plan.gutter == 0.0 and len(s.faces) == 9 for s in influence)
+    assert len({f.back_key for s in influence for f in s.faces}) > 1  # several keys, one look: they abut
+    hasty = composed("hasty")
+    traitor = next(s for s in card_sheets(hasty, "a4", opts, Problems()) if any(f.card.id == "traitor" for f in s.faces))
+    assert traitor.plan.gutter == 0.0 and {f.component.id for f in traitor.faces} == {"suspects", "traitor"}
