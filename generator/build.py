@@ -7,6 +7,7 @@ previous output intact.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -28,7 +29,7 @@ from casebook.generator.furniture import cut_lines, draw_furniture
 from casebook.generator.game_folder import add_own_folder
 from casebook.generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
 from casebook.generator.scene import Scene
-from casebook.generator.sheets import SheetPlan, best_plan
+from casebook.generator.sheets import SheetPlan, best_plan, fill_sheets
 from casebook.rules.cards import CARDS_DIR, GameDatabase, Mark, Suit, read_database
 from casebook.rules.problems import Place, Problems
 
@@ -164,22 +165,27 @@ def switches(composed: Composed, opts: BuildOptions) -> tuple[bool, bool, bool]:
 
 def plans_for(composed: Composed, paper: str, opts: BuildOptions, problems: Problems) -> dict[str, SheetPlan]:
     lib = composed.lib
-    p = lib.papers[paper]
-    bleed = lib.settings.bleed if opts.bleed is None else opts.bleed
-    labelled = switches(composed, opts)[2]  # without labels no room is kept for one
     plans = {}
     for size_id in sorted({c.size for c in composed.db.components.values()}):
         size = lib.sizes.get(size_id)
         if size is None:  # reported with the component
             continue
-        plan = best_plan(size.width, size.height, p.width, p.height, bleed=bleed, gutter=opts.gutter,
-                         margin=lib.settings.page_margin, labels=labelled)
+        plan = _size_plan(composed, paper, opts, size_id, opts.gutter)
         if plan is None:
             problems.add(Place(str(opts.layouts_dir / "sizes.yaml")),
                          f"a {size_id} card ({size.width:g} x {size.height:g} mm) does not fit on {paper}")
             continue
         plans[size_id] = plan
     return plans
+
+
+def _size_plan(composed: Composed, paper: str, opts: BuildOptions, size_id: str, gutter: float) -> SheetPlan | None:
+    lib = composed.lib
+    p, size = lib.papers[paper], lib.sizes[size_id]
+    bleed = lib.settings.bleed if opts.bleed is None else opts.bleed
+    labelled = switches(composed, opts)[2]  # without labels no room is kept for one
+    return best_plan(size.width, size.height, p.width, p.height, bleed=bleed, gutter=gutter,
+                     margin=lib.settings.page_margin, labels=labelled)
 
 
 def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, problems: Problems,
@@ -190,43 +196,47 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
     plans = plans_for(composed, paper, opts, problems)
     if problems:
         return 0
+    sheets = card_sheets(composed, paper, opts, problems)
     for size_id, plan in plans.items():
         for note in plan.notes:  # every setting the imposition changed by itself, said
             progress(f"note: {paper}, {size_id} cards: {note}")
+        spaced = [s.plan for s in sheets if s.size_id == size_id and s.plan.gutter != plan.gutter]
+        if spaced:
+            many = f"{len(spaced)} sheets hold" if len(spaced) > 1 else "1 sheet holds"
+            progress(f"note: {paper}, {size_id} cards: {many} cards with different backs, {spaced[0].gutter:g} mm "
+                     "apart (twice the bleed) so that a drifted cut shows no other back")
     p = composed.lib.papers[paper]
     backs, calibration, labelled = switches(composed, opts)
     with atomic_file(path) as tmp:
         doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})",
                           store=composed.composer.store)  # pages kept compressed for the next build
-        for size_id, faces in size_groups(composed):
-            full = plans[size_id]
-            labels = sheet_labels(faces, full.per_sheet)
-            for start in range(0, len(faces), full.per_sheet):
-                batch = faces[start:start + full.per_sheet]
-                plan = full.used(len(batch))
-                label = f"{composed.db.short_title}{_sets_tag(composed)} · {labels[start // full.per_sheet]}"
-                if opts.sides != "backs":
-                    doc.begin_page(plan.paper_w, plan.paper_h)
-                    if start == 0 or batch[0].component is not faces[start - 1].component:
-                        doc.bookmark(f"{batch[0].component.name}", f"{batch[0].component.id}-{paper}-{start}")
-                    for i, face in enumerate(batch):
-                        slot = plan.slot(i)
-                        _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
-                    if opts.cut_lines:
-                        doc.draw(cut_lines(plan))
-                    draw_furniture(doc, plan, opts.crop_marks, f"{label} · faces" if labelled else "", (0.0, 0.0),
-                                   composed.composer.store)
-                    doc.end_page()
-                if opts.sides != "faces" and backs:
-                    doc.begin_page(plan.paper_w, plan.paper_h)
-                    shift = plan.page_offset(opts.back_offset)
-                    for i, face in enumerate(batch):
-                        slot = plan.back_slot(i, opts.back_offset)
-                        _draw_card(doc, composed, face.back_key, slot.x, slot.y,
-                                   _shift(plan.clip(plan.back_slot(i)), shift))
-                    draw_furniture(doc, plan.for_backs(), opts.crop_marks, f"{label} · backs" if labelled else "",
-                                   shift, composed.composer.store)
-                    doc.end_page()
+        bookmarked: set[str] = set()
+        for n, sheet in enumerate(sheets):
+            plan, batch = sheet.plan, sheet.faces
+            label = f"{composed.db.short_title}{_sets_tag(composed)} · {sheet.label}"
+            if opts.sides != "backs":
+                doc.begin_page(plan.paper_w, plan.paper_h)
+                for comp in (f.component for f in batch):
+                    if comp.id not in bookmarked:
+                        bookmarked.add(comp.id)
+                        doc.bookmark(comp.name, f"{comp.id}-{paper}-{n}")
+                for i, face in enumerate(batch):
+                    slot = plan.slot(i)
+                    _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
+                if opts.cut_lines:
+                    doc.draw(cut_lines(plan))
+                draw_furniture(doc, plan, opts.crop_marks, f"{label} · faces" if labelled else "", (0.0, 0.0),
+                               composed.composer.store)
+                doc.end_page()
+            if opts.sides != "faces" and backs:
+                doc.begin_page(plan.paper_w, plan.paper_h)
+                shift = plan.page_offset(opts.back_offset)
+                for i, face in enumerate(batch):
+                    slot = plan.back_slot(i, opts.back_offset)
+                    _draw_card(doc, composed, face.back_key, slot.x, slot.y, plan.back_clip(i, opts.back_offset))
+                draw_furniture(doc, plan.for_backs(), opts.crop_marks, f"{label} · backs" if labelled else "",
+                               shift, composed.composer.store)
+                doc.end_page()
         for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
             doc.bookmark(name, f"sheet-{name}-{paper}")
@@ -267,13 +277,57 @@ def _draw_card(doc: PdfDocument, composed: Composed, key: str, x: float, y: floa
         draw_recorded(doc, store, key, x - bleed, y - bleed, clip)
 
 
-def _shift(box: tuple[float, float, float, float], off: tuple[float, float]) -> tuple[float, float, float, float]:
-    return (box[0] + off[0], box[1] + off[1], box[2], box[3])
+@dataclass
+class CardSheet:
+    """One sheet of cards: the plan it is laid out on, its cards in slot order, what its label says."""
+
+    size_id: str
+    plan: SheetPlan
+    faces: list[Face]
+    label: str = ""
 
 
-def sheet_labels(faces: list[Face], per_sheet: int) -> list[str]:
+def card_sheets(composed: Composed, paper: str, opts: BuildOptions, problems: Problems) -> list[CardSheet]:
+    """Every card sheet of the PDF in page order, each with its own plan (a partly filled one marks only its cards).
+
+    The cards of a size share sheets, grouped by back (sheets.fill_sheets): abutting cards have the
+    same back; cards with different backs share only a sheet that gives each its own bleed.
+    """
+    plans = plans_for(composed, paper, opts, problems)
+    sheets: list[CardSheet] = []
+    for size_id, groups in back_groups(composed):
+        plain = plans.get(size_id)
+        if plain is None:  # reported by plans_for
+            continue
+        spaced = None if plain.gutter >= 2 * plain.bleed else \
+            _size_plan(composed, paper, opts, size_id, 2 * plain.bleed)
+        for plan, batch in fill_sheets(groups, plain, spaced):
+            sheets.append(CardSheet(size_id, plan, batch))
+    for sheet, label in zip(sheets, sheet_labels([s.faces for s in sheets]), strict=True):
+        sheet.label = label
+    return sheets
+
+
+def back_groups(composed: Composed) -> list[tuple[str, list[list[Face]]]]:
+    """The printed cards by size, then by what their backs look like, each in the order they first come."""
+    looks: dict[str, str] = {}  # back key -> a digest of what the back shows (keys differ where a layout reads the card)
+    by_size: dict[str, dict[str, list[Face]]] = {}
+    store = composed.composer.store
+    for cid, faces in composed.faces.items():
+        size = composed.db.components[cid].size
+        groups = by_size.setdefault(size, {})
+        for face in faces:
+            look = looks.get(face.back_key)
+            if look is None:
+                back = store.get(face.back_key)
+                look = looks[face.back_key] = hashlib.sha1(
+                    repr((back.width, back.height, back.bleed, back.items)).encode()).hexdigest()
+            groups.setdefault(look, []).append(face)
+    return [(size, list(groups.values())) for size, groups in by_size.items()]
+
+
+def sheet_labels(sheets: list[list[Face]]) -> list[str]:
     """Each sheet's label: every component on it, with the sheet's number among that component's."""
-    sheets = [faces[i:i + per_sheet] for i in range(0, len(faces), per_sheet)]
     on: dict[str, list[int]] = {}  # component name -> the sheets it appears on
     for n, batch in enumerate(sheets):
         for name in dict.fromkeys(f.component.name for f in batch):

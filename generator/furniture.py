@@ -61,12 +61,20 @@ def label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> list[R
     width = unit_w * size
     mid = (m.ascent("regular", size) - m.descent("regular", size)) / 2 / PT_PER_MM  # baseline below the centre
     pad = 0.3
-    if band.turned:  # reads up the page; the glyphs stand left of the baseline
-        patch = Rect(bx, by + (band.h - width) / 2 - pad, band.w, width + 2 * pad, fill="#FFFFFF")
-        run = TextRun(bx + band.w / 2 + mid, by + (band.h + width) / 2, label, "regular", size, "#666666", angle=270)
+    # the label keeps to the page's edge, as on a full sheet, however deep a part-filled sheet leaves its strip
+    need = unit_h * size + 2 * pad
+    if band.turned:
+        deep = max(0.0, band.w - need)
+        bx, bw, bh = (bx + deep if band.side == "right" else bx), min(band.w, need), band.h
     else:
-        patch = Rect(bx + (band.w - width) / 2 - pad, by, width + 2 * pad, band.h, fill="#FFFFFF")
-        run = TextRun(bx + (band.w - width) / 2, by + band.h / 2 + mid, label, "regular", size, "#666666")
+        deep = max(0.0, band.h - need)
+        by, bw, bh = (by + deep if band.side == "bottom" else by), band.w, min(band.h, need)
+    if band.turned:  # reads up the page; the glyphs stand left of the baseline
+        patch = Rect(bx, by + (bh - width) / 2 - pad, bw, width + 2 * pad, fill="#FFFFFF")
+        run = TextRun(bx + bw / 2 + mid, by + (bh + width) / 2, label, "regular", size, "#666666", angle=270)
+    else:
+        patch = Rect(bx + (bw - width) / 2 - pad, by, width + 2 * pad, bh, fill="#FFFFFF")
+        run = TextRun(bx + (bw - width) / 2, by + bh / 2 + mid, label, "regular", size, "#666666")
     return [patch, run] if band.on_bleed else [run]
 
 

@@ -1,7 +1,10 @@
 """Imposition: cards on sheets, crop marks beside the block, backs mirrored for long-edge duplex.
 
-Cards abut by default (one cut between neighbours) with the full bleed around the block;
-a gutter spaces them, and a gutter of twice the bleed gives every card its own bleed.
+Cards abut by default (one cut between neighbours) with the full bleed around the block,
+short only of the margin the printer cannot print; a gutter spaces them, and a gutter of
+twice the bleed gives every card its own bleed. A card beside an empty slot keeps its whole
+bleed there. Cards abut only cards with the same back (`fill_sheets`): after a duplex drift
+a back must show no other deck's colour at its edge.
 Crop marks stand on every trim line, never closer to the page edge than the printers'
 margin. Where the margin leaves room, a mark stands outside the block's bleed; where it
 does not (3 x 3 poker cards on US Letter leave 7.7 mm above and below), the mark lies over
@@ -17,8 +20,11 @@ A label that then reaches over the outer bleed is drawn on a white patch, like t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 MARK_GAP = 0.5  # between a mark and the bleed (or, over the bleed, the trim)
 MARK_MIN = 1.5
@@ -52,6 +58,7 @@ class Band:
     h: float
     turned: bool = False
     on_bleed: bool = False  # reaches over the outer bleed: the label goes on a white patch
+    side: str = ""  # the page edge it runs along: a label keeps to that edge, however deep the strip
 
 
 @dataclass
@@ -70,6 +77,7 @@ class SheetPlan:
     margin: float = 5.0  # the page edge no mark comes nearer than
     notes: list[str] = field(default_factory=list)
     reserve: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # kept for a label beyond the marks, per side
+    count: int = 0  # the cards on this sheet, filled row by row (0: every slot)
     # marks and label strips, worked out once per shift: every sheet of a deck asks again (not copied by replace())
     _memo: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -81,12 +89,22 @@ class SheetPlan:
     def landscape(self) -> bool:
         return self.paper_w > self.paper_h
 
+    @property
+    def filled(self) -> int:
+        return self.count or self.per_sheet
+
     def used(self, count: int) -> SheetPlan:
-        """The plan for a sheet holding only `count` cards: rows below them are not marked."""
+        """The plan for a sheet holding only `count` cards: rows below them, and columns right of a lone row's, unmarked.
+
+        A card beside an empty slot keeps its whole bleed there (see `bleeds`); the block's outer bleed
+        is worked out again for the smaller block.
+        """
         rows = max(1, min(self.rows, -(-count // self.cols)))
-        if rows == self.rows:
+        cols = self.cols if rows > 1 else max(1, min(self.cols, count))
+        if (rows, cols) == (self.rows, self.cols) and count >= self.per_sheet:
             return self
-        return replace(self, rows=rows)
+        used = replace(self, rows=rows, cols=cols, count=min(count, rows * cols), notes=[])
+        return replace(used, outer=_kept_outer(used))
 
     def slot(self, index: int) -> Slot:
         col, row = index % self.cols, index // self.cols
@@ -114,14 +132,43 @@ class SheetPlan:
             return (-offset[1], offset[0])
         return offset
 
-    def clip(self, slot: Slot) -> tuple[float, float, float, float]:
-        """The part of the page a card may paint: its trim plus the bleed it owns."""
+    def bleeds(self, index: int) -> tuple[float, float, float, float]:
+        """The bleed card `index` owns on its face, left, top, right, bottom.
+
+        Between two cards half the gutter (none where they abut: the neighbour's trim is there);
+        at the block's edge its outer bleed; beside an empty slot of a partly filled sheet the
+        whole bleed, so that no card of a deck shows a white edge the others have not.
+        """
+        col, row = index % self.cols, index // self.cols
         inner = min(self.bleed, self.gutter / 2)
-        left = self.outer[0] if slot.col == 0 else inner
-        right = self.outer[2] if slot.col == self.cols - 1 else inner
-        top = self.outer[1] if slot.row == 0 else inner
-        bottom = self.outer[3] if slot.row == self.rows - 1 else inner
-        return (slot.x - left, slot.y - top, self.card_w + left + right, self.card_h + top + bottom)
+        filled = self.filled
+        left = self.outer[0] if col == 0 else inner
+        top = self.outer[1] if row == 0 else inner
+        if col == self.cols - 1:
+            right = self.outer[2]
+        else:
+            right = inner if index + 1 < filled else self.bleed
+        if row == self.rows - 1:
+            bottom = self.outer[3]
+        else:
+            bottom = inner if index + self.cols < filled else self.bleed
+        return (left, top, right, bottom)
+
+    def clip(self, slot: Slot) -> tuple[float, float, float, float]:
+        """The part of the face page card `slot.index` may paint: its trim plus the bleed it owns."""
+        left, top, right, bottom = self.bleeds(slot.index)
+        face = self.slot(slot.index)
+        return (face.x - left, face.y - top, self.card_w + left + right, self.card_h + top + bottom)
+
+    def back_clip(self, index: int, offset: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float, float, float]:
+        """The part of a back page the back of card `index` may paint: its face's bleeds mirrored, shifted by `offset`."""
+        left, top, right, bottom = self.bleeds(index)
+        if self.landscape:
+            top, bottom = bottom, top
+        else:
+            left, right = right, left
+        back = self.back_slot(index, offset)
+        return (back.x - left, back.y - top, self.card_w + left + right, self.card_h + top + bottom)
 
     def trim_lines(self) -> tuple[list[float], list[float]]:
         xs: set[float] = set()
@@ -270,13 +317,13 @@ class SheetPlan:
                     continue
                 on = m + d > bleed_edge + 1e-9
                 if side == "top":
-                    bands.append(Band(a, m, span, d, on_bleed=on))
+                    bands.append(Band(a, m, span, d, on_bleed=on, side=side))
                 elif side == "bottom":
-                    bands.append(Band(a, self.paper_h - m - d, span, d, on_bleed=on))
+                    bands.append(Band(a, self.paper_h - m - d, span, d, on_bleed=on, side=side))
                 elif side == "left":
-                    bands.append(Band(m, a, d, span, turned=True, on_bleed=on))
+                    bands.append(Band(m, a, d, span, turned=True, on_bleed=on, side=side))
                 else:
-                    bands.append(Band(self.paper_w - m - d, a, d, span, turned=True, on_bleed=on))
+                    bands.append(Band(self.paper_w - m - d, a, d, span, turned=True, on_bleed=on, side=side))
         return bands
 
 
@@ -311,6 +358,9 @@ def plan_sheet(card_w: float, card_h: float, paper_w: float, paper_h: float, *, 
         if plan.has_label_room():
             plan.notes.append(f"{cols * rows - plan.per_sheet} cards fewer a sheet, to leave room for its label")
         cols, rows = plan.cols, plan.rows
+    narrowed = _outer_note(plan)
+    if narrowed:
+        plan.notes.append(narrowed)
     over = [side for side in SIDES if plan.mark_span(side)[2]]
     if over:
         where = "all four sides" if len(over) == 4 else "the " + " and ".join(over)
@@ -341,6 +391,7 @@ def _make_label_room(plan: SheetPlan) -> SheetPlan | None:
                         tried = replace(tried, y0=plan.y0 + sign * move)
                     else:
                         tried = replace(tried, x0=plan.x0 + sign * move)
+                    tried = replace(tried, outer=_kept_outer(tried))
                 if tried.marks_fit() and tried.has_label_room():
                     if moved:
                         tried.notes.append(f"the block moved {move:.1f} mm off the centre to leave room at the {side} "
@@ -356,8 +407,29 @@ def _grid(card_w: float, card_h: float, paper_w: float, paper_h: float, cols: in
           gutter: float, margin: float) -> SheetPlan:
     block_w = cols * card_w + (cols - 1) * gutter
     block_h = rows * card_h + (rows - 1) * gutter
-    return SheetPlan(paper_w, paper_h, card_w, card_h, cols, rows, bleed, gutter, (paper_w - block_w) / 2,
+    plan = SheetPlan(paper_w, paper_h, card_w, card_h, cols, rows, bleed, gutter, (paper_w - block_w) / 2,
                      (paper_h - block_h) / 2, (bleed, bleed, bleed, bleed), margin)
+    return replace(plan, outer=_kept_outer(plan))
+
+
+def _kept_outer(plan: SheetPlan) -> tuple[float, float, float, float]:
+    """The bleed around the block: all of it, but never into the margin the printer leaves blank.
+
+    3 x 3 poker cards on US Letter leave 7.7 mm above and below the block: 2.7 mm of bleed there.
+    """
+    room = plan._edge_room()
+    return tuple(max(0.0, min(plan.bleed, r - plan.margin)) for r in room)  # type: ignore[return-value]
+
+
+def _outer_note(plan: SheetPlan) -> str | None:
+    """What `_kept_outer` took off the bleed, said once for a plan, or None."""
+    short = [(side, b) for side, b in zip(SIDES, plan.outer, strict=True) if b < plan.bleed - 1e-9]
+    if not short:
+        return None
+    where = " and ".join(dict.fromkeys(side for side, _ in short))
+    least = min(b for _, b in short)
+    return (f"the bleed at the {where} of the block is {least:.1f} mm, not {plan.bleed:g}: it stops at the "
+            f"{plan.margin:g} mm margin home printers leave blank (more than any duplex drift)")
 
 
 def best_plan(card_w: float, card_h: float, paper_w: float, paper_h: float, **kwargs: float) -> SheetPlan | None:
@@ -369,3 +441,33 @@ def best_plan(card_w: float, card_h: float, paper_w: float, paper_h: float, **kw
         landscape.notes.insert(0, f"sheets turned to landscape: {landscape.per_sheet} cards a sheet instead of {before}")
         return landscape
     return portrait
+
+
+def fill_sheets(groups: Sequence[Sequence[T]], plain: SheetPlan, spaced: SheetPlan | None
+                ) -> list[tuple[SheetPlan, list[T]]]:
+    """Cards of one size on sheets, each with the plan it is laid out on; `groups` holds the cards of one back each.
+
+    A sheet of abutting cards holds one back only: a drifted cut shows a neighbour's edge, which
+    must look like the card's own. Each back fills whole sheets of its own; what is left of the
+    backs shares `spaced` sheets (a gutter of twice the bleed: every card its own bleed) when that
+    takes fewer sheets than a sheet for each, else each remainder has a sheet of its own.
+    With a gutter of twice the bleed already, any cards may share a sheet.
+    """
+    per = plain.per_sheet
+    if plain.gutter >= 2 * plain.bleed - 1e-9:
+        cards = [card for group in groups for card in group]
+        return [(plain.used(len(cards[i:i + per])), cards[i:i + per]) for i in range(0, len(cards), per)]
+    sheets: list[tuple[SheetPlan, list[T]]] = []
+    rest: list[list[T]] = []
+    for group in groups:
+        whole = len(group) - len(group) % per
+        sheets += [(plain, list(group[i:i + per])) for i in range(0, whole, per)]
+        if whole < len(group):
+            rest.append(list(group[whole:]))
+    pooled = [card for part in rest for card in part]
+    if spaced is not None and len(rest) > 1 and -(-len(pooled) // spaced.per_sheet) < len(rest):
+        n = spaced.per_sheet
+        sheets += [(spaced.used(len(pooled[i:i + n])), pooled[i:i + n]) for i in range(0, len(pooled), n)]
+    else:
+        sheets += [(plain.used(len(part)), part) for part in rest]
+    return sheets

@@ -40,19 +40,20 @@ class PageRange:
 
 def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRange]:
     """The pages of <game>-<paper>.pdf in order, as write_pdf lays them out."""
-    from casebook.generator.build import plans_for, size_groups, switches
+    from casebook.generator.build import card_sheets, switches
 
-    plans = plans_for(composed, paper, opts, Problems())
     backs, calibration, _ = switches(composed, opts)
     sides = 2 if backs else 1
     out: list[PageRange] = []
     page = 1
-    for size_id, faces in size_groups(composed):
-        if not faces:
-            continue
-        per = plans[size_id].per_sheet
-        sheets = -(-len(faces) // per)
-        names = " + ".join(dict.fromkeys(f.component.name for f in faces))
+    runs: list[tuple[str, int, dict[str, None]]] = []  # consecutive sheets of one size: how many, their components
+    for card_sheet in card_sheets(composed, paper, opts, Problems()):
+        if not runs or runs[-1][0] != card_sheet.size_id:
+            runs.append((card_sheet.size_id, 0, {}))
+        size_id, n, on = runs[-1]
+        runs[-1] = (size_id, n + 1, on | dict.fromkeys(f.component.name for f in card_sheet.faces))
+    for _, sheets, on in runs:
+        names = " + ".join(on)
         if backs:
             out.append(PageRange(page, page + 2 * sheets - 1, f"{names}: {count(sheets, 'sheet')}, faces then backs",
                                  "double-sided, flip on the long edge (or odd pages, then even pages fed again)"))

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from casebook.generator.sheets import MARK_GAP, MARK_WIDTH, best_plan, plan_sheet
+from casebook.generator.sheets import MARK_GAP, MARK_WIDTH, best_plan, fill_sheets, plan_sheet
 
 A4 = (210.0, 297.0)
 LETTER = (215.9, 279.4)
@@ -33,7 +33,9 @@ def test_large_cards_two_by_two(paper):
 def test_crop_marks_stay_in_the_margin(paper, gutter, bleed, card):
     plan = best_plan(*card, *paper, bleed=bleed, gutter=gutter)
     assert plan is not None
-    assert plan.outer == (bleed,) * 4, "the full bleed on every side, whatever the paper"
+    bx0, by0, bx1, by1 = plan.block()
+    rooms = (bx0, by0, plan.paper_w - bx1, plan.paper_h - by1)
+    assert plan.outer == tuple(min(bleed, r - 5.0) for r in rooms), "the full bleed, short only of the 5 mm margin"
     pw, ph = plan.paper_w, plan.paper_h
     trims = [(s.x, s.y, plan.card_w, plan.card_h) for s in map(plan.slot, range(plan.per_sheet))]
     bleeds = [plan.clip(plan.slot(i)) for i in range(plan.per_sheet)]
@@ -79,18 +81,34 @@ def test_gutter_of_twice_the_bleed_gives_every_card_its_bleed():
     assert len(xs) == 2 * plan.cols  # each card's own two cuts
 
 
-def test_letter_keeps_the_full_bleed_and_marks_lie_over_it_on_a_halo():
+def test_letter_bleed_stops_at_the_margin_and_marks_lie_over_it_on_a_halo():
     plan = plan_sheet(*POKER, *LETTER, bleed=3.0)
-    assert plan.outer == (3.0, 3.0, 3.0, 3.0)
-    assert plan.mark_span("top")[2] and plan.mark_span("bottom")[2]  # 7.7 mm: no room outside the bleed
+    # 7.7 mm above and below the block: 2.7 mm of bleed, and no ink within 5 mm of the edge
+    assert plan.outer == pytest.approx((3.0, 2.7, 3.0, 2.7))
+    assert any("2.7 mm, not 3" in note and "top and bottom" in note for note in plan.notes)
+    assert plan.mark_span("top")[2] and plan.mark_span("bottom")[2]  # no room outside the bleed
     assert not plan.mark_span("left")[2] and not plan.mark_span("right")[2]
     over = plan.marks_over_bleed()
     assert len(over) == 2 * 4  # the four vertical trim lines, top and bottom
     for (x1, y1), (x2, y2) in over:
         assert x1 == x2 and min(y1, y2) >= 5.0 + MARK_WIDTH - 1e-9
         assert max(y1, y2) < plan.y0 or min(y1, y2) > plan.y0 + 3 * 88.0  # over the bleed, short of the trim
-    assert plan.notes and "over the outer bleed" in plan.notes[0]
+    assert any("over the outer bleed" in note for note in plan.notes)
     assert not plan_sheet(*POKER, *A4, bleed=3.0).marks_over_bleed()  # A4 has room outside the bleed
+    assert plan_sheet(*POKER, *A4, bleed=3.0).outer == (3.0,) * 4
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+@pytest.mark.parametrize("gutter", [0.0, 6.0])
+@pytest.mark.parametrize("card", [POKER, LARGE, (22.0, 22.0), (25.0, 25.0)], ids=["poker", "large", "token", "tile"])
+def test_no_card_paints_within_5mm_of_the_page_edge(paper, gutter, card):
+    full = best_plan(*card, *paper, bleed=3.0, gutter=gutter)
+    for count in (full.per_sheet, 1, full.cols + 1):
+        plan = full.used(count)
+        boxes = [plan.clip(plan.slot(i)) for i in range(count)] + [plan.back_clip(i) for i in range(count)]
+        for x, y, w, h in boxes:
+            assert x >= 5.0 - 1e-9 and y >= 5.0 - 1e-9, (count, x, y)
+            assert x + w <= plan.paper_w - 5.0 + 1e-9 and y + h <= plan.paper_h - 5.0 + 1e-9, (count, x, y, w, h)
 
 
 def test_a_gutter_that_leaves_fewer_cards_turns_the_sheet_to_landscape():
@@ -274,3 +292,71 @@ def test_calibration_has_corner_scales_and_their_crosses_land_on_them(paper):
     text = " ".join(i.text for i in front.items if isinstance(i, TextRun))
     assert "corners disagree" in text and "skew" in text and "scaled" in text
     assert "between -5 and 5" in text
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_a_card_beside_an_empty_slot_keeps_its_whole_bleed_there(paper):
+    plan = plan_sheet(*POKER, *paper, bleed=3.0).used(5)  # 3 + 2: slots 5 (below card 2) and 6 stay empty
+    assert plan.bleeds(2)[3] == 3.0  # card 2's bottom: the empty slot below it
+    assert plan.bleeds(4)[2] == 3.0  # card 4's right: the empty slot beside it
+    assert plan.bleeds(1)[3] == 0.0  # card 1 abuts card 4 below it
+    x, y, w, h = plan.clip(plan.slot(4))
+    assert x + w == pytest.approx(plan.slot(4).x + 63.0 + 3.0)
+    # on the back page the empty slot is on the other side: the back keeps its bleed there too
+    back = plan.back_slot(4)
+    bx, by, bw, bh = plan.back_clip(4)
+    assert bx == pytest.approx(back.x - 3.0) and bx + bw == pytest.approx(back.x + 63.0)
+    bx, by, bw, bh = plan.back_clip(2, (0.5, -1.0))
+    assert by + bh == pytest.approx(plan.back_slot(2, (0.5, -1.0)).y + 88.0 + 3.0)
+
+
+def test_a_lone_token_is_marked_alone():
+    full = best_plan(22.0, 22.0, *A4, bleed=3.0)
+    plan = full.used(1)
+    assert (plan.cols, plan.rows) == (1, 1)
+    xs, ys = plan.trim_lines()
+    assert len(xs) == 2 and len(ys) == 2  # no marks for the empty columns and rows
+    assert len(plan.crop_marks()) == 8
+    assert plan.clip(plan.slot(0))[2:] == (28.0, 28.0)
+
+
+def _grouped(sheets):
+    return [[card[0] for card in batch] for _, batch in sheets]
+
+
+def test_abutting_cards_share_a_sheet_only_with_their_own_back():
+    plain = plan_sheet(*POKER, *A4, bleed=3.0)
+    spaced = best_plan(*POKER, *A4, bleed=3.0, gutter=6.0)
+    sites = [("site", n) for n in range(7)]
+    crimes = [("crime", n) for n in range(9)]
+    victims = [("victim", n) for n in range(2)]
+    sheets = fill_sheets([sites, crimes], plain, spaced)
+    # a sheet for each: pooling 7 + 0 left over would save nothing
+    assert _grouped(sheets) == [["crime"] * 9, ["site"] * 7]
+    assert all(plan.gutter == 0.0 for plan, _ in sheets)
+    # three remainders (7, 2, 4) fit on two spaced sheets instead of three: each card its own bleed there
+    agents = [("agent", n) for n in range(4)]
+    sheets = fill_sheets([sites, victims, agents], plain, spaced)
+    assert len(sheets) == 2
+    for plan, batch in sheets:
+        if len({card[0] for card in batch}) > 1:
+            assert plan.gutter == 6.0 and all(plan.bleeds(i) == (3.0,) * 4 for i in range(len(batch)))
+    # with a gutter of twice the bleed already, any cards share sheets in order
+    sheets = fill_sheets([sites, crimes], spaced, spaced)
+    assert [len(batch) for _, batch in sheets] == [8, 8]
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+@pytest.mark.parametrize("count", [1, 5, 30])
+def test_a_part_filled_sheets_label_keeps_to_the_page_edge(paper, count):
+    from casebook.generator.furniture import label_run
+    from casebook.generator.scene import TextRun
+
+    for card in (POKER, (25.0, 25.0), (22.0, 22.0)):
+        full = best_plan(*card, *paper, bleed=3.0)
+        plan = full.used(min(count, full.per_sheet))
+        run = next(i for i in label_run(plan, "P.I. · Suspect tiles · sheet 1 of 1 · faces", (0.0, 0.0))
+                   if isinstance(i, TextRun))
+        # the baseline within 4 mm of the 5 mm margin on some side, as on a full sheet, not in the middle of the page
+        far = (run.x, run.y, plan.paper_w - run.x, plan.paper_h - run.y)
+        assert min(far) <= 9.0, (card, count, run)
