@@ -1,6 +1,7 @@
 """The 6 pt rule on everything we print: every character of every page of every PDF a build writes
 (card sheets, aids, scoresheets, notebook, cover, board tiles and assembly pages, the A2/A3
-boards, fold and split-sides files, per-card files, both papers), read back with its size; and
+boards, fold and split-sides files, per-card files, a print service's PDFs, both papers), read
+back with its size; and
 the build's refusal of a layout that sets game text under 6 pt."""
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from casebook.rules.problems import Problems
 from tests.generator.test_print_quality import ink_box
 
 GAMES = ("graves", "pi", "syndicate", "clash", "hasty")
-EVERY_OUTPUT = ["--cover", "--fold", "--split-sides", "--per-card"]  # the A2/A3 boards come with every build
+EVERY_OUTPUT = ["--cover", "--fold", "--split-sides", "--per-card", "--service", "drivethru"]  # A2/A3 boards: always
 
 
 def text_runs(path: Path) -> Iterator[tuple[int, float, str]]:
@@ -82,6 +83,7 @@ def test_the_build_writes_every_kind_of_pdf(every_pdf):
         for kind in ("", "-faces", "-backs", "-fold", "-cover"):
             assert f"{game}-{paper}{kind}.pdf" in names, (game, paper, kind)
     assert any(p.parent.name == "cards" for p in pdfs)
+    assert any(p.parent.name == "drivethru" for p in pdfs)  # a print service's PDFs, cards scaled to its trim
     if game == "pi":
         assert {"pi-board-a2.pdf", "pi-board-a3.pdf"} <= names
 
