@@ -6,7 +6,8 @@ reports any game text set (or shrunk to fit) under GAME_TEXT_MIN, naming the lay
 file:line and the element, and the build refuses to write. The one exception is fine print,
 an element marked `fine_print: true`: text nobody needs to play (a card's collation code
 such as "EV 3/36", a licence or copyright credit, the attribution under a quote), which may
-go down to FINE_PRINT_MIN. The PDFs themselves are checked by tests/generator/test_legibility.py,
+go down to FINE_PRINT_MIN; so may the label on a card sheet, which is for sorting sheets
+(generator/furniture.py, LABEL_MIN). The PDFs themselves are checked by tests/generator/test_legibility.py,
 which extracts every character with its size from every page of every PDF a build writes.
 Contrast follows WCAG 2.x.
 """

@@ -30,6 +30,10 @@ GAMES = ("graves", "pi", "syndicate", "clash", "hasty")
 EVERY_OUTPUT = ["--cover", "--fold", "--split-sides", "--per-card", "--service", "drivethru"]  # A2/A3 boards: always
 
 
+# the label furniture prints on a card sheet, for sorting sheets (generator/furniture.py: LABEL_MIN, 4.5 pt)
+SHEET_LABEL = re.compile(r"sheet \d+ of \d+")
+
+
 def text_runs(path: Path) -> Iterator[tuple[int, float, str]]:
     """(page, size in pt as printed, text) for each run of characters of one size on one line of a PDF.
 
@@ -89,7 +93,7 @@ def test_the_build_writes_every_kind_of_pdf(every_pdf):
 
 
 def test_no_page_of_any_pdf_sets_text_under_6_pt(every_pdf):
-    """Under 6 pt only the layouts' fine print (codes, credits), and that at 4 pt or more."""
+    """Under 6 pt only fine print (the layouts' codes and credits, a card sheet's label), at 4 pt or more."""
     game, pdfs, fine = every_pdf
     fine_flat = [_flat(t) for t in fine]
     small = set()
@@ -99,7 +103,7 @@ def test_no_page_of_any_pdf_sets_text_under_6_pt(every_pdf):
         for page, size, text in runs:
             if size >= GAME_TEXT_MIN - 0.01:
                 continue
-            is_fine = any(_flat(text) in t for t in fine_flat)
+            is_fine = any(_flat(text) in t for t in fine_flat) or SHEET_LABEL.search(text) is not None
             if not is_fine or size < FINE_PRINT_MIN - 0.01:
                 small.add((path.relative_to(path.parents[1]).as_posix(), page, size, text.strip()[:60]))
     assert not small, sorted(small)[:20]
