@@ -21,6 +21,7 @@ from casebook.generator.compose import Composer
 from casebook.generator.exports.transform import scale_scene
 from casebook.generator.files import atomic_file
 from casebook.generator.layouts import LayoutLibrary, Size
+from casebook.generator.legibility import check_reduced, readable_only
 from casebook.generator.scene import (
     Clip,
     Ellipse,
@@ -245,7 +246,7 @@ def assembly_page(board: Scene, t: Tiling, paper_w: float, paper_h: float, margi
     ox = (paper_w - t.board_w * k) / 2
     oy = margin + 22
     items.append(_text(margin + 5, margin + 9, f"{name}: assembling {t.rows * t.cols} pages", 15, w, "bold", INK))
-    small = scale_scene(board, k)
+    small = readable_only(scale_scene(board, k))  # a diagram of the pages: the board's text is read on the tiles
     items.append(Clip(ox, oy, t.board_w * k, t.board_h * k))
     items.extend(shift_scene_items(small.items, ox, oy))
     items.append(Unclip())
@@ -282,8 +283,14 @@ def compose_board(composer: Composer, sheet: Sheet, size: Size) -> Scene | None:
     """The board at its own size, composed once per composer (every paper and the large pages share it)."""
     done = _BOARDS.setdefault(composer, {})
     if sheet.id not in done:
-        done[sheet.id] = composer.page(sheet.layout, size.width, size.height, sheet.place,
-                                       {"sheet": {"id": sheet.id, "name": sheet.name}})
+        done[sheet.id] = board = composer.page(sheet.layout, size.width, size.height, sheet.place,
+                                               {"sheet": {"id": sheet.id, "name": sheet.name}})
+        if board is not None:  # every build also writes it whole on A3, reduced: its text must read there too
+            scale = min(large_page(size.width, size.height, paper, composer.lib.settings.page_margin).scale
+                        for paper in LARGE_PAPERS)
+            layout = composer.lib.layout(sheet.layout, composer.problems, sheet.place)
+            check_reduced(board, scale, composer.fine_print, layout.place if layout else sheet.place,
+                          f"sheet '{sheet.id}' whole on A3", composer.problems)
     return done[sheet.id]
 
 

@@ -24,7 +24,7 @@ from casebook.generator.layouts import (
     is_template,
     prepare,
 )
-from casebook.generator.legibility import check_game_text
+from casebook.generator.legibility import check_game_text, floor_of
 from casebook.generator.scene import Ellipse, Item, Picture, Polyline, Rect, Scene
 from casebook.generator.symbols import InlineIcons, UnknownIcon, draw_symbol
 from casebook.generator.template_names import available, explain_undefined
@@ -127,6 +127,7 @@ class Composer:
         self.metrics = metrics()
         self.composed = 0  # card scenes composed by this composer (not found in the store)
         self._reported: set[tuple[Place, str]] = set()  # one report per template fault, not per card
+        self.fine_print: set[str] = set()  # the fine print composed (generator/legibility.py), for the PDF check
         self._prepared: dict[str, PreparedLayout] = {}
         self._digests: dict[str, str] = {}
         self._keys: dict[str, str] = {}
@@ -589,7 +590,7 @@ class Composer:
         if not fitted.fits:
             self.problems.add(el.places.get("text", el.place), *overflow(fitted, st, who, el.data.get("id", "text"), w, h,
                                                                         box[2:]))
-        check_game_text(fitted, el, who, self.problems)
+        check_game_text(fitted, el, who, self.problems, self.fine_print)
         if may_lack(fitted, st):
             card = ctx.get("card")
             check_text_fonts(fitted, st, text, self.fonts, self.db, card.get("id") if isinstance(card, dict) else None,
@@ -654,9 +655,10 @@ class Composer:
                 scene.add(Rect(x, y + header_h + r * row_h, w, row_h, fill=stripe))
         head = self._style(pe, ctx, who, font="bold", size=self._number(pe, "header_size", ctx, who, 8.0),
                            align="center", valign="middle")
-        head = TextStyle(font="bold", size=head.size, min_size=min(head.size, 5.0), colour=head.colour,
+        floor = floor_of(el)  # a table's titles and rows are game text: shrunk to fit, never under 6 pt
+        head = TextStyle(font="bold", size=head.size, min_size=min(head.size, floor), colour=head.colour,
                          align="center", valign="middle")
-        body = TextStyle(font="regular", size=self._number(pe, "size", ctx, who, 8.0), min_size=5.0,
+        body = TextStyle(font="regular", size=self._number(pe, "size", ctx, who, 8.0), min_size=floor,
                          colour=self._colour(pe, "colour", ctx, who, "#000000") or "#000000", valign="middle")
         pad = 1.2
         for i, col in enumerate(columns):
@@ -664,12 +666,14 @@ class Composer:
             fitted = fit_text(title, xs[i] + pad, y + 0.6, xs[i + 1] - xs[i] - 2 * pad, header_h - 1.2, head, self.metrics)
             if not fitted.fits:
                 self.problems.add(el.places.get("columns", el.place), f"{who}: column title '{title}' does not fit")
+            check_game_text(fitted, el, who, self.problems, self.fine_print, f"column title '{title}'", "header_size")
             scene.items.extend([*fitted.runs, *self._icons(fitted, pe, ctx, who)])
         for r, label in enumerate(rows):
             fitted = fit_text(str(label), xs[0] + pad, y + header_h + r * row_h + 0.4, xs[1] - xs[0] - 2 * pad,
                               row_h - 0.8, body, self.metrics)
             if not fitted.fits:
                 self.problems.add(el.places.get("rows", el.place), f"{who}: row label '{label}' does not fit")
+            check_game_text(fitted, el, who, self.problems, self.fine_print, f"row label '{label}'")
             scene.items.extend([*fitted.runs, *self._icons(fitted, pe, ctx, who)])
         lines: list[Item] = [Rect(x, y, w, h, stroke=stroke, width=line_w * 1.6)]
         for r in range(len(rows)):

@@ -37,7 +37,7 @@ ELEMENT_KEYS: dict[str, set[str]] = {
     "ellipse": {"fill", "stroke", "width"},
     "line": {"points", "stroke", "width", "dash"},
     "text": {"text", "font", "size", "min_size", "colour", "align", "valign", "leading", "heading_colour", "rotate",
-             "game_text", "fit", "top", "icon_background"},
+             "game_text", "fine_print", "fit", "top", "icon_background"},
     "symbol": {"name", "colour", "background", "rotate"},
     "table": {"columns", "rows", "font", "size", "header_size", "header_height", "colour", "stroke", "width",
               "header_fill", "label_width", "stripe", "icon_background"},

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from casebook.generator.backends.fonts import metrics
 from casebook.generator.exports import ExportOptions, atomic_file, count
+from casebook.generator.legibility import GAME_TEXT_MIN
 from casebook.generator.scene import Rect, Scene, TextRun
 from casebook.generator.units import PT_PER_MM
 from casebook.rules.problems import Problems
@@ -171,37 +172,46 @@ class _Page:
 
     def line(self, text: str, size: float = 9.0, font: str = "regular", colour: str = INK, x: float = MARGIN,
              box: bool = False, gap: float = 1.35) -> None:
-        step = size * gap / PT_PER_MM
-        if self.y + step > self.height - MARGIN:
-            self._new()
-        self.y += step
-        room = self.width - MARGIN - x - (5.0 if box else 0.0)
-        fitted = size
-        width = metrics().width(text, font, size) / PT_PER_MM
-        if width > room:
-            fitted = size * room / width
-        if box:
-            side = size * 0.8 / PT_PER_MM
-            self.scene.add(Rect(x, self.y - side, side, side, stroke=INK, width=0.25))
-            x += side + 2.0
-        self.scene.add(TextRun(x, self.y, text, font, fitted, colour))
+        """A line of text, wrapped at word breaks where it is longer than the page is wide (never shrunk).
+
+        A wrapped line goes on under its own text, past the tick box; only one word wider than
+        the whole page is set smaller, and never under GAME_TEXT_MIN.
+        """
+        side = size * 0.8 / PT_PER_MM if box else 0.0
+        indent = side + 2.0 if box else 0.0
+        room = self.width - MARGIN - x - indent
+        for n, part in enumerate(_wrapped(text, font, size, room)):
+            step = size * gap / PT_PER_MM
+            if self.y + step > self.height - MARGIN:
+                self._new()
+            self.y += step
+            if box and n == 0:
+                self.scene.add(Rect(x, self.y - side, side, side, stroke=INK, width=0.25))
+            width = metrics().width(part, font, size) / PT_PER_MM
+            fitted = max(GAME_TEXT_MIN, size * room / width) if width > room else size
+            self.scene.add(TextRun(x + indent, self.y, part, font, min(size, fitted), colour))
 
     def para(self, text: str, size: float = 8.5, colour: str = INK, x: float = MARGIN) -> None:
         """Text wrapped at word breaks to the page's width."""
-        room = (self.width - MARGIN - x) * PT_PER_MM
-        line = ""
-        for word in text.split():
-            trial = f"{line} {word}".strip()
-            if line and metrics().width(trial, "regular", size) > room:
-                self.line(line, size, colour=colour, x=x)
-                line = word
-            else:
-                line = trial
-        if line:
-            self.line(line, size, colour=colour, x=x)
+        self.line(text, size, colour=colour, x=x)
 
     def space(self, mm: float) -> None:
         self.y += mm
+
+
+def _wrapped(text: str, font: str, size: float, room_mm: float) -> list[str]:
+    """The text broken at spaces into lines no wider than room_mm (a longer word alone on its line)."""
+    room = room_mm * PT_PER_MM
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and metrics().width(trial, font, size) > room:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines
 
 
 def cover_scenes(composed: Composed, paper: str, opts: BuildOptions, exports: ExportOptions, game: str) -> list[Scene]:

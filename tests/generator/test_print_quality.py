@@ -259,10 +259,14 @@ def test_game_text_set_under_6_pt_is_reported_with_card_and_field(tmp_path):
     assert text.count("suspect_hint") >= 10  # each of the ten evidence cards, named
 
 
-def test_text_not_marked_as_game_text_may_be_small(tmp_path):
+def test_only_text_marked_as_fine_print_may_be_small(tmp_path):
     problems, _ = _probe(tmp_path, (
-        "  - id: tiny_credit\n    type: text\n    x: 5\n    y: 40\n    w: 40\n    h: 3\n    text: credit\n    size: 4.5\n"))
+        "  - id: tiny_credit\n    type: text\n    x: 5\n    y: 40\n    w: 40\n    h: 3\n    text: credit\n    size: 4.5\n"
+        "    fine_print: true\n"))
     assert not problems, problems.format()
+    problems, _ = _probe(tmp_path / "unmarked", (
+        "  - id: tiny_credit\n    type: text\n    x: 5\n    y: 40\n    w: 40\n    h: 3\n    text: credit\n    size: 4.5\n"))
+    assert "game text 'tiny_credit' is set at 4.5 pt, under the 6 pt" in problems.format()
 
 
 def test_validate_reports_small_game_text(tmp_path, capsys):
