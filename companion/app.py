@@ -201,7 +201,7 @@ class TableScreen(Screen):
             palette = {**PLAYER_COLOURS, **table_module(app.session.log.game).NEW_GAME.palette}
             for player in secrets:
                 n = s["players"].index(player)
-                held = SecretButton(player, partial(self._secret, player), testid=f"secret_{n}")
+                held = SecretButton(player, partial(self._secret, player), self._secrets, testid=f"secret_{n}")
                 if n < len(colours) and colours[n] in palette:
                     colour_bar(held, palette[colours[n]], side="left", thick=8)
                 row.add_widget(held)
@@ -216,6 +216,12 @@ class TableScreen(Screen):
             actions.add_widget(widget)
         if table.message:
             self.say(table.message)
+
+    def _secrets(self) -> list[str]:
+        """Every secret the table shows now: a secret's box is sized to the tallest, so its shape gives
+        nothing away."""
+        app = App.get_running_app()
+        return list(app.table.secrets(app.session.summary(None)).values())
 
     def _secret(self, player: str) -> str:
         """The player's secret as it is now (read when the button is held, not when it was drawn)."""

@@ -4,7 +4,7 @@ labels that fit their words, a confirmation, and the secret view (one player's e
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from kivy.uix.button import Button
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 
 from casebook.companion.theme import readable, rgba
 
@@ -190,14 +191,30 @@ class SecretView(ModalView):
 
     showing: list[SecretView] = []
 
-    def __init__(self, player: str, text: str, **kw: Any):
+    def __init__(self, player: str, text: str, peers: Iterable[str] = (), **kw: Any):
+        """`peers`: the other secrets the same table may show. The box is as tall as the tallest of them,
+        so that its shape, seen across the table, tells nobody whose secret is the long one (the Traitor)."""
         super().__init__(size_hint=(0.92, None), auto_dismiss=True, **kw)
         app = App.get_running_app()
         box = BoxLayout(orientation="vertical", padding=dp(12), spacing=dp(8), size_hint_y=None)
         box.bind(minimum_height=box.setter("height"))
         _panel(box)
         box.add_widget(label(f"[b]{player} only[/b]", color=rgba(app.colors["accent"])))
-        box.add_widget(label(text))
+        shown = label(text)
+        room = BoxLayout(orientation="vertical", size_hint_y=None)
+        room.add_widget(shown)
+        room.add_widget(Widget())
+        ghosts = [label(t) for t in dict.fromkeys(peers) if t != text]  # measured, never drawn
+
+        def fit(*_args: Any) -> None:
+            for ghost in ghosts:
+                ghost.width = shown.width
+                ghost.texture_update()
+            room.height = max([shown.height, *(g.texture_size[1] + dp(6) for g in ghosts)])
+
+        shown.bind(width=fit, height=fit)
+        fit()
+        box.add_widget(room)
         box.add_widget(button("Close", "secret_close", lambda: self.dismiss(animation=False), flat=True))
         box.bind(height=lambda _w, h: setattr(self, "height", h))
         self.add_widget(box)
@@ -223,9 +240,9 @@ class SecretButton(CButton):
     the button closes it at once (and a slide back does not reopen it: a new look is a new hold); any
     lift closes it too, also one that slid off first (always_release)."""
 
-    def __init__(self, player: str, secret: Callable[[], str], **kw: Any):
+    def __init__(self, player: str, secret: Callable[[], str], peers: Callable[[], Iterable[str]] = tuple, **kw: Any):
         super().__init__(text=f"{player}: hold to see", flat=True, always_release=True, **kw)
-        self.player, self.secret = player, secret
+        self.player, self.secret, self.peers = player, secret, peers
         self._pending: Any = None
 
     def on_press(self) -> None:
@@ -238,7 +255,7 @@ class SecretButton(CButton):
 
     def _open(self, _dt: float) -> None:
         SecretView.close_all()
-        SecretView(self.player, self.secret()).open(animation=False)
+        SecretView(self.player, self.secret(), self.peers()).open(animation=False)
 
     def on_release(self) -> None:
         self._close()
