@@ -98,7 +98,9 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
 
         progress(f"{game}: Tabletop Simulator sheets")
         saved = write_tts(composed, out / "tts", opts, exports.tts_url, exports.notes)
-        lines.append(f"wrote {out / 'tts' / (game + '.json')} ({count(len(saved['ObjectStates']), 'deck')}; "
+        tiles = sum(1 for o in saved["ObjectStates"] if o["Name"] == "Custom_Tile")
+        decks = count(len(saved["ObjectStates"]) - tiles, "deck") + (f", {count(tiles, 'sheet')}" if tiles else "")
+        lines.append(f"wrote {out / 'tts' / (game + '.json')} ({decks}; "
                      "copy it into Tabletop Simulator's Saved Objects folder)")
     if exports.preview:
         from casebook.generator.exports.preview import write_previews
