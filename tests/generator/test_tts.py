@@ -104,7 +104,7 @@ def test_grids_are_the_smallest_that_hold_the_designs_and_the_hidden_card():
 def test_a_deck_of_more_than_69_designs_takes_more_sheets():
     from casebook.generator.exports import Design
 
-    many = [Design(None, None, []) for _ in range(150)]  # type: ignore[arg-type]
+    many = [Design(None, None, []) for _ in range(150)]
     plans = plan_sheets("big", many, 63, 88)
     assert [len(p.designs) for p in plans] == [69, 69, 12]
     for plan in plans:
