@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 MIN_GRID = 2  # TTS's deck importer takes 2 to 10 across and 2 to 7 down
-TARGET_DPI = 200.0  # sharp on screen; sheets larger than MAX_PX are drawn finer
+TARGET_DPI = 200.0  # sharp on screen; sheets larger than MAX_PX are drawn coarser
+COARSE_DPI = 150.0  # a sheet drawn coarser than this is said: cards of that size look soft when zoomed in
 POKER_HEIGHT = 88.0  # mm: a TTS card at scale 1 is a poker card
 CARD_TYPE = {"rectangle": 0, "round": 4}  # TTS: RectangleRounded, Circle
 UNIT_MM = POKER_HEIGHT / 3.0  # a TTS unit on the table, about an inch: a poker card is about 3 long
@@ -124,7 +125,7 @@ def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str |
               notes: list[str] | None = None) -> dict[str, Any]:
     """Sheets and <game>.json (plus its thumbnail <game>.png) under `out`; returns the saved object.
 
-    A sheet drawn coarser than TARGET_DPI to stay within MAX_PX is said in `notes`.
+    A sheet drawn coarser than COARSE_DPI to stay within MAX_PX is said in `notes`.
     """
     db = composed.db
     base = base_url if base_url is not None else out.resolve().as_uri() + "/"
@@ -146,9 +147,9 @@ def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str |
             found = designs(faces)
             plans = plan_sheets(cid, found, size.width, size.height)
             dpi = min(plan.cell[0] / size.width for plan in plans) * 25.4
-            if notes is not None and dpi < TARGET_DPI - 1:
-                notes.append(f"Tabletop Simulator, {cid}: sheets drawn at {dpi:.0f} dpi instead of {TARGET_DPI:g}, "
-                             f"as TTS takes sheets of at most {MAX_PX} px")
+            if notes is not None and dpi < COARSE_DPI:  # a full sheet of 69 cards is drawn at about 165 dpi: normal
+                notes.append(f"{db.id}: Tabletop Simulator, {cid}: sheets drawn at {dpi:.0f} dpi instead of "
+                             f"{TARGET_DPI:g}, as TTS takes sheets of at most {MAX_PX} px")
             one_back = backs_alike(faces)
             custom: dict[str, dict[str, Any]] = {}
             card_ids: dict[int, int] = {}  # id(design) -> CardID

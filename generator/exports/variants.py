@@ -173,12 +173,16 @@ def write_fold_pdf(composed: Composed, paper: str, path: Path, opts: BuildOption
         else:
             plans[cid] = fp
             said = f"{paper}, fold-and-glue {comp.size} pairs: "
+            gap = fp.plan.gutter
+            if notes is not None and gap != opts.gutter and opts.gutter > 0:  # a gutter asked for and not kept
+                spaced = (f"{paper}, fold-and-glue pairs: spaced {gap:g} mm apart (twice the bleed) instead of the "
+                          f"gutter of {opts.gutter:g} mm, so that each pair is cut out with its own bleed")
+                if spaced not in notes:  # the same for every size
+                    notes.append(spaced)
             if notes is not None and not any(n.startswith(said) for n in notes):
-                gap = fp.plan.gutter
-                if gap != opts.gutter:
-                    notes.append(f"{said}spaced {gap:g} mm apart (twice the bleed) instead of the gutter of "
-                                 f"{opts.gutter:g} mm, so that each pair is cut out with its own bleed")
-                notes.extend(said + note for note in fp.plan.notes)
+                normal = fold_plan(size.width, size.height, p.width, p.height, lib.settings.bleed, 0.0,
+                                   lib.settings.page_margin)  # the default settings: how a fold sheet is printed
+                notes.extend(said + note for note in fp.plan.notes if normal is None or note not in normal.plan.notes)
     if problems:
         return 0
     turned: dict[tuple[object, ...], Scene] = {}
