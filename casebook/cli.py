@@ -258,8 +258,22 @@ def build(args: argparse.Namespace) -> int:
         print(f"casebook: {message}", file=sys.stderr)
         return 2
 
+    from casebook.generator.notes import BuildNotes, normal_sheet_notes
+
+    notes = BuildNotes()  # said once for the whole build, not once per game
+
     def progress(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
+        if msg.startswith("note: "):  # the imposition's notes, from write_pdf
+            notes.add(msg.removeprefix("note: "))
+        else:
+            print(msg, file=sys.stderr, flush=True)
+
+    def say_notes() -> None:
+        for exported in exports.notes:
+            notes.add(exported)
+        exports.notes.clear()
+        for line in notes.take():
+            print(line)
 
     from casebook.generator.cache import SceneStore
     from casebook.generator.watch import build_rounds
@@ -279,6 +293,7 @@ def build(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             failed += 1
             continue
+        notes.expect(normal_sheet_notes(composed, opts))
         for paper in opts.papers:
             path = opts.out_dir / game / f"{game}-{paper}.pdf"
             progress(f"{game}: imposing {paper}")
@@ -310,6 +325,9 @@ def build(args: argparse.Namespace) -> int:
             store.commit()
         progress(f"{game}: done in {time.perf_counter() - started:.1f} s "
                  f"({composed.composer.composed} scenes composed, {store.reused_scenes} unchanged since the last build)")
+        if args.watch:  # a watch has no end to say them at
+            say_notes()
+    say_notes()
     return 0 if args.watch else 1 if failed else 0  # a watch ends with Ctrl-C, after good and bad edits alike
 
 

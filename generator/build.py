@@ -237,10 +237,11 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                 draw_furniture(doc, plan.for_backs(), opts.crop_marks, f"{label} · backs" if labelled else "",
                                shift, composed.composer.store)
                 doc.end_page()
-        for name, scene in composed.pages.get(paper, []) if opts.sides != "backs" else []:
+        for name, scene in composed.pages.get(paper, []):
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
-            doc.bookmark(name, f"sheet-{name}-{paper}")
-            doc.draw(scene)
+            if opts.sides != "backs":  # backs only: a blank page, so page n of both files is one sheet
+                doc.bookmark(name, f"sheet-{name}-{paper}")
+                doc.draw(scene)
             doc.end_page()
         front, back = calibration_pages(p.width, p.height, opts.back_offset)
         for i, scene in enumerate((front, back) if calibration else ()):

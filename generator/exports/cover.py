@@ -233,8 +233,8 @@ def cover_scenes(composed: Composed, paper: str, opts: BuildOptions, exports: Ex
     extra = []
     if exports.split_sides:
         extra.append(f"{game}-{paper}-faces.pdf and -backs.pdf: the card sheets' two sides as two files, for a "
-                     "printer without duplex: print the faces, feed the card pages and the calibration page back in "
-                     "turned over, print the backs")
+                     "printer without duplex: print the faces, put the whole stack back in the tray turned over, print "
+                     "the backs (page n of the one belongs behind page n of the other)")
     if exports.fold:
         extra.append(f"{game}-{paper}-fold.pdf: each card's face beside its back; cut out the pair, fold, glue")
     for sheet, name, how in whole_boards(composed):

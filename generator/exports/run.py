@@ -53,7 +53,10 @@ def unknown_services(exports: ExportOptions, opts: BuildOptions) -> str | None:
 
 def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: ExportOptions, problems: Problems,
                 progress: Callable[[str], None]) -> list[str]:
-    """Every requested export of one composed game; returns 'wrote ...' lines (problems on failure)."""
+    """Every requested export of one composed game; returns 'wrote ...' lines (problems on failure).
+
+    What an export changed or left out is added to `exports.notes`, for the build to say once.
+    """
     out = opts.out_dir / game
     lines: list[str] = []
     if exports.per_card:
@@ -89,8 +92,8 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
         from casebook.generator.exports.services import write_services
 
         progress(f"{game}: print-service files ({', '.join(exports.services)})")
-        for folder, sides in write_services(composed, exports.services, out, opts, problems, exports.notes):
-            lines.append(f"wrote {folder}/ ({count(sides, 'card side')})")
+        for folder, written in write_services(composed, exports.services, out, opts, problems, exports.notes):
+            lines.append(f"wrote {folder}/ ({written.describe()})")
         if problems:
             return lines
     if exports.tts:
@@ -98,13 +101,13 @@ def run_exports(composed: Composed, game: str, opts: BuildOptions, exports: Expo
 
         progress(f"{game}: Tabletop Simulator sheets")
         saved = write_tts(composed, out / "tts", opts, exports.tts_url, exports.notes)
-        lines.append(f"wrote {out / 'tts' / (game + '.json')} ({count(len(saved['ObjectStates']), 'deck')}; "
+        tiles = sum(1 for o in saved["ObjectStates"] if o["Name"] == "Custom_Tile")
+        decks = count(len(saved["ObjectStates"]) - tiles, "deck") + (f", {count(tiles, 'sheet')}" if tiles else "")
+        lines.append(f"wrote {out / 'tts' / (game + '.json')} ({decks}; "
                      "copy it into Tabletop Simulator's Saved Objects folder)")
     if exports.preview:
         from casebook.generator.exports.preview import write_previews
 
         progress(f"{game}: previews")
         lines.append(f"wrote {out / 'preview'}/ ({count(len(write_previews(composed, out / 'preview', opts)), 'picture')})")
-    lines += [f"note: {note}" for note in exports.notes]
-    exports.notes.clear()
-    return lines
+    return lines  # the notes stay in exports.notes: the build says each once (generator/notes.py)

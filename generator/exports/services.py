@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from casebook.generator.compose import Composer, Face
-from casebook.generator.exports import atomic_dir, backs_alike, card_name, designs, run_parallel
+from casebook.generator.exports import (
+    atomic_dir,
+    backs_alike,
+    card_name,
+    count,
+    designs,
+    run_parallel,
+)
 from casebook.generator.exports.transform import scale_scene
 from casebook.generator.scene import Scene
 from casebook.rules.problems import Place, Problems
@@ -145,20 +152,36 @@ def _render_job(job: tuple[Scene, float, tuple[int, int], float, str]) -> int:
     return padded
 
 
+@dataclass(frozen=True)
+class Written:
+    """What one service's folder holds: printed cards, and the files (PNG) or pages (PDF) that show them."""
+
+    cards: int
+    files: int
+    pages: int = 0  # a PDF service: one card side a page
+
+    def describe(self) -> str:
+        """'53 cards: 53 front images, one a printed card, + 1 back image', '53 cards: 7 PDFs of 106 pages, ...'."""
+        if self.pages:
+            return f"{count(self.cards, 'card')}: {count(self.files, 'PDF')} of {count(self.pages, 'page')}, a face and a back each"
+        backs = self.files - self.cards
+        return f"{count(self.cards, 'card')}: {count(self.cards, 'front image')}, one a printed card, + {count(backs, 'back image')}"
+
+
 def write_service(composed: Composed, service: Service, out: Path, opts: BuildOptions, problems: Problems,
-                  notes: list[str]) -> int:
-    """One service's upload files under `out`; returns how many card sides were written."""
+                  notes: list[str]) -> Written:
+    """One service's upload files under `out`; returns what they hold."""
     skipped = [cid for cid, comp in composed.db.components.items()
                if comp.size not in service.products and composed.faces.get(cid)]
     if skipped:
-        notes.append(f"{service.name} has no product for "
+        notes.append(f"{composed.db.id}: {service.name} has no product for "
                      + ", ".join(f"{cid} ({composed.db.components[cid].size})" for cid in skipped)
                      + f": left out (add the size to layouts/{SERVICES_FILE})")
     jobs: list[tuple[Scene, float, tuple[int, int], float, str]] = []
     copies: list[tuple[str, str]] = []  # (rendered file, copy of it)
     rows: list[list[str]] = []
     composers: dict[float, Composer] = {}
-    written = 0
+    cards = files = pages = 0
     with atomic_dir(out) as tmp:
         pdf_parts: list[tuple[str, Product, Fit, list[Face]]] = []
         for cid, comp in composed.db.components.items():
@@ -168,7 +191,8 @@ def write_service(composed: Composed, service: Service, out: Path, opts: BuildOp
             size = composed.lib.sizes[comp.size]
             fit = Fit.of((size.width, size.height), product)
             said = f"{service.name}, {comp.size} cards: "
-            if fit.bleed != composed.composer.bleed and not any(n.startswith(said) for n in notes):
+            if fit.bleed != composed.composer.bleed and opts.bleed is not None \
+                    and not any(n.startswith(said) for n in notes):  # the default bleed: the service's normal way
                 notes.append(f"{said}composed with a {fit.bleed:g} mm bleed instead of {composed.composer.bleed:g} mm, "
                              f"so that scaled onto the {product.name} trim it fills the service's bleed")
             faces = _recomposed(composed, cid, fit.bleed, opts, composers, problems)
@@ -176,7 +200,7 @@ def write_service(composed: Composed, service: Service, out: Path, opts: BuildOp
                 raise _Abandoned
             if service.files == "pdf":
                 pdf_parts.append((cid, product, fit, faces))
-                written += 2 * len(faces)
+                cards, files, pages = cards + len(faces), files + 1, pages + 2 * len(faces)
                 rows += [[cid, product.name, f"{cid}.pdf page {2 * i + 1}", f"page {2 * i + 2}", f.card.id,
                           card_name(f)] for i, f in enumerate(faces)]
                 continue
@@ -204,7 +228,7 @@ def write_service(composed: Composed, service: Service, out: Path, opts: BuildOp
                                  card_name(face)])
             if one_back:
                 jobs.append((faces[0].back, fit.px_per_mm, product.image, service.dpi, str(folder / "back.png")))
-            written += number + (1 if one_back else number)
+            cards, files = cards + number, files + number + (1 if one_back else number)
         padded = max(run_parallel(_render_job, jobs, opts.workers), default=0)
         for src, dst in copies:
             shutil.copyfile(src, dst)
@@ -216,7 +240,7 @@ def write_service(composed: Composed, service: Service, out: Path, opts: BuildOp
             writer = csv.writer(fh)
             writer.writerow(["component", "product", "front", "back", "card", "name"])
             writer.writerows(rows)
-    return written
+    return Written(cards, files, pages)
 
 
 def _recomposed(composed: Composed, cid: str, bleed: float, opts: BuildOptions,
@@ -255,7 +279,7 @@ def _write_service_pdf(composed: Composed, service: Service, product: Product, f
 
 
 def write_services(composed: Composed, names: tuple[str, ...], out_dir: Path, opts: BuildOptions,
-                   problems: Problems, notes: list[str]) -> list[tuple[Path, int]]:
+                   problems: Problems, notes: list[str]) -> list[tuple[Path, Written]]:
     """Every requested service's files under out_dir/<service>/; problems if a name is unknown."""
     services = load_services(opts.layouts_dir, problems)
     unknown = [n for n in names if n not in services]

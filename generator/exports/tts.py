@@ -4,6 +4,10 @@ A sheet holds at most 10 x 7 cards and 4096 px a side. Its last slot is the imag
 shows for a card hidden in another player's hand: we put the deck's back there (and set
 BackIsHidden, so either reading shows the back). Identical cards share one slot; every
 printed copy is its own card in the deck. Cards are drawn to their trim, no bleed.
+
+Every printed sheet is there too, as a tile lying on the table: a board (a sheet with a
+size of its own, such as the P.I. city) whole at its size, and the aid, scoresheet,
+notebook or tracker at its page size (TTS's drawing tools write on it).
 """
 
 from __future__ import annotations
@@ -27,12 +31,16 @@ from casebook.generator.scene import Scene
 
 if TYPE_CHECKING:
     from casebook.generator.build import BuildOptions, Composed
+    from casebook.rules.cards import Sheet
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 MIN_GRID = 2  # TTS's deck importer takes 2 to 10 across and 2 to 7 down
-TARGET_DPI = 200.0  # sharp on screen; sheets larger than MAX_PX are drawn finer
+TARGET_DPI = 200.0  # sharp on screen; sheets larger than MAX_PX are drawn coarser
+COARSE_DPI = 150.0  # a sheet drawn coarser than this is said: cards of that size look soft when zoomed in
 POKER_HEIGHT = 88.0  # mm: a TTS card at scale 1 is a poker card
 CARD_TYPE = {"rectangle": 0, "round": 4}  # TTS: RectangleRounded, Circle
+UNIT_MM = POKER_HEIGHT / 3.0  # a TTS unit on the table, about an inch: a poker card is about 3 long
+TILE_UNITS = 2.0  # a custom tile at scale 1 is about 2 units along its longer side
 
 
 @dataclass
@@ -117,7 +125,7 @@ def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str |
               notes: list[str] | None = None) -> dict[str, Any]:
     """Sheets and <game>.json (plus its thumbnail <game>.png) under `out`; returns the saved object.
 
-    A sheet drawn coarser than TARGET_DPI to stay within MAX_PX is said in `notes`.
+    A sheet drawn coarser than COARSE_DPI to stay within MAX_PX is said in `notes`.
     """
     db = composed.db
     base = base_url if base_url is not None else out.resolve().as_uri() + "/"
@@ -139,9 +147,9 @@ def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str |
             found = designs(faces)
             plans = plan_sheets(cid, found, size.width, size.height)
             dpi = min(plan.cell[0] / size.width for plan in plans) * 25.4
-            if notes is not None and dpi < TARGET_DPI - 1:
-                notes.append(f"Tabletop Simulator, {cid}: sheets drawn at {dpi:.0f} dpi instead of {TARGET_DPI:g}, "
-                             f"as TTS takes sheets of at most {MAX_PX} px")
+            if notes is not None and dpi < COARSE_DPI:  # a full sheet of 69 cards is drawn at about 165 dpi: normal
+                notes.append(f"{db.id}: Tabletop Simulator, {cid}: sheets drawn at {dpi:.0f} dpi instead of "
+                             f"{TARGET_DPI:g}, as TTS takes sheets of at most {MAX_PX} px")
             one_back = backs_alike(faces)
             custom: dict[str, dict[str, Any]] = {}
             card_ids: dict[int, int] = {}  # id(design) -> CardID
@@ -177,6 +185,10 @@ def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str |
                 deck.update(DeckIDs=[c["CardID"] for c in cards], CustomDeck=custom, ContainedObjects=cards)
                 objects.append(deck)
             x += size.width / POKER_HEIGHT * 3.0 + 1.0
+        for sheet, scene in _sheets(composed, opts):  # laid in a row beyond the decks, none over another
+            half = scene.width / UNIT_MM / 2
+            objects.append(_sheet_tile(composed, sheet, scene, x + half, base, single_jobs, tmp))
+            x += 2 * half + 1.0
         run_parallel(_sheet_job, sheet_jobs, opts.workers)
         run_parallel(_single_job, single_jobs, opts.workers)
         saved = {"SaveName": db.title, "GameMode": db.title, "Gravity": 0.5, "PlayArea": 0.5, "Date": "",
@@ -186,6 +198,38 @@ def write_tts(composed: Composed, out: Path, opts: BuildOptions, base_url: str |
         (tmp / f"{db.id}.json").write_text(json.dumps(saved, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         _thumbnail(composed, tmp / f"{db.id}.png")
     return saved
+
+
+def _sheets(composed: Composed, opts: BuildOptions) -> list[tuple[Sheet, Scene]]:
+    """Every printed sheet whole: a board at its own size, any other sheet as composed for the first paper."""
+    from casebook.generator.board import board_size, compose_board
+
+    pages = dict(composed.pages.get(opts.papers[0], [])) if opts.papers else {}
+    found = []
+    for sheet in composed.db.sheets:
+        size = board_size(composed.lib, composed.composer, sheet)
+        scene = compose_board(composed.composer, sheet, size) if size is not None else pages.get(sheet.name)
+        if scene is not None:
+            found.append((sheet, scene))
+    return found
+
+
+def _sheet_tile(composed: Composed, sheet: Sheet, scene: Scene, x: float, base: str,
+                jobs: list[tuple[Scene, tuple[int, int], str]], tmp: Path) -> dict[str, Any]:
+    """A sheet as a TTS custom tile at its size, its picture queued in `jobs`."""
+    w, h = scene.width - 2 * scene.bleed, scene.height - 2 * scene.bleed
+    k = min(TARGET_DPI / 25.4, MAX_PX / max(w, h))
+    file = f"sheet-{sheet.id}.png"
+    jobs.append((scene, (round(w * k), round(h * k)), str(tmp / file)))
+    scale = round(max(w, h) / UNIT_MM / TILE_UNITS, 3)
+    tile = _object("Custom_Tile", _guid(composed.db.id, "sheet", sheet.id), x, scale, sheet.name,
+                   f"{composed.db.title}: {sheet.name} ({w:g} x {h:g} mm)")
+    tile["Transform"]["rotZ"] = 0.0  # face up
+    tile["HideWhenFaceDown"] = False
+    tile["CustomImage"] = {"ImageURL": base + file, "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+                           "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False,
+                                          "Stretch": False}}  # not stretched square: the sheet keeps its shape
+    return tile
 
 
 def _thumbnail(composed: Composed, path: Path) -> None:

@@ -11,7 +11,18 @@ import pytest
 from PIL import Image, ImageChops
 
 from casebook.cli import main
-from casebook.generator.exports.tts import MAX_COLS, MAX_PX, MAX_ROWS, grid_for, plan_sheets
+from casebook.generator.board import board_size
+from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.exports.tts import (
+    MAX_COLS,
+    MAX_PX,
+    MAX_ROWS,
+    grid_for,
+    plan_sheets,
+    write_tts,
+)
+from casebook.rules.cards import game_folders
+from casebook.rules.problems import Problems
 
 GAMES = ["graves", "syndicate"]
 
@@ -37,7 +48,7 @@ def test_the_saved_object_loads_every_deck_with_its_back(tts_build):
     saved = json.loads((folder / f"{game}.json").read_text(encoding="utf-8"))
     assert (folder / f"{game}.png").exists()  # the thumbnail TTS shows beside the file
     objects = {o["Nickname"]: o for o in saved["ObjectStates"]}
-    assert set(objects) == {c.name for c in db.components.values()}
+    assert set(objects) == {c.name for c in db.components.values()} | {s.name for s in db.sheets}
     for comp in db.components.values():
         deck = objects[comp.name]
         if comp.printed == 1:
@@ -61,7 +72,7 @@ def test_every_sheet_matches_its_grid_and_keeps_the_limits(tts_build):
     saved = json.loads((folder / f"{game}.json").read_text(encoding="utf-8"))
     checked = 0
     for obj in saved["ObjectStates"]:
-        for sheet in obj["CustomDeck"].values():
+        for sheet in obj.get("CustomDeck", {}).values():  # the sheets' tiles have a picture, no deck
             cols, rows = sheet["NumWidth"], sheet["NumHeight"]
             assert 2 <= cols <= MAX_COLS and 2 <= rows <= MAX_ROWS
             with Image.open(_file(sheet["FaceURL"])) as face_img:
@@ -93,7 +104,7 @@ def test_grids_are_the_smallest_that_hold_the_designs_and_the_hidden_card():
 def test_a_deck_of_more_than_69_designs_takes_more_sheets():
     from casebook.generator.exports import Design
 
-    many = [Design(None, None, []) for _ in range(150)]  # type: ignore[arg-type]
+    many = [Design(None, None, []) for _ in range(150)]
     plans = plan_sheets("big", many, 63, 88)
     assert [len(p.designs) for p in plans] == [69, 69, 12]
     for plan in plans:
@@ -105,7 +116,38 @@ def test_a_hosting_url_replaces_the_file_paths(tmp_path):
     assert main(["build", "moth", "--cards", str(root / "cards"), "--layouts", str(root / "layouts"),
                  "--out", str(tmp_path), "--paper", "a4", "--tts", "--tts-url", "https://example.org/moth"]) == 0
     saved = json.loads((tmp_path / "moth" / "tts" / "moth.json").read_text(encoding="utf-8"))
-    (deck,) = saved["ObjectStates"]
+    (deck,) = [o for o in saved["ObjectStates"] if o["Name"] == "Deck"]
     sheet = deck["CustomDeck"]["1"]
     assert sheet["FaceURL"] == "https://example.org/moth/deck-1.png"
     assert (tmp_path / "moth" / "tts" / "deck-1.png").exists()
+
+
+@pytest.mark.parametrize("game", game_folders())
+def test_every_printed_component_and_sheet_is_on_the_table(game, tmp_path):
+    """Cards and tokens as decks or cards; every sheet (the P.I. city board, aids, scoresheets) as a tile
+    whose picture is the sheet at its own proportions."""
+    opts = BuildOptions(papers=("a4",), workers=1)
+    problems = Problems()
+    composed = compose_game(game, opts, problems)
+    assert composed is not None, problems.format()
+    saved = write_tts(composed, tmp_path / "tts", opts)
+    by_name = {o["Nickname"]: o for o in saved["ObjectStates"]}
+    for comp in composed.db.components.values():  # a lone card goes by its own name, its component in its description
+        assert by_name.get(comp.name, {}).get("Name") == "Deck" or any(
+            o["Name"] == "Card" and o["Description"].startswith(comp.name + " · ") for o in saved["ObjectStates"]), comp.id
+    assert composed.db.sheets
+    for sheet in composed.db.sheets:
+        tile = by_name.get(sheet.name)
+        assert tile is not None and tile["Name"] == "Custom_Tile", (game, sheet.id, sorted(by_name))
+        image = tile["CustomImage"]
+        assert image["CustomTile"]["Stretch"] is False
+        with Image.open(_file(image["ImageURL"])) as img:
+            assert max(img.size) <= MAX_PX
+            size = board_size(composed.lib, composed.composer, sheet)
+            w, h = (size.width, size.height) if size is not None else (composed.lib.papers["a4"].width,
+                                                                        composed.lib.papers["a4"].height)
+            assert img.width / img.height == pytest.approx(w / h, rel=0.01), sheet.id
+    if game == "pi":  # the city: 560 x 400 mm, its largest side at most 4096 px
+        (board,) = [s for s in composed.db.sheets if board_size(composed.lib, composed.composer, s) is not None]
+        with Image.open(_file(by_name[board.name]["CustomImage"]["ImageURL"])) as img:
+            assert img.size == (4096, 2926)
