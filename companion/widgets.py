@@ -143,7 +143,8 @@ def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: fl
     """A button showing one symbol (a suit), coloured to stand out 3:1 from the button, with its name
     below it at 12 sp when a caption is given, on two lines if one is too narrow (the symbol takes the height
     left); greyed out when disabled, its name still at 4.5:1."""
-    cell = CButton(testid=testid, text="", height=dp(height), flat=flat, **kw)
+    # the key fills its row of the grid (widgets.kv's CButton height, from its empty text, would hold it to 48 dp)
+    cell = CButton(testid=testid, text="", height=dp(height), flat=flat, size_hint_y=1, **kw)
     cell.bind(on_release=lambda *_: action())
     app = App.get_running_app()
     back = app.colors["disabled" if cell.disabled else "panel" if flat else "button"]
