@@ -159,7 +159,7 @@ def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: fl
         name.text_size = (max(0.0, w.width - dp(4)), None)
         below = name.texture_size[1] + dp(2) if caption else 0
         name.pos, name.size = (w.x + dp(2), w.y + dp(2)), (w.width - dp(4), below)
-        img.pos, img.size = (w.x + dp(6), w.y + dp(4) + below), (w.width - dp(12), w.height - dp(10) - below)
+        img.pos, img.size = (w.x + dp(6), w.y + dp(2) + below), (w.width - dp(12), w.height - dp(6) - below)
 
     cell.bind(pos=place, size=place)
     name.bind(texture_size=lambda *_a: place(cell))

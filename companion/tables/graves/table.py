@@ -60,7 +60,8 @@ NEW_GAME = GravesNewGame(
 
 SOFT = "\u00ad"  # where a long name may break (with a hyphen) when its tile is too narrow for it at 12 sp
 SHORT_NAMES = {"The Countryside": f"Country{SOFT}side", "The Bank Strongroom": f"Strong{SOFT}room"}  # the strip's
-SUIT_HEIGHT = 64  # dp: a suit key, room for its symbol over a name on two lines ("Question / Mark")
+SUIT_HEIGHT = 60  # dp: a suit key, room for its symbol over a name on two lines ("Question / Mark"); in landscape
+# the pad column holds two rows of ranks and this row, no more (test_table_sizes)
 
 
 class NameTile(Tile):

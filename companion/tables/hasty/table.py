@@ -98,7 +98,7 @@ class RowTile(Tile):
     def fit_words(self, *_args: Any) -> None:
         super().fit_words()
         floor = App.get_running_app().fs * sp(MIN_TEXT)
-        self.font_size = max(self.font_size, min(floor, self.base_font))
+        self.font_size = max(float(self.font_size), min(floor, self.base_font))  # type: ignore[has-type]
 
 
 class Table(GameTable):
