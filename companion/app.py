@@ -45,6 +45,7 @@ from casebook.companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
 from casebook.companion.widgets import SecretButton, SecretView, button, colour_bar, confirm  # noqa: E402
 
 if TYPE_CHECKING:
+    from casebook.companion.progress import StandingCache
     from casebook.companion.session import Session
     from casebook.rules.log import GameLog
     from casebook.rules.search import RulesIndex
@@ -185,6 +186,7 @@ class TableScreen(Screen):
             return
         table = app.table
         s = app.session.summary(None)
+        self._keep_standing()
         self.ids.scoreline.text = table.scoreline(s)
         self.page_open = False
         body, pad, actions = self.ids.body, self.ids.pad, self.ids.actions
@@ -223,6 +225,19 @@ class TableScreen(Screen):
         app = App.get_running_app()
         return list(app.table.secrets(app.session.summary(None)).values())
 
+    def _keep_standing(self) -> None:
+        """The game's standing kept for the start screen whenever an event is added or undone (the save is written
+        then): the next start lists it without replaying, nor importing an engine."""
+        app = App.get_running_app()
+        session = app.session
+        if not session.game_id or self._moment() == getattr(self, "_kept_at", None):
+            return
+        from casebook.companion.progress import standing_of
+
+        self._kept_at = self._moment()
+        app.standings.put(session.game_id, session.log, standing_of(session.state, session.log))
+        app.standings.save()
+
     def _secret(self, player: str) -> str:
         """The player's secret as it is now (read when the button is held, not when it was drawn)."""
         app = App.get_running_app()
@@ -244,6 +259,7 @@ class CasebookApp(App):
         self.store = Store(data / "games")
         self.store.titles = self.titles  # for its damage notices
         self._index: RulesIndex | None = None
+        self._standings: StandingCache | None = None
         self.session: Session | None = None
         self.table: Any = None  # the current game's GameTable
         self._history: list[str] = []
@@ -253,6 +269,15 @@ class CasebookApp(App):
         sm.make("start")  # the others, and their kv, on first use
         self.sm = sm  # the start screen lists the saved games (and any recovery) as it is entered
         return sm
+
+    @property
+    def standings(self) -> StandingCache:
+        """Each saved game's standing as last worked out: the start screen lists saved games from it."""
+        if self._standings is None:
+            from casebook.companion.progress import StandingCache
+
+            self._standings = StandingCache(self.data_dir / "standings.json")
+        return self._standings
 
     @property
     def index(self) -> RulesIndex:

@@ -7,7 +7,7 @@ SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": tes
 from there, lifted), {"key": 27} (Escape / Back), {"window": "on_minimize"},
 {"app": "on_pause"}, {"text": ["screen.id", "value"]},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
-smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp, the action bar's place, each button's text and fill colours;
+smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp (small_texts: each one's smallest size in sp), the action bar's place, each button's text and fill colours;
 whether each control's bottom and top edges are in view), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true}.
 A step that cannot be done writes `<script>.error` and quits with the app.
@@ -29,7 +29,7 @@ from kivy.core.window import Window
 from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
-from kivy.metrics import dp, sp
+from kivy.metrics import dp, dpi2px, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -39,7 +39,8 @@ from kivy.uix.textinput import TextInput
 
 from casebook.companion.widgets import MARKUP, widest_word
 
-SIZE_MARKUP = re.compile(r"\[size=(\d+(?:\.\d+)?)\]")  # a part of a label's text in another font size
+SIZE_MARKUP = re.compile(r"\[size=(\d+(?:\.\d+)?)(px|pt|in|cm|mm|dp|sp)?\]")  # a part in another font size
+MIN_TEXT_SP = 12  # no text on show is smaller
 SETTLE_FRAMES = 4  # frames in a row with no widget moved or resized before a step runs
 SETTLE_LIMIT = 30.0  # seconds: a layout still moving after this is a failure of its own (a busy machine is slow)
 
@@ -220,9 +221,9 @@ class Driver:
                     room -= w.padding[0] + w.padding[2] if len(w.padding) == 4 else 2 * w.padding[0]
                 if room and widest_word(text, w.font_size, w.bold, w.font_name) > room + 1:
                     split.append({"text": text[:40], "room": room, "font_size": w.font_size})
-                sizes = [float(w.font_size)] + [float(n) for n in SIZE_MARKUP.findall(text)] if w.markup else []
-                if min(sizes or [float(w.font_size)]) < sp(12) - 0.5:
-                    tiny.append({"text": text[:40], "font_size": min(sizes or [float(w.font_size)])})
+                small_text = self.small_text(w, text)
+                if small_text:
+                    tiny.append(small_text)
                 if self._cut(w):
                     cut.append({"text": text[:40], "size": [w.width, w.height], "texture": list(w.texture_size)})
             visible = isinstance(w, Button | TextInput) and not (w.disabled and w.opacity == 0)
@@ -248,6 +249,21 @@ class Driver:
                 "message_kind": getattr(screen, "message_kind", ""),
                 "texts": texts, "small_controls": small, "split_words": split, "cut_texts": cut, "small_texts": tiny,
                 "controls": controls}
+
+    @staticmethod
+    def small_text(w: Any, text: str) -> dict[str, Any] | None:
+        """A label drawn (in part) under MIN_TEXT_SP, measured in sp: its own font and any [size=] in its text, each
+        in Kivy's units (a bare number is pixels). A [size=] is read whether or not markup is on: with markup off
+        Kivy draws the tag itself as text at the label's font, which is a fault of its own, and the size it asks
+        for is what the label shows the day its markup is switched on; either way the label is reported."""
+        sizes = [float(w.font_size)] + [dpi2px(n, unit) if unit else float(n) for n, unit in SIZE_MARKUP.findall(text)]
+        smallest = min(sizes) / sp(1)
+        if smallest >= MIN_TEXT_SP - 0.01:  # a hundredth of an sp: float rounding, nothing a reader would see
+            return None
+        found = {"text": MARKUP.sub("", text)[:40], "sp": round(smallest, 2), "font_size": round(min(sizes), 2)}
+        if not w.markup and SIZE_MARKUP.search(text):
+            found["markup_off"] = True  # the [size=] tag is on show as text
+        return found
 
     @staticmethod
     def _cut(w: Any) -> bool:

@@ -1,18 +1,25 @@
 """What the start screen says about saved games: each game's progress or result, and per-game statistics.
 
-Plain Python (no Kivy): it replays each saved log through the rules core once.
+Plain Python (no Kivy): it replays a saved log through the rules core once, and keeps what it found
+(StandingCache, beside the saves) so that the next start lists the saved games without any engine.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from casebook.rules.cards import GameDatabase
 from casebook.rules.engine import IllegalAction, and_list
-from casebook.rules.games import GAMES
-from casebook.rules.log import GameLog, replay
+from casebook.rules.log import GameLog
+
+if TYPE_CHECKING:
+    from casebook.rules.cards import GameDatabase
 
 
 @dataclass
@@ -57,10 +64,19 @@ def tie_break_text(summary: dict[str, Any], result: dict[str, Any]) -> str:
 
 def standing(db: GameDatabase, log: GameLog) -> Standing | None:
     """The standing a log leads to, or None if its header no longer starts a game."""
+    from casebook.rules.log import replay
+
     try:
         state = replay(db, log).state
     except IllegalAction:
         return None
+    return standing_of(state, log)
+
+
+def standing_of(state: Any, log: GameLog) -> Standing:
+    """The standing of a game whose state is at hand (the table's, after each event): nothing replayed."""
+    from casebook.rules.games import GAMES
+
     s = GAMES[log.game].summary(state, None)
     result = s.get("result") or {}
     scores = {p: int(v) for p, v in (result.get("scores") or s.get("scores") or {}).items()}
@@ -113,3 +129,49 @@ def statistics_line(title: str, standings: list[Standing | None]) -> str:
     if draws:
         line += f" · {draws} draw{'' if draws == 1 else 's'}"
     return line
+
+
+def log_digest(log: GameLog) -> str:
+    """A checksum of everything a standing follows from: the header and every event."""
+    whole = [log.game, log.rules_version, log.players, log.variants, log.seed, log.setup, log.events]
+    return hashlib.sha256(json.dumps(whole, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+class StandingCache:
+    """Each saved game's standing as last worked out, under the checksum of its log (standings.json beside the
+    saves). Listing the saved games reads it and replays (importing the engines and card databases) only a game
+    whose log changed since: a save the table wrote keeps its standing up to date, so a start lists without them.
+    A file that cannot be read or written is no error: the standings are worked out again."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._known: dict[str, Any] = {}
+        with contextlib.suppress(OSError, ValueError):
+            known = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(known, dict):
+                self._known = known
+
+    def get(self, game_id: str, log: GameLog) -> tuple[bool, Standing | None]:
+        """(found, standing): found is False if the game's standing was never kept for this very log."""
+        kept = self._known.get(game_id)
+        if not isinstance(kept, dict) or kept.get("log") != log_digest(log):
+            return False, None
+        if kept.get("standing") is None:
+            return True, None
+        try:
+            return True, Standing(**kept["standing"])
+        except TypeError:  # kept by another version of the app
+            return False, None
+
+    def put(self, game_id: str, log: GameLog, standing: Standing | None) -> None:
+        self._known[game_id] = {"log": log_digest(log), "standing": asdict(standing) if standing else None}
+
+    def forget_all_but(self, game_ids: list[str]) -> None:
+        self._known = {g: v for g, v in self._known.items() if g in game_ids}
+
+    def save(self) -> None:
+        """Written whole to a side file, then moved over the old one: a kill half-way leaves the old one."""
+        with contextlib.suppress(OSError):
+            side = self.path.with_suffix(".tmp")
+            side.write_text(json.dumps(self._known, sort_keys=True), encoding="utf-8")
+            os.replace(side, self.path)

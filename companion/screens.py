@@ -121,10 +121,18 @@ class StartScreen(Screen):
     def refresh(self) -> None:
         app = App.get_running_app()
         games = app.store.games()
+        standings: dict[str, Standing | None] = {}
         if games:
             from casebook.companion.progress import standing, statistics_line
-        standings = {g.id: standing(app.dbs[g.game], g.log) if g.log is not None and g.game in app.dbs else None
-                     for g in games}
+
+            kept = app.standings
+            for g in games:
+                found, standings[g.id] = kept.get(g.id, g.log) if g.log is not None else (True, None)
+                if not found and g.log is not None and g.game in app.dbs:  # a log changed since: replayed once
+                    standings[g.id] = standing(app.dbs[g.game], g.log)
+                    kept.put(g.id, g.log, standings[g.id])
+            kept.forget_all_but([g.id for g in games])
+            kept.save()
         self.ids.notice.text = " ".join(g.warning for g in games if g.warning)
         stats = []
         for gid in TABLES:

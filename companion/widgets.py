@@ -13,12 +13,13 @@ from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from casebook.companion.theme import readable, rgba
@@ -56,7 +57,7 @@ class Tile(Button):
         self.bind(width=self.fit_words, text=self.fit_words)
 
     def fit_words(self, *_args: Any) -> None:
-        room = self.width - dp(8)
+        room = self.width - dp(4)  # the width its text wraps in (widgets.kv: text_size)
         if room <= 0 or not self.text:
             return
         size = self.base_font
@@ -70,8 +71,8 @@ class CLabel(Label):
 
 
 class FitLabel(Label):
-    """A label of fixed height (a message slot, a preview line) whose font shrinks until its text fits:
-    what is below it never moves when the text grows."""
+    """A label of fixed height (a banner, a headline) whose font shrinks until its text fits, never under 12 sp
+    (min_font): what is below it never moves when the text grows. A text that may grow long takes a WrapLine."""
 
     base_font = NumericProperty(0)
     min_font = NumericProperty(0)
@@ -85,8 +86,47 @@ class FitLabel(Label):
             self.font_size = self.base_font
 
     def _shrink(self, *_args: Any) -> None:
-        if self.texture_size[1] > self.height and self.font_size > (self.min_font or sp(10)):
+        if self.texture_size[1] > self.height and self.font_size > (self.min_font or sp(12)):
             self.font_size -= 1
+
+
+def line_height(font_size: float) -> float:
+    """The height of one line of text at `font_size` (pixels)."""
+    return float(CoreLabel(font_size=font_size).get_extents("Hg")[1])
+
+
+class WrapLine(ScrollView):
+    """A place of fixed height (`lines` lines at its font) for text that may grow: a message, what to do, what
+    just happened. A long text wraps there and scrolls, at its own font size, never shrunk (no text under
+    12 sp); what is below it never moves. `text`, `color` and `font_size` are its label's."""
+
+    text = StringProperty("")
+    color = ColorProperty([0, 0, 0, 1])
+    font_size = NumericProperty(0)  # 0: 14 sp in the app's text size
+    lines = NumericProperty(2)
+
+    def __init__(self, **kw: Any):
+        kw.setdefault("size_hint_y", None)
+        kw.setdefault("do_scroll_x", False)
+        kw.setdefault("bar_width", dp(4))
+        super().__init__(**kw)
+        self.label = Label(markup=True, halign="center", valign="middle", size_hint_y=None)
+        self.add_widget(self.label)
+        self.label.bind(texture_size=self._fit)
+        self.bind(text=self._show, color=self._show, font_size=self._show, lines=self._show, width=self._show,
+                  height=self._fit)
+        self._show()
+
+    def _show(self, *_args: Any) -> None:
+        app = App.get_running_app()
+        size = self.font_size or (app.fs if app is not None else 1.0) * sp(14)
+        self.label.font_size, self.label.color, self.label.text = size, self.color, self.text
+        self.label.text_size = (max(0.0, self.width - dp(8)), None)
+        self.height = self.lines * line_height(size) + dp(6)
+        self.scroll_y = 1  # a new text is read from its start
+
+    def _fit(self, *_args: Any) -> None:
+        self.label.height = max(self.label.texture_size[1], self.height)
 
 
 def button(text: str, testid: str, action: Any, flat: bool = False, **kw: Any) -> CButton:
@@ -102,42 +142,31 @@ def label(text: str, **kw: Any) -> CLabel:
 def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: float = 64, flat: bool = True,
                   caption: str = "", **kw: Any) -> CButton:
     """A button showing one symbol (a suit), coloured to stand out 3:1 from the button, with its name
-    in small type below it when a caption is given (greyed out when disabled, its name still at 4.5:1)."""
-    cell = CButton(testid=testid, text="", height=dp(height), flat=flat, **kw)
+    below it at 12 sp when a caption is given, on two lines if one is too narrow (the symbol takes the height
+    left); greyed out when disabled, its name still at 4.5:1."""
+    # the key fills its row of the grid (widgets.kv's CButton height, from its empty text, would hold it to 48 dp)
+    cell = CButton(testid=testid, text="", height=dp(height), flat=flat, size_hint_y=1, **kw)
     cell.bind(on_release=lambda *_: action())
     app = App.get_running_app()
     back = app.colors["disabled" if cell.disabled else "panel" if flat else "button"]
     img = Image(source=str(SYMBOLS / f"{symbol}.png"), color=rgba(readable(colour, back)), fit_mode="contain")
-    below = dp(16) if caption else 0
     if cell.disabled:
         img.opacity = 0.25
-    cell.bind(pos=lambda w, *_a: setattr(img, "pos", (w.x + dp(6), w.y + dp(4) + below)))
-    cell.bind(size=lambda w, *_a: setattr(img, "size", (w.width - dp(12), w.height - dp(10) - below)))
     cell.add_widget(img)
+    name = Label(text=caption, font_size=app.fs * sp(12), size_hint=(None, None), halign="center", valign="bottom",
+                 color=rgba(app.colors["muted"]), disabled_color=rgba(app.colors["disabled_text"]))  # greyed with it
+
+    def place(w: Any, *_a: Any) -> None:
+        name.text_size = (max(0.0, w.width - dp(4)), None)
+        below = name.texture_size[1] + dp(2) if caption else 0
+        name.pos, name.size = (w.x + dp(2), w.y + dp(2)), (w.width - dp(4), below)
+        img.pos, img.size = (w.x + dp(6), w.y + dp(2) + below), (w.width - dp(12), w.height - dp(6) - below)
+
+    cell.bind(pos=place, size=place)
+    name.bind(texture_size=lambda *_a: place(cell))
     if caption:
-        name = FitLine(text=caption, font_size=app.fs * sp(10), size_hint=(None, None),  # disabled with its button:
-                       color=rgba(app.colors["muted"]), disabled_color=rgba(app.colors["disabled_text"]))  # its colour
-        cell.bind(pos=lambda w, *_a: setattr(name, "pos", (w.x + dp(2), w.y + dp(2))))
-        cell.bind(size=lambda w, *_a: setattr(name, "size", (w.width - dp(4), dp(14))))
         cell.add_widget(name)
     return cell
-
-
-class FitLine(Label):
-    """One line of small text that shrinks (to 7 sp at least) until it fits its width."""
-
-    def __init__(self, **kw: Any):
-        super().__init__(**kw)
-        self.base = float(self.font_size)  # type: ignore[has-type]
-        self.bind(width=self._fit, text=self._fit)
-
-    def _fit(self, *_args: Any) -> None:
-        size = self.base
-        core = CoreLabel(font_size=size)
-        while size > sp(7) and core.get_extents(self.text)[0] > self.width:
-            size -= 0.5
-            core = CoreLabel(font_size=size)
-        self.font_size = size
 
 
 def colour_bar(widget: Any, hexcol: str, side: str = "top", thick: float = 6) -> None:

@@ -9,13 +9,25 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from casebook.rules.cards import GameDatabase
 from casebook.rules.engine import Event, IllegalAction
-from casebook.rules.games import GAMES
 from casebook.rules.problems import Place, Problems
 from casebook.rules.yamlsource import Node, Seq, dump_yaml, parse_yaml, plain
+
+if TYPE_CHECKING:
+    from casebook.rules.cards import GameDatabase
+
+# a log is read (and a list of saved games made) without importing any engine: the registry (rules/games) is
+# imported only to replay one; which games there are is read from its folder, one module a game
+GAMES_DIR = Path(__file__).resolve().parent / "games"
+
+
+def game_ids() -> list[str]:
+    """The ids of the games the engines know (rules/games/<id>.py), without importing them."""
+    return sorted(p.stem for p in GAMES_DIR.glob("*.py") if not p.stem.startswith("_"))
+
 
 FORMAT = "casebook-log"
 VERSION = 1
@@ -65,9 +77,10 @@ def parse_log(text: str, name: str, problems: Problems) -> GameLog | None:
             problems.add(data.key_place(key), f"unknown key '{key}' in the log header",
                          "one of: " + ", ".join((FORMAT, *HEADER_KEYS, "events")))
     game = data.get("game")
-    if game not in GAMES:
+    known = game_ids()
+    if game not in known:
         problems.add(data.value_place("game") if "game" in data else data.place, f"unknown game {game!r}",
-                     "one of: " + ", ".join(GAMES))
+                     "one of: " + ", ".join(known))
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         problems.add(data.value_place("players") if "players" in data else data.place, "players: a list of names",
@@ -126,6 +139,8 @@ class Replay:
 
 def start(db: GameDatabase, log: GameLog) -> Any:
     """The state before the first event; IllegalAction (event 0) if the header is wrong."""
+    from casebook.rules.games import GAMES
+
     game = GAMES[log.game]
     if db.rules_version is None:
         raise IllegalAction(f"the game '{db.id}' has no rules version (rules_version: in its game.yaml), so no log "
@@ -141,6 +156,8 @@ def start(db: GameDatabase, log: GameLog) -> Any:
 
 def replay(db: GameDatabase, log: GameLog, until: int | None = None) -> Replay:
     """Apply the events in order (up to `until`); stop at the first illegal one and say which."""
+    from casebook.rules.games import GAMES
+
     game = GAMES[log.game]
     state = start(db, log)
     stop = len(log.events) if until is None else min(until, len(log.events))

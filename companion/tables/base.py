@@ -64,6 +64,25 @@ class GameTable:
         """Buttons beside the "hold to see" ones for what one player enters alone (the identity drawn)."""
         return []
 
+    def _tap(self, tap: Any, *args: Any) -> None:
+        """A tap on the pad: an event's outcome shown (a refusal in the engine's words), else a redraw."""
+        self.screen.say("")
+        outcome = tap(*args)
+        if outcome is None:
+            self.screen.refresh()
+        else:
+            self.screen.do(outcome)
+
+    def _line(self, text: str) -> Any:
+        """One line of what to do or what just happened, in a place of its own that never grows: a long one
+        wraps and scrolls there, its text never smaller than 14 sp."""
+        from kivy.metrics import sp
+
+        from casebook.companion.theme import rgba
+        from casebook.companion.widgets import WrapLine
+
+        return WrapLine(text=text, font_size=self.app.fs * sp(14), color=rgba(self.app.colors["text"]))
+
     def has_draft(self) -> bool:
         """Whether an action is half entered (Back clears it before leaving the table)."""
         return False

@@ -1118,7 +1118,9 @@ def _place(state: State, side: str, event: Event) -> None:
         raise IllegalAction(f"it is {state.name(state.active)}'s turn to place an Action Card", R_FINAL_PLACE)
     card = _action_card(event.get("card"), R_FINAL_PLACE)
     if card in [c for c, _ in state.placed[side]]:
-        raise IllegalAction(f"{state.name(side)} has placed the {ACTION_CARD_NAMES[card]} card already", R_FINAL_PLACE)
+        # the cards lie face down: the refusal names none of them (the table would learn where one lies)
+        raise IllegalAction(f"{state.name(side)} has placed that Action Card already: each of the four is placed "
+                            "once", R_FINAL_PLACE)
     thread = _thread(event.get("thread"), R_FINAL_PLACE)
     state.placed[side].append((card, thread))
     _say(state, f"{state.name(side)} places an Action Card face down in thread {thread + 1}")

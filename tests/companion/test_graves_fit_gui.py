@@ -78,6 +78,8 @@ def test_the_next_thing_to_do_is_in_view_and_refused_abilities_are_greyed(tmp_pa
     data = read_dumps(d)
     for name, dump in data.items():
         assert dump["window"] == list(size) and dump["small_controls"] == [], (name, dump["small_controls"])
+        assert dump["small_texts"] == [], f"{name}: texts under 12 sp: {dump['small_texts']}"
+        assert dump["cut_texts"] == [] and dump["split_words"] == [], (name, dump["cut_texts"], dump["split_words"])
     # case 2 at The Park: Ann's identity button is on screen, not scrolled away under the piles
     park = data["park"]
     assert park["summary"]["case"]["number"] == 2 and park["summary"]["case"]["identity"] is None
@@ -87,6 +89,8 @@ def test_the_next_thing_to_do_is_in_view_and_refused_abilities_are_greyed(tmp_pa
     # and what the Park asks of the player to act: the discards row and the line saying who acts (landscape: the
     # row under the strip, the line in the message slot; the pad column holds ranks and suits alone)
     assert park["controls"]["park_minus"]["in_window"] and park["controls"]["park_plus"]["in_window"]
+    line = park["controls"]["park_line"]  # "Park: 0 discarded first" on two lines at most (three in landscape once)
+    assert line["in_window"] and line["rect"][3] <= 2 * 20 + 6, line
     assert any(t.startswith("Ben to act (turn 1, lead Ben)") for t in park["texts"])
     assert data["undone"]["message"] == "Undone."  # in landscape too, where the slot otherwise says who acts
     # the unmasking: every name to guess in view

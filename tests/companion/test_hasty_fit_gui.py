@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from casebook.rules.cards import load_database
 from casebook.rules.games import hasty
-from tests.companion.test_app_gui import SCREENS, env_for
+from tests.companion.test_app_gui import SCREENS, run
 
 pytest.importorskip("kivy")
 
@@ -28,51 +26,6 @@ FACE_UP = ["solid_alibi", "second_look", "fresh_lead", "paper_shredder", "villag
 REVEALED = ["solid_alibi", "paper_shredder", "court_recess", "fresh_lead", "second_look", "bitter_almonds",
             "letter_opener", "village_gossip", "about_face"]
 SIZES = [(360, 640), (411, 731), (640, 360)]
-MIN_SP = 12
-
-# the driver's dump, and the size of every piece of text on show in sp (a label's own, and any [size=] in it)
-RUNNER = '''
-import os, re, sys
-os.environ.setdefault("KIVY_NO_ARGS", "1")
-from kivy.config import Config
-Config.set("graphics", "width", os.environ["CASEBOOK_WIDTH"])
-Config.set("graphics", "height", os.environ["CASEBOOK_HEIGHT"])
-Config.set("input", "mouse", "mouse")
-from kivy.metrics import sp
-from kivy.uix.label import Label
-from casebook.companion import driver
-from casebook.companion.app import main
-
-plain = driver.Driver.dump
-
-def dump(self):
-    out = plain(self)
-    fonts = []
-    for w in driver.shown(self.app):
-        text = str(getattr(w, "text", "") or "")
-        if isinstance(w, Label) and text and w.get_root_window() is not None and w.width > 0 and w.opacity > 0:
-            sizes = [float(w.font_size)] + [float(n) for n in re.findall(r"\\[size=([0-9.]+)", text)]
-            fonts.append({"text": driver.MARKUP.sub("", text)[:60], "sp": round(min(sizes) / sp(1), 2)})
-    out["fonts"] = fonts
-    return out
-
-driver.Driver.dump = dump
-sys.exit(main())
-'''
-
-
-def run_measuring(tmp: Path, steps: list, size: tuple[int, int]) -> None:
-    """As test_app_gui.run, the dumps also giving each text's size in sp."""
-    script, runner = tmp / "script.json", tmp / "runner.py"
-    script.write_text(json.dumps(steps))
-    runner.write_text(RUNNER)
-    proc = subprocess.run([sys.executable, str(runner)], env=env_for(tmp, script, size), cwd=tmp,
-                          capture_output=True, text=True, timeout=900)
-    error = script.with_suffix(".error")
-    assert not error.exists(), error.read_text() + proc.stderr[-3000:]
-    assert proc.returncode == 0, proc.stderr[-3000:]
-
-
 def new_game_steps() -> list:
     """Seven players (the form's own names), the Traitor; the row tapped as laid out; each secret by its player."""
     steps: list = [{"tap": "new_game"}, {"tap": "game_hasty"}, {"tap": "players_more"}, {"tap": "players_more"}]
@@ -150,7 +103,7 @@ def test_seven_players_fit_at_every_size(tmp_path, size):
         if n == moments["review"]:
             steps += look("review")
     steps += look("late") + [{"scroll": ["table.scroll", 0]}] + look("late-scrolled") + [{"quit": True}]
-    run_measuring(tmp_path, steps, size)
+    run(tmp_path, steps, timeout=900, size=size)
     data = {n: json.loads(p.read_text()) for n, p in dumps.items()}
     late = data["late"]["summary"]
     assert late["phase"] == "play" and len(late["players"]) == 7 and not late["out"]
@@ -160,8 +113,7 @@ def test_seven_players_fit_at_every_size(tmp_path, size):
         assert d["window"] == list(size)
         assert d["small_controls"] == [], f"{where} {name}: controls under 48 dp: {d['small_controls']}"
         assert d["split_words"] == [], f"{where} {name}: words split across lines: {d['split_words']}"
-        small = [f for f in d["fonts"] if f["sp"] < MIN_SP - 0.01]
-        assert small == [], f"{where} {name}: text under {MIN_SP} sp: {small}"
+        assert d["small_texts"] == [], f"{where} {name}: text under 12 sp: {d['small_texts']}"
     for name in ("start", "late", "late-scrolled"):  # every hold: whole on the window, scrolled or not
         out = [n for n in range(7) if not data[name]["controls"].get(f"secret_{n}", {}).get("in_window")]
         assert out == [], f"{where} {name}: hold to see not on the window without scrolling: {out}"
@@ -191,7 +143,7 @@ def test_long_names_take_three_holds_a_row(tmp_path):
     steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(names, start=1)]
     steps += [{"tap": "variant_traitor"}, {"tap": "deal_seed"}, {"text": ["new.seed", "7"]}, {"tap": "new_start"},
               {"dump": str(dump)}, {"shot": str(SCREENS / "hasty7-360x640-long-name.png")}, {"quit": True}]
-    run_measuring(tmp_path, steps, (360, 640))
+    run(tmp_path, steps, size=(360, 640))
     d = json.loads(dump.read_text())
     assert d["summary"]["players"] == names
     assert d["split_words"] == [] and d["small_controls"] == []
@@ -211,7 +163,7 @@ def test_a_choice_in_landscape_keeps_the_row_in_view(tmp_path):
     steps += [{"tap": "variant_traitor"}, {"tap": "deal_seed"}, {"text": ["new.seed", "7"]}, {"tap": "new_start"},
               {"tap": f"suspect_{state.row[0]}"}, {"tap": "card_wrong_turning"}, {"dump": str(dump)},
               {"shot": str(SCREENS / "hasty7-640x360-choice.png")}, {"quit": True}]
-    run_measuring(tmp_path, steps, (640, 360))
+    run(tmp_path, steps, size=(640, 360))
     d = json.loads(dump.read_text())
     assert d["summary"]["events"] == 0 and len(d["summary"]["row"]) == 11
     keys = [f"suspect_{s}" for s in state.row] + ["choice_cancel"]
@@ -220,4 +172,4 @@ def test_a_choice_in_landscape_keeps_the_row_in_view(tmp_path):
     centre = {k: c["rect"][0] + c["rect"][2] / 2 for k, c in d["controls"].items()}
     assert all(centre[k] < 320 for k in keys[:-1]) and centre["choice_cancel"] > 320
     assert d["split_words"] == [] and d["small_controls"] == []
-    assert [f for f in d["fonts"] if f["sp"] < MIN_SP - 0.01] == []
+    assert d["small_texts"] == [], d["small_texts"]

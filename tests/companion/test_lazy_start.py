@@ -97,6 +97,27 @@ def test_a_new_game_reads_its_own_table_only_and_a_saved_game_lists_without_any_
     assert not {"newgame.kv", "table.kv"} & set(again["kv"])
 
 
+def test_listing_saved_games_imports_no_engine(tmp_path):
+    """The start screen lists a saved game (its progress too) from the standing the table kept when it saved: no
+    engine (rules/games) is imported, so no card database is read either (reading one registers the engines'
+    checks). A game whose log changed since is replayed, once."""
+    loaded(tmp_path, [*new_game_steps(), {"tap": "pass"}], "graves")  # a Graves game, one event in, saved
+    dump = tmp_path / "listed.json"
+    listed = loaded(tmp_path, [{"dump": str(dump)}], "listed")
+    texts = json.loads(dump.read_text())["texts"]
+    assert any("Graves: Ann v Ben" in t for t in texts) and any("Ann 0, Ben 0" in t for t in texts), texts
+    early = [m for m in [*ENGINES, "casebook.rules.games", "casebook.companion.session"] if m in listed["modules"]]
+    assert not early, f"listing saved games imported: {early}"
+    assert not [t for t in TABLES if t in listed["modules"]]
+
+    kept = tmp_path / "data" / "standings.json"
+    kept.write_text("{not json")  # lost or damaged: each game is replayed again, and listed alike
+    again = tmp_path / "again.json"
+    replayed = loaded(tmp_path, [{"dump": str(again)}], "replayed")
+    assert [t for t in json.loads(again.read_text())["texts"] if "Ann 0, Ben 0" in t]
+    assert "casebook.rules.games.graves" in replayed["modules"] and json.loads(kept.read_text())
+
+
 def test_while_the_start_screen_is_up_the_first_taps_needs_are_read(tmp_path):
     """Warming up: the engines, every card database and table, the new-game and table screens, then the rules
     index are read a piece a frame once the start screen is up, so the first tap on New game, a game's Start or

@@ -58,6 +58,7 @@ def test_five_players_the_turn_the_tiles_and_the_canals(tmp_path, size):
     for name, d in data.items():
         assert d["small_controls"] == [], f"{name}: controls under 48 dp: {d['small_controls']}"
         assert d["split_words"] == [], f"{name}: words split or shrunk past their room: {d['split_words']}"
+        assert d["small_texts"] == [], f"{name}: texts under 12 sp: {d['small_texts']}"
 
     # the tiles the app dealt, each district's on its cell of the map, over the whole window
     state = engine_game()
@@ -76,6 +77,9 @@ def test_five_players_the_turn_the_tiles_and_the_canals(tmp_path, size):
         assert turn["in_window"] and f"{who}'s turn" in d["texts"], name
         keys = [*BAR, *(f"mode_{m}" for m in ("investigate", "evidence", "solve"))]
         assert [k for k in keys if not d["controls"][k]["in_window"]] == [], name
+        # every player's hold to see, Eve's too, in reach without scrolling (once below a ~125 px scrolling panel)
+        holds = [f"secret_{n}" for n in range(5)]
+        assert [k for k in holds if not d["controls"].get(k, {}).get("in_window")] == [], f"{name}: holds scrolled away"
     # the map: every district on the window, at least 60 dp wide (a name at 12 sp fits); a street between two
     # districts that touch, a canal between neighbours that do not, each in the gap between their two cells
     for name in ("dealt", "answer"):

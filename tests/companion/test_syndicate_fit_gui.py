@@ -66,6 +66,7 @@ def test_the_last_plot_is_read_whole_and_a_card_nobody_can_play_is_greyed_with_w
     data = read_dumps(d)
     for name, dump in data.items():
         assert dump["window"] == list(size) and dump["small_controls"] == [], (name, dump["small_controls"])
+        assert dump["small_texts"] == [], f"{name}: texts under 12 sp: {dump['small_texts']}"
         assert dump["split_words"] == [], (name, dump["split_words"])
         if dump["summary"]["plots"]:
             assert dump["controls"]["last_plot"]["in_window"], (name, dump["controls"]["last_plot"])

@@ -273,7 +273,7 @@ def test_the_final_turn_places_secretly_and_reveals_alternately_in_the_card_s_th
               (ANN, "draw_use", 1), (BEN, "use_support", 1), (ANN, "draw_support", 2), (BEN, "draw_support", 2)]
     for who, card, thread in places[:2]:
         run(state, {"action": "place", "by": who, "card": card, "thread": thread})
-    refused(state, {"action": "place", "by": ANN, "card": "Use or Support", "thread": 2}, "placed the Use or Support")
+    refused(state, {"action": "place", "by": ANN, "card": "Use or Support", "thread": 2}, "placed that Action Card")
     for who, card, thread in places[2:]:
         run(state, {"action": "place", "by": who, "card": card, "thread": thread})
     assert c.view(state, 0)["final_turn"]["moriarty"][0] == {"thread": 3, "card": None, "revealed": False}

@@ -22,7 +22,7 @@ from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.clash.pad import TAKE_WORDS, ClashPad
 from casebook.companion.theme import readable, rgba
-from casebook.companion.widgets import MARKUP, FitLabel, Tile, button, colour_bar, label
+from casebook.companion.widgets import MARKUP, Tile, button, colour_bar, label
 from casebook.rules.games import clash
 
 SIDE_COLOURS = {"holmes": "#009E73", "moriarty": "#D55E00"}  # the card database's green and red
@@ -463,20 +463,6 @@ class Table(GameTable):
         super().clear()
 
     # --- pad parts ---------------------------------------------------------------------------------
-
-    def _tap(self, tap: Any, *args: Any) -> None:
-        """A tap on the pad: an event's outcome shown (a refusal in the engine's words), else a redraw."""
-        self.screen.say("")
-        outcome = tap(*args)
-        if outcome is None:
-            self.screen.refresh()
-        else:
-            self.screen.do(outcome)
-
-    def _line(self, text: str) -> FitLabel:
-        fs = self.app.fs * sp(14)
-        return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
-                        color=rgba(self.app.colors["text"]), halign="center", valign="middle")
 
     def _small(self) -> int:
         """The size of the table's smallest text (a card's value under its name, the thread boxes' card lists)."""

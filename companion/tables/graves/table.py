@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.metrics import dp, sp
+from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
@@ -25,13 +26,13 @@ from casebook.companion.tables.setup import (
 from casebook.companion.theme import PLAYER_COLOURS, readable, rgba
 from casebook.companion.widgets import (
     SYMBOLS,
-    FitLabel,
     Tile,
     button,
     colour_bar,
     confirm,
     label,
     symbol_button,
+    widest_word,
 )
 from casebook.rules.games.graves import possible_masterminds
 
@@ -55,6 +56,31 @@ NEW_GAME = GravesNewGame(
                        seeded="Deal from a seed")],
     secrets=[SecretEntry("identity", "identities", 1, "identity card", "the identity card you drew",
                          "or later at the table, before the unmasking")])
+
+
+SOFT = "\u00ad"  # where a long name may break (with a hyphen) when its tile is too narrow for it at 12 sp
+SHORT_NAMES = {"The Countryside": f"Country{SOFT}side", "The Bank Strongroom": f"Strong{SOFT}room"}  # the strip's
+SUIT_HEIGHT = 60  # dp: a suit key, room for its symbol over a name on two lines ("Question / Mark"); in landscape
+# the pad column holds two rows of ranks and this row, no more (test_table_sizes)
+
+
+class NameTile(Tile):
+    """A location in the strip: its name whole if it fits, else broken at its soft hyphen onto two lines, never
+    shrunk under its 12 sp to fit (the names are short: a word that fits no tile would be a new one to break)."""
+
+    name = StringProperty("")
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self.bind(name=self.fit_words)
+        self.fit_words()
+
+    def fit_words(self, *_args: Any) -> None:
+        whole = self.name.replace(SOFT, "")
+        room = self.width - dp(4)
+        fits = room <= 0 or widest_word(whole, self.base_font, self.bold, self.font_name) <= room
+        self.text = whole if fits else self.name.replace(SOFT, "-\n")
+        super().fit_words()
 
 
 class Table(GameTable):
@@ -254,9 +280,9 @@ class Table(GameTable):
                 status = f"{loc['winner']}" if loc["winner"] else "tie"
             else:
                 status = f"{loc['time']}/{loc['clocks']} time"
-            short = loc["name"].replace("The ", "").replace("Bank ", "")
+            short = SHORT_NAMES.get(loc["name"], loc["name"].replace("The ", "").replace("Bank ", ""))
             star = "*" if loc["trump"] != loc["printed_trump"] else ""
-            b = Tile(text=short, testid=f"loc_{i}", flat=not loc["active"], height=dp(84),
+            b = NameTile(name=short, testid=f"loc_{i}", flat=not loc["active"], height=dp(84),
                      font_size=app.fs * sp(12), bold=bool(loc["active"]))
             b.bind(on_release=lambda *_, name=loc["name"]: app.open_rules(name.replace("The ", "")))
             if loc["trump"]:
@@ -291,10 +317,10 @@ class Table(GameTable):
         for r in RANKS:
             ranks.add_widget(button(r, f"rank_{r}", lambda r=r: self.screen.then(pad.tap_rank, r),
                                     flat=pad.rank != r))
-        suits = GridLayout(cols=5, size_hint_y=None, height=dp(56), spacing=dp(3))
-        for sid, suit in self.session.db.suits.items():
+        suits = GridLayout(cols=5, size_hint_y=None, height=dp(SUIT_HEIGHT), spacing=dp(3))
+        for sid, suit in self.session.db.suits.items():  # a two-word name on two lines at 12 sp, the symbol above
             suits.add_widget(symbol_button(f"suit_{sid}", suit.symbol, suit.colour,
-                                           lambda sid=sid: self.screen.then(pad.tap_suit, sid), height=56,
+                                           lambda sid=sid: self.screen.then(pad.tap_suit, sid), height=SUIT_HEIGHT,
                                            caption=suit.name))
         total = pad.preview_total()
         passed = " · 1 pass" if s["passes_in_a_row"] else ""
@@ -317,13 +343,15 @@ class Table(GameTable):
         if self.session.state.location.kind == "slums_time":
             return [self._slums_row(s)]
         if self.session.state.location.kind == "park_discard":
-            row = GridLayout(cols=3, size_hint_y=None, height=dp(52), spacing=dp(3))
-            row.add_widget(label(f"Park: {pad.discards} discarded first"))
-            row.add_widget(button("(-)", "park_minus",
-                                  lambda: self.screen.then(setattr, pad, "discards", max(0, pad.discards - 1)),
-                                  flat=True))
-            row.add_widget(button("(+)", "park_plus",
-                                  lambda: self.screen.then(setattr, pad, "discards", pad.discards + 1), flat=True))
+            # the count takes what the two keys leave: one line, or two in landscape's narrow column (not three)
+            row = BoxLayout(size_hint_y=None, height=dp(52), spacing=dp(3))
+            said = label(f"Park: {pad.discards} discarded first", pos_hint={"center_y": 0.5})
+            said.testid = "park_line"  # for the driver: its height, so its lines
+            row.add_widget(said)
+            for key, text, step in (("park_minus", "(-)", -1), ("park_plus", "(+)", 1)):
+                row.add_widget(button(text, key, lambda step=step: self.screen.then(
+                    setattr, pad, "discards", max(0, pad.discards + step)), flat=True, size_hint_x=None,
+                    width=dp(60)))
             return [row]
         return []
 
@@ -345,12 +373,6 @@ class Table(GameTable):
                               lambda: self.screen.do(pad.slums(pad.slums_here, pad.slums_next)), flat=True,
                               disabled=shut))
         return row
-
-    def _line(self, text: str) -> FitLabel:
-        """A fixed-height line (two lines of text at most, shrunk to fit): the pad never moves."""
-        fs = self.app.fs * sp(14)
-        return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
-                        color=rgba(self.app.colors["text"]), halign="center", valign="middle")
 
     def _abilities(self) -> None:
         """The ability cards of the player to act; one the table can see is refused now is greyed with why."""

@@ -13,14 +13,13 @@ from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
 
 from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable
 from casebook.companion.tables.hasty.pad import HastyPad
 from casebook.companion.tables.setup import PickInOrder, SecretEntry, SetupSpec
 from casebook.companion.theme import PLAYER_COLOURS, readable
-from casebook.companion.widgets import MARKUP, Tile, button, colour_bar, label
+from casebook.companion.widgets import MARKUP, Tile, button, colour_bar, label, line_height
 from casebook.rules.games import hasty
 
 SET_VARIANT = "set_"  # the new-game toggles for the card sets: set_base, set_advanced, set_expert
@@ -81,10 +80,6 @@ def _width(text: str, size: float, bold: bool = False) -> float:
     return float(CoreLabel(font_size=size, bold=bold).get_extents(MARKUP.sub("", text))[0])
 
 
-def _line_px(size: float) -> float:
-    return float(CoreLabel(font_size=size).get_extents("Hg")[1])
-
-
 def _lines(text: str, size: float, room: float, bold: bool = False) -> int:
     """How many lines `text` takes wrapped in `room` (words never split: each fits)."""
     lines, line = 1, ""
@@ -103,7 +98,7 @@ class RowTile(Tile):
     def fit_words(self, *_args: Any) -> None:
         super().fit_words()
         floor = App.get_running_app().fs * sp(MIN_TEXT)
-        self.font_size = max(self.font_size, min(floor, self.base_font))
+        self.font_size = max(float(self.font_size), min(floor, self.base_font))  # type: ignore[has-type]
 
 
 class Table(GameTable):
@@ -197,7 +192,7 @@ class Table(GameTable):
             return [*self._card_grids(self._prefix(s)), *line] if self._cards_in_pad() else line
         return line if self.screen.landscape else [self._row(s), *line]
 
-    def _pad_line(self, s: dict[str, Any]) -> ScrollView:
+    def _pad_line(self, s: dict[str, Any]) -> Any:
         if s["phase"] == "reveal" and s["history"]:  # what the last card did, in reach while the next is entered
             return self._line(f"[b]Last:[/b] {s['history'][-1]}")
         return self._line(self.pad.prompt())
@@ -292,7 +287,7 @@ class Table(GameTable):
             if loupe:  # the loupe: a thick bar in the accent colour across the tile's top
                 colour_bar(tile, app.colors["accent"], side="top", thick=6)
             tiles.append(tile)
-        cell = max(dp(48), lines * _line_px(size) + dp(12))  # the kv rule leaves the text 8 dp less than the tile
+        cell = max(dp(48), lines * line_height(size) + dp(12))  # the kv rule leaves the text 8 dp less than the tile
         grid = GridLayout(cols=cols, size_hint_y=None, height=cell * rows + dp(3) * (rows - 1), spacing=dp(3))
         for tile in tiles:
             tile.height = cell
@@ -315,25 +310,6 @@ class Table(GameTable):
             if _width(" · ".join(parts), size, bold=True) > room:
                 parts.remove(spare)
         return " · ".join(parts)
-
-    def _tap(self, tap: Any, what: str) -> None:
-        """A tap on the pad: an event's outcome shown (a refusal in the engine's words), else a redraw."""
-        self.screen.say("")
-        outcome = tap(what)
-        if outcome is None:
-            self.screen.refresh()
-        else:
-            self.screen.do(outcome)
-
-    def _line(self, text: str) -> ScrollView:
-        """One line of what to do or what just happened, in a place of its own that never grows: a long one
-        wraps and scrolls there, its text never smaller than 14 sp."""
-        fs = self.app.fs * sp(14)
-        place = ScrollView(size_hint_y=None, height=2 * _line_px(fs) + dp(6), do_scroll_x=False, bar_width=dp(4))
-        line = label(text, font_size=fs, halign="center", valign="middle")
-        line.bind(texture_size=lambda w, ts: setattr(w, "height", max(ts[1], place.height)))
-        place.add_widget(line)
-        return place
 
     def _rgba(self, key: str) -> Any:
         from casebook.companion.theme import rgba

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
 from kivy.properties import StringProperty
@@ -171,6 +172,7 @@ class Table(GameTable):
         out: list[Any] = []
         if self.screen.landscape and s["phase"] == "play":  # the pad's right column is the map's, whole
             out += self._lead(s)
+        lead = len(out)
         if s["phase"] == "over":
             out.append(label(f"[b]{s['result']['why']}[/b]"))
         elif s["phase"] == "deal":
@@ -193,7 +195,25 @@ class Table(GameTable):
             if s["phase"] == "play":
                 out += [self._boxes(s), *lay_out]
         out += self._finished(s)
+        # in play every hold is in reach without scrolling, five players too: atop the fixed pad, one row (portrait),
+        # or under whose turn it is at the head of the state (landscape: the pad's column is the map's)
+        self.secrets_in_pad = s["phase"] == "play" and not self.screen.landscape
+        if s["phase"] == "play":
+            self.secrets_cols = self._hold_cols(s["players"])
+            if self.screen.landscape:
+                self.secrets_after = lead
         return out
+
+    def _hold_cols(self, players: list[str]) -> int:
+        """The holds a row: all in one if each name fits its share of the width (else fewer, never under two)."""
+        width = self.screen.width - dp(12)
+        if self.screen.landscape:  # table.kv: the state takes 0.44 of the width
+            width = (width - dp(6)) * 0.44
+        widest = max(CoreLabel(font_size=self.app.fs * sp(15)).get_extents(f"{p}:")[0] for p in players)
+        for cols in range(len(players), 2, -1):
+            if widest <= (width - dp(3) * (cols - 1)) / cols - dp(16):  # widgets.kv: clear of the colour bar
+                return cols
+        return 2
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad

@@ -11,8 +11,8 @@ from kivy.uix.gridlayout import GridLayout
 
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.syndicate.pad import RANK_LABELS, RANKS, SLOTS, SyndicatePad
-from casebook.companion.theme import PLAYER_COLOURS, rgba
-from casebook.companion.widgets import FitLabel, Tile, button, colour_bar, label, symbol_button
+from casebook.companion.theme import PLAYER_COLOURS
+from casebook.companion.widgets import Tile, button, colour_bar, label, symbol_button
 
 NEW_GAME = NewGameSpec(
     players=3, names=["Ann", "Ben", "Cat"],
@@ -138,10 +138,8 @@ class Table(GameTable):
         self.screen.then(self.pad.why_greyed, suit)
         return True
 
-    def _preview(self, s: dict[str, Any]) -> FitLabel:
-        fs = self.app.fs * sp(14)
-        return FitLabel(text=self._preview_text(s), size_hint_y=None, height=dp(40), base_font=fs, font_size=fs,
-                        markup=True, color=rgba(self.app.colors["text"]), halign="center", valign="middle")
+    def _preview(self, s: dict[str, Any]) -> Any:
+        return self._line(self._preview_text(s))
 
     def _preview_text(self, s: dict[str, Any]) -> str:
         """The totals and outcome of the plot picked so far; before that, what greys a suit, a reshuffle to make,
