@@ -8,12 +8,13 @@ game is an event of the rules core, saved before the screen updates.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -22,6 +23,7 @@ from casebook.companion import quiet  # noqa: E402
 quiet.install()  # before Kivy opens its window: no alarming lines for absent providers
 
 from kivy.app import App  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.lang import Builder  # noqa: E402
 from kivy.metrics import dp  # noqa: E402
@@ -30,7 +32,6 @@ from kivy.uix.gridlayout import GridLayout  # noqa: E402
 from kivy.uix.modalview import ModalView  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
 
-import casebook.rules.games  # noqa: E402,F401 - registers the games' own checks with load_database
 from casebook.companion.screens import (  # noqa: E402,E501
     HistoryScreen,
     NewGameScreen,
@@ -38,16 +39,47 @@ from casebook.companion.screens import (  # noqa: E402,E501
     SettingsScreen,
     StartScreen,
 )
-from casebook.companion.session import Session  # noqa: E402
 from casebook.companion.store import Store  # noqa: E402
-from casebook.companion.tables import TABLES, table_module  # noqa: E402
+from casebook.companion.tables import TABLES, GameDatabases, GameTitles, table_module  # noqa: E402
 from casebook.companion.theme import PLAYER_COLOURS, THEMES, rgba  # noqa: E402
 from casebook.companion.widgets import SecretButton, SecretView, button, colour_bar, confirm  # noqa: E402
-from casebook.rules.cards import GameDatabase, load_database  # noqa: E402
-from casebook.rules.log import GameLog  # noqa: E402
-from casebook.rules.search import RulesIndex  # noqa: E402
+
+if TYPE_CHECKING:
+    from casebook.companion.session import Session
+    from casebook.rules.log import GameLog
+    from casebook.rules.search import RulesIndex
+
+# What the start screen does not show is read when first needed, not before it is up (benchmarks/app.py,
+# tests/companion/test_lazy_start.py): every game's engine and card database, the rules search index, each
+# game's table, and the kv of every screen but the start screen.
 
 HERE = Path(__file__).resolve().parent
+WARM_UP_AFTER = 0.5  # seconds after the start: then what the first taps need is read, a piece a frame
+
+
+class Screens(ScreenManager):
+    """The screens, each made (and its kv file read) the first time it is asked for: the start screen at once,
+    the others on first use. get_screen, and so `current`, make a screen that is not made yet."""
+
+    KINDS: dict[str, tuple[str, Callable[[], Screen]]] = {}  # name -> (kv file, class); filled below
+
+    def make(self, name: str) -> Screen:
+        kv, kind = self.KINDS[name]
+        Builder.load_file(str(HERE / "kv" / f"{kv}.kv"))
+        screen = kind()
+        self.add_widget(screen)
+        return screen
+
+    def get_screen(self, name: str) -> Screen:
+        if name in self.KINDS and not self.is_made(name):
+            return self.make(name)
+        return super().get_screen(name)
+
+    def has_screen(self, name: str) -> bool:
+        return name in self.KINDS or super().has_screen(name)
+
+    def is_made(self, name: str) -> bool:
+        return any(s.name == name for s in self.screens)
 
 
 class TableScreen(Screen):
@@ -159,7 +191,7 @@ class TableScreen(Screen):
         secrets = table.secrets(s)
         extra = table.secret_actions(s)
         if secrets or extra:  # each player's own: "Ben: hold to see", "Ben: set your identity"
-            row = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
+            row = GridLayout(cols=getattr(table, "secrets_cols", 2), size_hint_y=None, spacing=dp(3))
             row.bind(minimum_height=row.setter("height"))
             colours = app.session.log.setup.get("colours") or []
             palette = {**PLAYER_COLOURS, **table_module(app.session.log.game).NEW_GAME.palette}
@@ -172,7 +204,8 @@ class TableScreen(Screen):
             for widget in extra:
                 row.add_widget(widget)
             after = table.secrets_after
-            body.add_widget(row, index=0 if after is None else max(0, len(body.children) - after))
+            box = pad if getattr(table, "secrets_in_pad", False) else body  # in the fixed pad: never scrolled away
+            box.add_widget(row, index=0 if after is None else max(0, len(box.children) - after))
         for widget in table.pad_widgets(s):
             pad.add_widget(widget)
         for widget in table.actions(s):
@@ -196,22 +229,29 @@ class CasebookApp(App):
     def build(self) -> ScreenManager:
         data = self._data_folder()
         self.data_dir = data
+        self.dbs = GameDatabases(list(TABLES))  # each read on first use
+        self.titles = GameTitles(self.dbs)
         self.store = Store(data / "games")
-        self.dbs: dict[str, GameDatabase] = {gid: load_database(gid) for gid in TABLES}
-        self.store.titles = {gid: db.short_title for gid, db in self.dbs.items()}  # for its damage notices
-        self.index = RulesIndex.build(list(self.dbs.values()))
+        self.store.titles = self.titles  # for its damage notices
+        self._index: RulesIndex | None = None
         self.session: Session | None = None
         self.table: Any = None  # the current game's GameTable
         self._history: list[str] = []
         self._load_settings()
         Builder.load_file(str(HERE / "widgets.kv"))
-        for name in ("start", "newgame", "table", "history", "rules", "settings"):
-            Builder.load_file(str(HERE / "kv" / f"{name}.kv"))
-        sm = ScreenManager(transition=NoTransition())
-        for screen in (StartScreen(), NewGameScreen(), TableScreen(), HistoryScreen(), RulesScreen(), SettingsScreen()):
-            sm.add_widget(screen)
+        sm = Screens(transition=NoTransition())
+        sm.make("start")  # the others, and their kv, on first use
         self.sm = sm  # the start screen lists the saved games (and any recovery) as it is entered
         return sm
+
+    @property
+    def index(self) -> RulesIndex:
+        """The rules search over every game, built the first time the rules are looked up."""
+        if self._index is None:
+            from casebook.rules.search import RulesIndex
+
+            self._index = RulesIndex.build(list(self.dbs.values()))
+        return self._index
 
     def _data_folder(self) -> Path:
         """Where saves and settings live: $CASEBOOK_DATA, else the platform's app folder, made if missing
@@ -243,6 +283,33 @@ class CasebookApp(App):
 
             self.driver = Driver(self, Path(script))  # the Clock holds callbacks weakly
             self.driver.start()
+        if os.environ.get("CASEBOOK_WARM_UP", "1") != "0":  # off only for tests of what a start reads
+            self._warm_jobs = self._warm_up_jobs()
+            Clock.schedule_once(self._warm_up, WARM_UP_AFTER)
+
+    def _warm_up_jobs(self) -> Iterator[Callable[[], Any]]:
+        """What the first taps will need, in the order they need it: the engines and logs, the titles, the new-game
+        and table screens, each game's table and card database, last the rules index (the longest piece)."""
+        yield partial(importlib.import_module, "casebook.companion.session")
+        yield partial(dict, self.titles)
+        yield partial(self.sm.get_screen, "new")
+        yield partial(self.sm.get_screen, "table")
+        for game in TABLES:
+            yield partial(table_module, game)
+            yield partial(self.dbs.__getitem__, game)
+        yield partial(getattr, self, "index")
+
+    def _warm_up(self, _dt: float = 0) -> None:
+        """One piece of the warm-up a frame, while the players read the start screen: a tap waits at most for one
+        piece. A piece that fails ends it; the same step fails again, and is told, when a tap needs it."""
+        job = next(self._warm_jobs, None)
+        if job is None:
+            return
+        try:
+            job()
+        except Exception:  # noqa: BLE001 - told where it is used
+            return
+        Clock.schedule_once(self._warm_up, 0)
 
     # --- navigation ---------------------------------------------------------------------------
 
@@ -314,12 +381,15 @@ class CasebookApp(App):
         return None
 
     def is_finished(self, log: GameLog) -> bool:
+        from casebook.companion.session import Session
+
         try:
             return Session(self.dbs[log.game], log).is_over
         except Exception:  # an unreadable log is listed by the store's own warning
             return False
 
     def start_session(self, log: GameLog) -> str | None:
+        from casebook.companion.session import Session
         from casebook.rules.engine import IllegalAction
 
         try:
@@ -333,6 +403,7 @@ class CasebookApp(App):
 
     def resume(self, game_id: str, game: str) -> None:
         """Resume a saved game of `game` (the start screen's listing read its log)."""
+        from casebook.companion.session import Session
         from casebook.rules.engine import IllegalAction
 
         try:
@@ -382,3 +453,8 @@ class CasebookApp(App):
 def main() -> int:
     CasebookApp().run()
     return 0
+
+
+Screens.KINDS.update({"start": ("start", StartScreen), "new": ("newgame", NewGameScreen), "table": ("table", TableScreen),
+                      "history": ("history", HistoryScreen), "rules": ("rules", RulesScreen),
+                      "settings": ("settings", SettingsScreen)})

@@ -7,7 +7,8 @@ SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": tes
 from there, lifted), {"key": 27} (Escape / Back), {"window": "on_minimize"},
 {"app": "on_pause"}, {"text": ["screen.id", "value"]},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
-smaller than 48 dp, words split across lines, the action bar's place, each button's text and fill colours), {"wait": seconds},
+smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp, the action bar's place, each button's text and fill colours;
+whether each control's bottom and top edges are in view), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true},
 {"listen": "folder"} (from then on, take each next step from `folder/<n>.json` as another process writes
 it, and touch `<n>.done` once it is done: tools/play_window.py taps a real window by X events and asks
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -30,14 +32,17 @@ from kivy.core.window import Window
 from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 from kivy.graphics.texture import Texture
 from kivy.input.motionevent import MotionEvent
-from kivy.metrics import dp
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.textinput import TextInput
 
 from casebook.companion.widgets import MARKUP, widest_word
 
+SIZE_MARKUP = re.compile(r"\[size=(\d+(?:\.\d+)?)\]")  # a part of a label's text in another font size
 SETTLE_FRAMES = 4  # frames in a row with no widget moved or resized before a step runs
 SETTLE_LIMIT = 30.0  # seconds: a layout still moving after this is a failure of its own (a busy machine is slow)
 
@@ -223,7 +228,7 @@ class Driver:
 
     def dump(self) -> dict[str, Any]:
         screen = self.app.root.current_screen
-        small, split, texts, controls = [], [], [], {}
+        small, split, texts, controls, cut, tiny = [], [], [], {}, [], []
         for w in shown(self.app):
             on_window = w.get_root_window() is not None and w.width > 0 and w.opacity > 0
             if not on_window:
@@ -232,8 +237,15 @@ class Driver:
             if isinstance(w, Label) and text:
                 texts.append(MARKUP.sub("", text))
                 room = (w.text_size[0] if w.text_size and w.text_size[0] else None)
+                if room:  # the label's own padding left and right takes from the width its lines wrap in
+                    room -= w.padding[0] + w.padding[2] if len(w.padding) == 4 else 2 * w.padding[0]
                 if room and widest_word(text, w.font_size, w.bold, w.font_name) > room + 1:
                     split.append({"text": text[:40], "room": room, "font_size": w.font_size})
+                sizes = [float(w.font_size)] + [float(n) for n in SIZE_MARKUP.findall(text)] if w.markup else []
+                if min(sizes or [float(w.font_size)]) < sp(12) - 0.5:
+                    tiny.append({"text": text[:40], "font_size": min(sizes or [float(w.font_size)])})
+                if self._cut(w):
+                    cut.append({"text": text[:40], "size": [w.width, w.height], "texture": list(w.texture_size)})
             visible = isinstance(w, Button | TextInput) and not (w.disabled and w.opacity == 0)
             if visible and (w.height < dp(48) - 0.5 or w.width < dp(48) - 0.5):
                 small.append({"testid": getattr(w, "testid", ""), "text": text[:30], "size": [w.width, w.height]})
@@ -241,6 +253,7 @@ class Driver:
             if testid:
                 x, y = w.to_window(*w.pos)
                 controls[testid] = {"rect": [x, y, w.width, w.height], "in_window": self._in_view(w),
+                                    "edges_in_view": [self._y_in_view(w, w.y), self._y_in_view(w, w.top)],
                                     "disabled": bool(w.disabled)}
                 if isinstance(w, Button):  # what it is drawn in: the text's colour on the fill (an image tinted)
                     controls[testid].update(
@@ -254,7 +267,36 @@ class Driver:
                 "summary": session.summary(None) if session else None,
                 "message": screen.ids.message.text if "message" in screen.ids else "",
                 "message_kind": getattr(screen, "message_kind", ""),
-                "texts": texts, "small_controls": small, "split_words": split, "controls": controls}
+                "texts": texts, "small_controls": small, "split_words": split, "cut_texts": cut, "small_texts": tiny,
+                "controls": controls}
+
+    @staticmethod
+    def _cut(w: Any) -> bool:
+        """Whether a label's text is drawn bigger than its box, or its box reaches out of the box holding it."""
+        tw, th = w.texture_size
+        if tw > w.width + 1 or th > w.height + 1:
+            return True
+        parent = w.parent
+        if not isinstance(parent, BoxLayout | GridLayout):
+            return False
+        x, y = w.to_window(*w.pos)
+        px, py = parent.to_window(*parent.pos)
+        return bool(x < px - 1 or y < py - 1 or x + w.width > px + parent.width + 1
+                    or y + w.height > py + parent.height + 1)
+
+    @staticmethod
+    def _y_in_view(w: Any, y: float) -> bool:
+        """Whether the height `y` of a widget (its bottom or top edge) is on the window, not scrolled away: a
+        control taller than its scrolling part can be read whole if each edge comes into view at some scroll."""
+        y = w.to_window(w.x, y)[1]
+        parent = w.parent
+        while parent is not None and parent is not Window:
+            if type(parent).__name__ == "ScrollView":
+                py = parent.to_window(*parent.pos)[1]
+                if not py - 0.5 <= y <= py + parent.height + 0.5:
+                    return False
+            parent = parent.parent
+        return bool(-0.5 <= y <= Window.height + 0.5)
 
     @staticmethod
     def _in_view(w: Any) -> bool:

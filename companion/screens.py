@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -19,18 +19,17 @@ from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from casebook.companion.history import history
-from casebook.companion.progress import Standing, progress_line, standing, statistics_line
-from casebook.companion.session import Session
-from casebook.companion.share import export_folder, result_text, share_on_android, write_export
-from casebook.companion.store import SavedGame
 from casebook.companion.tables import TABLES, table_module
 from casebook.companion.tables.setup import missing, options, pick_grid, row_text
 from casebook.companion.theme import PLAYER_COLOURS, blend, rgba, text_on
 from casebook.companion.widgets import CButton, button, label
-from casebook.rules.engine import IllegalAction
-from casebook.rules.games import GAMES
-from casebook.rules.log import GameLog, start
+
+if TYPE_CHECKING:
+    from casebook.companion.progress import Standing
+    from casebook.companion.store import SavedGame
+
+# The rules core (every game's engine, the logs, the history) is imported where a screen first needs it, not
+# here: the start screen of a phone with no saved game is up before any of it is read (benchmarks/app.py).
 
 SECRET_SECONDS = 30  # an open secret entry closes itself after this long
 PLAYER_ROWS = 7  # name rows in newgame.kv (p1..p7); a game's NewGameSpec shows as many as it takes
@@ -122,6 +121,8 @@ class StartScreen(Screen):
     def refresh(self) -> None:
         app = App.get_running_app()
         games = app.store.games()
+        if games:
+            from casebook.companion.progress import standing, statistics_line
         standings = {g.id: standing(app.dbs[g.game], g.log) if g.log is not None and g.game in app.dbs else None
                      for g in games}
         self.ids.notice.text = " ".join(g.warning for g in games if g.warning)
@@ -129,7 +130,7 @@ class StartScreen(Screen):
         for gid in TABLES:
             mine = [standings[g.id] for g in games if g.game == gid]
             if mine:
-                stats.append(statistics_line(app.dbs[gid].short_title, mine))
+                stats.append(statistics_line(app.titles[gid], mine))
         self.ids.stats.text = "\n".join(stats)
         box = self.ids.games
         box.clear_widgets()
@@ -139,8 +140,10 @@ class StartScreen(Screen):
             box.add_widget(self._game(g, standings[g.id]))
 
     def _game(self, g: SavedGame, st: Standing | None) -> Any:
+        from casebook.companion.progress import progress_line
+
         app = App.get_running_app()
-        title = app.dbs[g.game].short_title if g.game in app.dbs else g.game
+        title = app.titles.get(g.game, g.game)
         who = " v ".join(g.players) if g.players else g.id
         when = time.strftime("%d %b %H:%M", time.localtime(g.modified))
         progress = progress_line(st, g.events) if g.log is not None else "damaged: cannot be resumed"
@@ -171,16 +174,27 @@ class StartScreen(Screen):
     def _delete(self, g: SavedGame) -> None:
         app = App.get_running_app()
         app.store.delete(g.id)
-        title = app.dbs[g.game].short_title if g.game in app.dbs else g.game
+        title = app.titles.get(g.game, g.game)
         self.confirming = ""
         self.ids.info.text = f"Deleted {title}: {' v '.join(g.players) or g.id}."
         self.refresh()
 
     def share(self, g: SavedGame, st: Standing) -> None:
         """A finished game's result and log: the share sheet on Android, a folder on a desktop."""
+        from casebook.companion.history import history
+        from casebook.companion.progress import progress_line
+        from casebook.companion.session import Session
+        from casebook.companion.share import (
+            export_folder,
+            result_text,
+            share_on_android,
+            write_export,
+        )
+        from casebook.rules.games import GAMES
+
         app = App.get_running_app()
         assert g.log is not None
-        title = app.dbs[g.game].short_title
+        title = app.titles[g.game]
         lines = [f"{line.number}. {line.text}" for group in history(Session(app.dbs[g.game], g.log))
                  for line in group.lines if not line.undone]
         session = Session(app.dbs[g.game], g.log)
@@ -266,11 +280,11 @@ class NewGameScreen(Screen):
     def redraw(self) -> None:
         app = App.get_running_app()
         spec = self.spec
-        self.ids.title.text = f"New game: {app.dbs[self.game].short_title}"
+        self.ids.title.text = f"New game: {app.titles[self.game]}"
         games = self.ids.games
         games.clear_widgets()
         for gid in TABLES:
-            games.add_widget(button(app.dbs[gid].short_title, f"game_{gid}", lambda g=gid: self.pick_game(g),
+            games.add_widget(button(app.titles[gid], f"game_{gid}", lambda g=gid: self.pick_game(g),
                                     flat=gid != self.game))
         self.ids.players_note.text = spec.players_note
         self.count = self.count or spec.players
@@ -520,6 +534,9 @@ class NewGameScreen(Screen):
         return out
 
     def start_game(self) -> None:
+        from casebook.rules.engine import IllegalAction
+        from casebook.rules.log import GameLog, start
+
         app = App.get_running_app()
         spec = self.spec
         names = self.names()
@@ -574,6 +591,8 @@ class HistoryScreen(Screen):
         box.clear_widgets()
         if app.session is None:
             return
+        from casebook.companion.history import history
+
         groups = history(app.session)
         if not groups:
             box.add_widget(label("No events yet.", muted=True))
@@ -654,15 +673,15 @@ class RulesScreen(Screen):
         app = App.get_running_app()
         box = self.ids.games
         box.clear_widgets()
-        for gid, name in [("", "All games"), *((g, app.dbs[g].short_title) for g in TABLES)]:
+        for gid, name in [("", "All games"), *app.titles.items()]:
             box.add_widget(button(name, f"rules_game_{gid or 'all'}", lambda g=gid: self.pick_game(g),
                                   flat=gid != self.game))
-        self.ids.scope.text = (f"Searching {app.dbs[self.game].short_title}" if self.game
+        self.ids.scope.text = (f"Searching {app.titles[self.game]}" if self.game
                                else "Searching all games")
         self.ids.query.hint_text = search_hint(app.index, self.game)  # examples from the game searched
 
     def titles(self) -> dict[str, str]:
-        return {gid: db.short_title for gid, db in App.get_running_app().dbs.items()}
+        return dict(App.get_running_app().titles)
 
     def pick_game(self, game: str) -> None:
         self.game = game
@@ -678,7 +697,7 @@ class RulesScreen(Screen):
             return
         hits = app.index.search(text, game=self.game or None, limit=8)
         if not hits:
-            where = app.dbs[self.game].short_title if self.game else "any game"
+            where = app.titles[self.game] if self.game else "any game"
             box.add_widget(label(f"Nothing found in {where}: try other words.", muted=True))
         for i, hit in enumerate(hits):
             e = hit.entry

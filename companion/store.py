@@ -35,12 +35,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from casebook.rules.engine import Event
-from casebook.rules.log import GameLog, format_log, parse_log
 from casebook.rules.problems import Problems
-from casebook.rules.yamlsource import dump_yaml, parse_yaml, plain
+
+if TYPE_CHECKING:
+    from casebook.rules.engine import Event
+    from casebook.rules.log import GameLog
+
+# the game logs (and with them every game's engine) and the YAML reader are imported by the first save read or
+# written: an empty folder of saves is listed without them, so a first start is quick (benchmarks/app.py)
 
 MARK = "# casebook save: "
 SEAL = re.compile(r"# casebook save: (\d+) events?, (\d+) undone, sha256 ([0-9a-f]{64}) of the lines below\n")
@@ -59,6 +63,9 @@ def seal(body: str, events: int, undone: int) -> str:
 
 def format_save(log: GameLog, undone: list[Event] | tuple[Event, ...] = ()) -> str:
     """A save's text: the seal line, the game log, then the undone events as comments."""
+    from casebook.rules.log import format_log
+    from casebook.rules.yamlsource import dump_yaml, plain
+
     body = format_log(log)
     if undone:
         body += UNDONE_HEAD + "\n" + "".join(UNDONE_ITEM + dump_yaml(plain(e), flow=True) + "\n" for e in undone)
@@ -110,6 +117,8 @@ def _parse_undone(lines: list[str], name: str) -> list[Event] | None:
     items = [line[len(UNDONE_ITEM):] for line in lines if line.startswith(UNDONE_ITEM)]
     if not items:
         return []
+    from casebook.rules.yamlsource import parse_yaml, plain
+
     problems = Problems()
     data = parse_yaml("undone:\n" + "".join(f"  - {item}\n" for item in items), name, problems)
     if data is None or problems or not all(isinstance(e, dict) for e in data.get("undone") or []):
@@ -144,6 +153,8 @@ def read_copy(path: Path) -> Copy:
         if hashlib.sha256(body.encode("utf-8")).hexdigest() != match.group(3):
             copy.problem = "does not match its checksum"
             return copy
+    from casebook.rules.log import parse_log
+
     problems = Problems()
     log = parse_log(body, path.name, problems)
     if log is None:  # a save without a seal line (older than checksums) that does not read

@@ -8,9 +8,12 @@ Ranking is BM25F over normalised tokens:
 
 * normalisation: lower case, accents and punctuation stripped, possessive 's dropped, common
   function words and question fillers dropped ("what happens if", "am I allowed to", and
-  their typos: "waht"), "face up"/"face down" as one word each, irregular forms read as
-  their verb ("led" -> "lead"), light stemming (plural -s/-es/-ies, -ing, -ed, final -e),
-  so "parks", "park" and "Park's" are one token;
+  their typos: "waht"), "face up"/"face down" as one word each, "can't" as "cannot", "run
+  out of" as "out of", irregular forms read as their verb ("led" -> "lead"), light stemming
+  (plural -s/-es/-ies, -ing, -ed, final -e, -tion and -able read as their verb), so "parks",
+  "park" and "Park's" are one token, and "restricted" finds "restriction";
+* in a query, a passive "get" ("which pile gets reviewed") is dropped, light words ("get",
+  "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location") and a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5;
@@ -23,8 +26,12 @@ Ranking is BM25F over normalised tokens:
 * a phrase bonus when consecutive query words stand next to each other in a title, keyword
   or text, and a bonus when the query is exactly an entry's title;
 * a question ("can I play two different suits") wants a rule: cards rank below rules then,
-  while a bare name ("2 of shoeprints") still finds the card first; variants, worked
-  examples and strategy tips (by their section or title) rank a little below the rules.
+  while a bare name ("2 of shoeprints"), a question naming a card ("where does the loupe
+  go when I play Wrong Turning") or asking for one ("a card that ...") still finds the card;
+  variants, worked examples and strategy tips (by their section or title) rank a little
+  below the rules, and an FAQ ruling a little below a basic rule it ties with;
+* "how many X" wants the rule that states a count, best of all the count of X: a rule
+  saying "5 investigators" answers "how many investigators" before one saying "five turns".
 
 Each hit carries `source_label`, the source as a player reads it ("Rule: The Park", "FAQ:
 <question>", "Card: 3 of Shoeprints"), with the game's short title in front when a search
@@ -87,24 +94,28 @@ class Hit:
 # --- tunables ----------------------------------------------------------------------------
 
 FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
-                 "count": 1.0}
+                 "count": 1.0, "count_one": 0.5}
 # length normalisation: strong on titles (a long FAQ question is about more than the query),
 # weak on keyword lists (a long list is not a diluted one)
 FIELD_B = {"title": 0.95, "keywords": 0.2, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
-           "count": 0.0}
+           "count": 0.0, "count_one": 0.0}
 K1 = 5.0  # BM25F field weights inflate tf, so saturate late
 SYNONYM_WEIGHT = 0.7
 # a typo match's weight by (edits, letters only swapped): a swap is the commonest slip, so
 # "tei" reads "tie" before "ten"
 TYPO_WEIGHT = {(1, True): 0.7, (1, False): 0.5, (2, True): 0.45, (2, False): 0.4}
 # bonus for consecutive query words found next to each other, by field
-PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "text": 0.5}
+PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "slug": 0.8, "text": 0.5}
 PHRASE_SCALE = 0.4
 EXACT_TITLE_BONUS = 1.0  # times the mean idf of the query words
 COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
+
+# ... unless the question asks for a card ("is there a card that lets me look") or names one
+# ("where does the loupe go when I play Wrong Turning"): a card answers it as well as a rule.
+_CARD_WANTED = re.compile(r"\bcards?\s+(?:that|which)\b")
 
 # Rules in a section (or with a title) of these words vary or illustrate the game: variants,
 # worked examples, strategy tips. A player asking about the game wants its rules first; one
@@ -117,13 +128,22 @@ FAQ_WEIGHT = 0.97
 
 # "How many investigators", "number of rounds": the answer states a count. Such a query carries
 # COUNT_TERM as one more word, which every rule whose text states a number holds, so a count rule
-# sharing the question's words ranks above one that merely names them.
+# sharing the question's words ranks above one that merely names them. Better still is the rule
+# that counts the very thing asked about: a rule stating "5 investigators" holds
+# COUNTED_PREFIX + "investigator", which "how many investigators" asks for in place of COUNT_TERM.
 COUNT_QUERY = re.compile(r"\b(?:how\s+(?:many|much)|number\s+of)\b")
 COUNT_TERM = "#count"
+COUNTED_PREFIX = "#count:"
+COUNTED_WEIGHT = 1.5  # the count of the very thing asked about outweighs any count
+COUNTED_WINDOW = 2  # words after a number that name what it counts ("36 evidence cards")
+# a number's phrase ends at punctuation: "scores 7. Each later solver" counts no solver
+_CLAUSE = re.compile(r"[.,;:()!?\u2013\u2014]")
+_ONE_HYPHEN = re.compile(r"\bone-")  # "a one-page aid" counts no pages
 _NUMBER_TEXT = """two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
 sixteen twenty thirty once twice"""
 # a count stated without a number: "play as many cards as you like", "any number of"
 _LOOSE_COUNT = re.compile(r"\b(?:as many|any number|up to)\b")
+_AT_ONCE = re.compile(r"\b(?:at|all at) once\b")  # "happens at once" counts nothing
 
 _STOPWORD_TEXT = """
 a an the of to in on at by for from with into onto upon and or but nor so as than then
@@ -138,7 +158,38 @@ don doesn didn isn aren wasn weren wouldn shouldn couldn mustn haven hasn hadn l
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 # Words that say little in a question ("can I play only trumps") but belong to the rules' texts
 # ("Only the mastermind draws"): left out of queries, kept in the index.
-QUERY_FILLERS = frozenset(["only"])
+QUERY_FILLERS = frozenset(["only", "now"])
+
+# Players' words at the table, read as the rules' (in queries only): "my suspect" is the player's
+# own, secret suspect.
+TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # (a word of its own, "mysuspect", that leans to "secret" at a share: see ONE_WAY_SYNONYMS)
+    (re.compile(r"\b(my|your|own)\s+(own\s+)?suspects?\b"), r"\1 \2suspect mysuspect"),
+    # "when does a review happen" asks what triggers one
+    (re.compile(r"\b(when\s+(?:does|do|will|can|is|are)\b.*?\b)happen(?:s|ed)?\b"), r"\1trigger"),
+    # "who takes the first turn" asks who goes first, not about the first round
+    (re.compile(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b"), "goes first"),
+)
+
+
+def _table_words(query: str) -> str:
+    text = normalize(query)
+    for pattern, replacement in TABLE_PHRASES:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+# Verbs that say little of what a question is about ("how many discs do I get"): they count, but
+# less than the words that name the thing asked about.
+LIGHT_WORDS = {"get": 0.3, "cannot": 0.3}
+
+# "get" before a past participle makes a passive ("my suspect got killed"): a filler then.
+PASSIVE_GET = frozenset(["get", "gets", "got", "getting", "gotten"])
+
+
+def _is_participle(word: str) -> bool:
+    return (word.endswith("ed") and len(word) > 4) or word in IRREGULAR_PARTICIPLES
+
 
 # A query that opens with one of these (or carries a "?") is a question: the player wants the
 # rule, so a card that merely shares a word ranks below the rules (see QUESTION_KIND_WEIGHT).
@@ -169,6 +220,8 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
     (SYNONYM_WEIGHT, ("worth", "value")),
     (0.5, ("start", "setup", "begin", "beginning")),
     (0.5, ("different", "mix", "mixed", "several")),
+    (0.8, ("put", "place", "placing")),
+    (0.8, ("district", "location")),  # P.I.'s rulebook calls its districts locations
     *((0.9, pair) for pair in (("zero", "0"), ("one", "1"), ("two", "2"), ("three", "3"), ("four", "4"),
                                ("five", "5"), ("six", "6"), ("seven", "7"), ("eight", "8"),
                                ("nine", "9"), ("ten", "10"), ("eleven", "11"), ("twelve", "12"))),
@@ -177,6 +230,7 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
 # Words that point to others but not back: a drawn game is a tie, but a player who asks about
 # a tie does not mean drawing cards (nor does "draw" alone, mostly: the tie rules list it).
 ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
+    (0.5, ("mysuspect",), ("secret",)),  # "my suspect" (TABLE_PHRASES) is the secret one
     (0.6, ("drawn",), ("tie", "equal")),
     (0.4, ("get", "gets"), ("take",)),  # "who gets the evidence"
     (0.5, ("same",), ("equal", "tie")),  # "the same total"
@@ -193,6 +247,7 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.6, ("over", "finished"), ("end", "finish")),
     (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
     (0.5, ("best", "good", "advice"), ("strategy", "tip")),
+    (0.5, ("two", "2"), ("twice", "second")),  # "two investigators in one district": a second one there
 )
 
 RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
@@ -225,11 +280,18 @@ IRREGULAR = {
     "hid": "hide", "hidden": "hide", "seen": "see", "saw": "see", "ran": "run", "got": "get",
     "gotten": "get", "gave": "give", "given": "give", "made": "make", "beaten": "beat", "held": "hold",
     "kept": "keep", "threw": "throw", "thrown": "throw", "knew": "know", "known": "know", "paid": "pay",
+    # "lied" is only ever the untruth ("lay" is the past of lying somewhere): the rules' "misled"
+    "misled": "mislead", "lied": "mislead",
 }
 
 
+IRREGULAR_PARTICIPLES = frozenset(["dealt", "taken", "chosen", "gone", "lost", "shown", "hidden", "seen", "given",
+                                   "made", "beaten", "held", "kept", "thrown", "known", "paid", "won", "led",
+                                   "drawn", "stuck", "caught", "hit", "put", "shot", "slain", "struck"])
+
+
 def stem(word: str) -> str:
-    """A light stemmer: irregular forms, plural -s/-es/-ies, -ing, -ed and a final -e ("parks" -> "park")."""
+    """A light stemmer: irregular forms, plural -s/-es/-ies, -ing, -ed, -tion, -able and a final -e ("parks" -> "park")."""
     w = IRREGULAR.get(word, word)
     if len(w) <= 3 or not w.isalpha():
         return w
@@ -245,6 +307,12 @@ def stem(word: str) -> str:
         w = _undouble(w[:-2]) if len(w) > 4 else w[:-1]
     elif w.endswith("ing") and len(w) > 5:
         w = _undouble(w[:-3])
+    # a noun or adjective made from a verb reads as the verb: "restriction" -> "restrict" (as
+    # "restricted"), "playable" -> "play", "elimination" -> "eliminat" (as "eliminated")
+    if w.endswith("tion") and len(w) > 6:
+        return w[:-3]
+    if w.endswith("able") and len(w) > 6:
+        return w[:-4]
     if w.endswith("e") and len(w) > 3:
         w = w[:-1]
     return w
@@ -262,8 +330,18 @@ _MUST = re.compile(r"\b(?:have|has|had|need|needs|got)\s+to\b")
 _SET_UP = re.compile(r"\bset[\s-]+up\b")
 
 
+# "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word
+# and the "t" a lone letter, so "can't be played" would lose its sense entirely
+_CANNOT = re.compile(r"\bcan(?:['\u2019]t|t|\s+not)\b")
+
+
+# "run out (of)" is "out (of)": "I ran out of cubes" is about cubes, as the rules' "out of cards"
+_RUN_OUT = re.compile(r"\b(?:run|runs|ran|running)\s+out\b")
+
+
 def _words(text: str) -> list[str]:
-    text = _SET_UP.sub("setup", _FACE.sub(r"face\1", normalize(text)))
+    text = _RUN_OUT.sub("out", _CANNOT.sub("cannot", normalize(text)))
+    text = _SET_UP.sub("setup", _FACE.sub(r"face\1", text))
     return _WORD.findall(_MUST.sub("must", text))
 
 
@@ -398,7 +476,7 @@ def _field_type(spec: Any) -> str:
 
 def _kind_of(component: Any) -> str:
     """"location" for a component of locations (by its id or name), else "card"."""
-    return "location" if "location" in tokenize(f"{component.id} {component.name}") else "card"
+    return "location" if stem("location") in tokenize(f"{component.id} {component.name}") else "card"
 
 
 def _value_text(value: Any, ftype: str, db: Any) -> str:
@@ -496,20 +574,47 @@ def _slug_words(slug: str) -> str:
 
 def _states_a_count(text: str) -> bool:
     """True for a text that states a number ("deal each player 4 cards", "five investigators")."""
-    return bool(_LOOSE_COUNT.search(normalize(text))) or any(
-        word.isdigit() or word in NUMBER_WORDS for word in _words(text))
+    text = _AT_ONCE.sub(" ", normalize(text))
+    return bool(_LOOSE_COUNT.search(text)) or any(word.isdigit() or word in NUMBER_WORDS for word in _words(text))
+
+
+def _is_number(word: str) -> bool:
+    return word.isdigit() or word in NUMBER_WORDS
+
+
+def _counted(texts: Iterable[str], one: bool = False) -> list[str]:
+    """What the texts count: the words right after a number ("36 evidence cards" -> evidence, card),
+    up to COUNTED_WINDOW of them before a function word or the clause's end, as COUNTED_PREFIX terms.
+    With `one`, what "one" counts instead: the next word only ("play one card"; not "one-page")."""
+    out: list[str] = []
+    for text in texts:
+        for clause in _CLAUSE.split(_ONE_HYPHEN.sub(" ", normalize(text)) if one else normalize(text)):
+            words = _words(clause)
+            for at, word in enumerate(words):
+                counts = word == "one" if one else _is_number(word)
+                if not counts:
+                    continue
+                for nxt in words[at + 1:at + 1 + (1 if one else COUNTED_WINDOW)]:
+                    if nxt in STOPWORDS or _is_number(nxt) or len(nxt) == 1:
+                        break
+                    term = COUNTED_PREFIX + stem(nxt)
+                    if term not in out:
+                        out.append(term)
+    return out
 
 
 def _database_docs(db: Any) -> Iterator[_Doc]:
     for rule in db.rules:
-        secondary = bool(SECONDARY_WORDS & {*tokenize(rule.section), *tokenize(rule.title)})
+        secondary = bool({stem(w) for w in SECONDARY_WORDS} & {*tokenize(rule.section), *tokenize(rule.title)})
+        counted = _counted([rule.title, rule.text, *rule.keywords])
         yield _Doc(Entry("rule", rule.id, db.id, rule.title, rule.text, f"rule {rule.id}"), {
             "title": _segments([rule.title]),
             "keywords": _segments(rule.keywords),
             "slug": _segments([_slug_words(rule.id)]),
             "section": _segments([rule.section]),
             "text": _segments([rule.text]),
-            "count": [[COUNT_TERM]] if _states_a_count(rule.text) else [],
+            "count": ([[COUNT_TERM]] if _states_a_count(rule.text) else []) + [[t] for t in counted],
+            "count_one": [[t] for t in _counted([rule.title, rule.text, *rule.keywords], one=True) if t not in counted],
         }, SECONDARY_WEIGHT if secondary else 1.0)
     for ruling in db.faq:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
@@ -541,6 +646,7 @@ class _GameIndex:
     bigrams: dict[tuple[str, str], dict[int, float]]  # term pair -> doc -> phrase weight
     titles: dict[frozenset[str], list[int]]  # a title's token set -> docs
     weights: list[float]  # each doc's standing (SECONDARY_WEIGHT for variants, examples, tips)
+    names: dict[str, list[tuple[tuple[str, ...], int]]] = field(default_factory=dict)  # a card name's first token -> (name, doc)
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
 
@@ -586,7 +692,12 @@ class _GameIndex:
                 continue
             for d in _deletes(term, 2 if len(term) >= 4 else 1):
                 deletes.setdefault(d, set()).add(term)
-        return cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], deletes)
+        names: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        for i, doc in enumerate(docs):
+            words = tuple(tokenize(doc.entry.name))
+            if doc.entry.kind == "card" and len(words) >= 2:
+                names.setdefault(words[0], []).append((words, i))
+        return cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
 
     def typos(self, token: str, limit: int) -> dict[str, int]:
         """Vocabulary terms within `limit` edits (Damerau-Levenshtein) of an unknown token."""
@@ -634,11 +745,16 @@ class _GameIndex:
 
     def search(self, query: str) -> list[tuple[float, int]]:
         words: list[tuple[str, int]] = []
-        raw = _words(query)
+        raw = _words(_table_words(query))
+        count = COUNT_QUERY.search(" ".join(raw))
         for at, word in enumerate(raw):
             if word == "a" and raw[at + 1:at + 2] == ["of"]:
                 word = "ace"  # a rank, as in "a of shoeprints"
             if word in STOPWORDS or word in QUERY_FILLERS or (len(word) == 1 and not word.isdigit()):
+                continue
+            if word in PASSIVE_GET and (count or at + 1 < len(raw) and _is_participle(raw[at + 1])):
+                # "which pile gets reviewed": the pile is reviewed, nobody gets anything; "how
+                # many discs do I get" asks how many discs one has
                 continue
             tok = stem(word)
             if tok not in self.postings and tok not in SYNONYMS and is_stopword_typo(word):
@@ -647,10 +763,20 @@ class _GameIndex:
                 words.append((tok, len(word)))
         if not words:
             return []
-        if COUNT_QUERY.search(" ".join(raw)) and COUNT_TERM in self.postings:
-            words.append((COUNT_TERM, 0))
         typed = {tok for tok, _ in words}
-        plans = [self.plan(tok, n, typed) for tok, n in words]
+        plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
+                 for tok, n in words]
+        if count and COUNT_TERM in self.postings:
+            # one more word: the count of the thing asked about, or failing that any count
+            asked = _words(" ".join(raw)[count.end():])
+            plan = [_Base(COUNT_TERM, 1.0, self.idf[COUNT_TERM], {COUNT_TERM: 1.0})]
+            for word in asked[:COUNTED_WINDOW]:
+                if word in STOPWORDS:
+                    break
+                term = COUNTED_PREFIX + stem(word)
+                if term in self.postings:
+                    plan.append(_Base(term, COUNTED_WEIGHT, self.idf[term], {term: 1.0}))
+            plans.append(plan)
         # term -> (weight, idf) of each query word, for the phrase and title bonuses
         expanded = [{t: (b.weight * tw, b.idf) for b in plan for t, tw in b.terms.items()} for plan in plans]
         scores: dict[int, float] = {}
@@ -702,9 +828,20 @@ class _GameIndex:
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
         n = len(plans)
-        kind_weight = QUESTION_KIND_WEIGHT if is_question(query) else {}
-        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * kind_weight.get(self.docs[d].kind, 1.0)
+        kind_weight = QUESTION_KIND_WEIGHT if is_question(query) and not _CARD_WANTED.search(" ".join(raw)) else {}
+        named = self.named_in(raw) if kind_weight else set()
+        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
                  * self.weights[d], d) for d, s in scores.items()]
+
+    def named_in(self, raw: list[str]) -> set[int]:
+        """The cards whose name (of two words or more) the query spells out, word for word."""
+        tokens = [stem(w) for w in raw if w not in STOPWORDS]
+        found: set[int] = set()
+        for at, tok in enumerate(tokens):
+            for name, d in self.names.get(tok, ()):
+                if tuple(tokens[at:at + len(name)]) == name:
+                    found.add(d)
+        return found
 
 
 class RulesIndex:

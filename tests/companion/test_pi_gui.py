@@ -43,7 +43,7 @@ def test_five_players_a_mini_game_by_taps(tmp_path):
     steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_more"}, {"tap": "players_more"}]
     steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
     steps += [{"text": ["new.seed", str(SEED)]}, {"dump": str(dumps["new"])}, {"shot": str(SCREENS / "pi-new.png")},
-              {"tap": "new_start"}, {"tap": "deal_seed"}, {"dump": str(dumps["dealt"])},
+              {"tap": "new_start"}, {"tap": "deal_seed"}, {"tap": "board_back"}, {"dump": str(dumps["dealt"])},
               {"shot": str(SCREENS / "pi-dealt.png")},
               {"press": "secret_1"}, {"wait": 0.6}, {"dump": str(dumps["held"])},
               {"shot": str(SCREENS / "pi-held.png")}, {"release": "secret_1"}]
@@ -156,7 +156,7 @@ def test_a_whole_game_to_the_end_shows_every_case(tmp_path):
     steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_fewer"}, {"text": ["new.p1", "Ann"]},
              {"text": ["new.p2", "Ben"]}, {"text": ["new.seed", "5"]}, {"tap": "new_start"}]
     for misled in (1, 0, 1):  # Ben, Ann, Ben are misled: Ben 14, Ann 7
-        steps += [{"tap": "deal_seed"}, {"tap": "more"}, {"tap": f"misled_{misled}"}, {"tap": "misled_yes"}]
+        steps += [{"tap": "deal_seed"}, {"tap": "board_back"}, {"tap": "more"}, {"tap": f"misled_{misled}"}, {"tap": "misled_yes"}]
     steps += [{"dump": str(dumps["over"])}, {"shot": str(SCREENS / "pi-over.png")}, {"tap": "table_home"},
               {"dump": str(dumps["start"])}, {"quit": True}]
     run(tmp_path, steps)
@@ -179,7 +179,8 @@ def test_the_map_and_the_bar_in_reach_at_every_size(tmp_path, size):
     48 dp, no word split; each player's button in view before the first turn."""
     first, later = tmp_path / "first.json", tmp_path / "later.json"
     steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_more"}, {"tap": "players_more"},
-             {"text": ["new.seed", str(SEED)]}, {"tap": "new_start"}, {"tap": "deal_seed"}, {"dump": str(first)},
+             {"text": ["new.seed", str(SEED)]}, {"tap": "new_start"}, {"tap": "deal_seed"}, {"tap": "board_back"},
+             {"dump": str(first)},
              {"tap": "district_little_italy"}, {"tap": "confirm"}, {"dump": str(later)},
              {"shot": str(SCREENS / f"size-{size[0]}x{size[1]}-pi.png")}, {"quit": True}]
     run(tmp_path, steps, size=size)

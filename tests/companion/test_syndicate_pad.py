@@ -78,3 +78,24 @@ def test_moving_a_card_says_so(pad):
     pick(pad, "A", "waves")
     pick(pad, "A", "waves")
     assert pad.message == "The Ace of Waves moved from Ann leads to Ben plays."
+
+
+def test_a_card_the_player_cannot_hold_is_greyed_with_why(pad):
+    """Cat did not follow Ann's personality lead in turn 1 (she played the Castle): in turn 2 the pad greys the
+    personality cards for her slot, and a tap on one says why; for Ann's slot the same suit is open."""
+    for rank, suit in (("8", "moons"), ("9", "knots"), ("7", "suns"), ("2", "knots")):
+        pick(pad, rank, suit)
+    assert pad.confirm().ok
+    pick(pad, "A", "waves")  # Ben leads; Cat plays first
+    assert pad.slot == "first" and pad.who("first") == "Cat"
+    pad.tap_rank("3")
+    assert set(pad.greyed()) == {"suns", "knots", "leaves", "wyrms"}
+    why = "Cat showed no personality card in turn 1 and has drawn none since: not the Painter."
+    assert pad.greyed()["suns"] == why
+    pad.tap_suit("suns")
+    assert pad.message == why and "first" not in pad.picks
+    pad.pick_slot("second")  # Ann's card: she followed, so the Painter may be hers
+    pad.tap_rank("3")
+    assert pad.greyed() == {}
+    pad.tap_suit("suns")
+    assert pad.picks["second"] == "painter"

@@ -457,7 +457,7 @@ def test_cli_reports_a_broken_database_without_a_traceback(case, tmp_path, capsy
 def pi_hasty_index() -> RulesIndex:
     from casebook.rules.cards import load_database
 
-    return RulesIndex.build([load_database("pi"), load_database("hasty")])
+    return RulesIndex.build([load_database("pi"), load_database("hasty"), load_database("syndicate")])
 
 
 @pytest.mark.parametrize(("game", "query", "expected"), [
@@ -484,3 +484,60 @@ def test_issue_20_questions_find_their_rule_first(pi_hasty_index, game, query, e
 def test_how_many_reads_as_a_count_and_set_up_as_setup():
     assert tokenize("how do we set up") == ["setup"] and tokenize("set-up") == ["setup"]
     assert tokenize("a set of cards") == ["set", "card"]
+
+
+# --- issue 20, second round: general readings of players' words --------------------------------
+
+def test_cant_run_out_and_derived_words_read_as_the_rules_words():
+    assert tokenize("I can't play") == tokenize("I cannot play") == tokenize("I cant play") == ["cannot", "play"]
+    assert tokenize("I ran out of cubes") == tokenize("out of cubes") == ["out", "cub"]
+    assert stem("restriction") == stem("restricted") == "restrict" and stem("playable") == "play"
+    assert stem("elimination") == stem("eliminated") and stem("lied") == stem("misled") == stem("mislead")
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # "how many X": the rule that counts X ("3 discs") before one that only speaks of discs
+    ("pi", "how many discs do I get", {"components_pieces"}),
+    ("pi", "how many cubes do we each get", {"components_pieces"}),
+    # ... and "play one card" counts cards too, if less than a number does
+    ("hasty", "how many cards do you play each turn", {"turn_play"}),
+    ("syndicate", "how many players can play", {"setup_players"}),
+    # a passive "get" is no word of the question
+    ("hasty", "which pile gets reviewed", {"review_largest"}),
+    # "my suspect" is the secret one
+    ("hasty", "can I play a card on my own suspect", {"cards_restrictions"}),
+    # a question naming a card, or asking for one, finds the card
+    ("hasty", "is there a card that lets me see another player's suspect", {"spyglass", "keyhole"}),
+    ("hasty", "where does the loupe go when I play wrong turning", {"wrong_turning", "faq_loupe_to"}),
+    # table phrases
+    ("hasty", "when does a review happen", {"turn_move_loupe"}),
+    ("hasty", "who takes the first turn", {"setup_hands"}),
+    ("pi", "what if the guy holding my case lied to me", {"misleading", "faq_misled_details"}),
+    ("pi", "I ran out of cubes", {"faq_out_of_cubes"}),
+    ("hasty", "which cards can't be played at the loupe", {"cards_restrictions"}),
+])
+def test_issue_20_players_words_find_their_rule_first(pi_hasty_index, game, query, expected):
+    assert pi_hasty_index.search(query, game=game)[0].entry.id in expected
+
+
+def test_a_question_that_names_no_card_still_puts_cards_below_rules(pi_hasty_index):
+    """Naming a card lifts the question's leaning to rules for that card only."""
+    hits = pi_hasty_index.search("can I play a card at the loupe", game="hasty", limit=5)
+    assert hits[0].entry.kind == "rule"
+
+
+def test_at_once_states_no_count(pi_hasty_index):
+    """"its effect happens at once" is no count: "how many" does not lean to it."""
+    from casebook.rules.search import _states_a_count
+
+    assert not _states_a_count("its effect happens at once") and _states_a_count("draw 4 cards")
+
+
+def test_what_a_number_counts():
+    from casebook.rules.search import _counted
+
+    assert _counted(["Each player has 5 investigators, 10 cubes, 3 black discs"]) == [
+        "#count:investigator", "#count:cub", "#count:black", "#count:disc"]
+    assert _counted(["The first player to solve scores 7. Each later solver takes a box"]) == []
+    assert _counted(["Play one card"], one=True) == ["#count:card"]
+    assert _counted(["A one-page player aid"], one=True) == [] and _counted(["Play one card"]) == []

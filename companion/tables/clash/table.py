@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
@@ -20,10 +22,11 @@ from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.clash.pad import TAKE_WORDS, ClashPad
 from casebook.companion.theme import readable, rgba
-from casebook.companion.widgets import FitLabel, Tile, button, colour_bar, label
+from casebook.companion.widgets import MARKUP, FitLabel, Tile, button, colour_bar, label
 from casebook.rules.games import clash
 
 SIDE_COLOURS = {"holmes": "#009E73", "moriarty": "#D55E00"}  # the card database's green and red
+SMALL_SP = 12  # no text on the table is smaller
 KIND_NAMES = {"victim": "victim", "felony": "felony", "object": "object"}
 
 NEW_GAME = NewGameSpec(
@@ -44,7 +47,8 @@ class ClockTower(Widget):
     def __init__(self, hours: int, colors: dict[str, str], **kw: Any):
         super().__init__(**kw)
         self.hours, self.colors = hours, colors
-        self.bind(pos=self.draw, size=self.draw)
+        redraw = Clock.create_trigger(self.draw)  # once the layout has settled (a resumed game in landscape: the
+        self.bind(pos=redraw, size=redraw)  # dial drawn mid-layout was left blank)
 
     def draw(self, *_args: Any) -> None:
         c = self.colors
@@ -78,7 +82,8 @@ class Track(Widget):
     def __init__(self, advantage: int | None, colors: dict[str, str], **kw: Any):
         super().__init__(size_hint_y=None, height=dp(14), **kw)
         self.advantage, self.colors = advantage, colors
-        self.bind(pos=self.draw, size=self.draw)
+        redraw = Clock.create_trigger(self.draw)  # as the dial: once the layout has settled
+        self.bind(pos=redraw, size=redraw)
 
     def draw(self, *_args: Any) -> None:
         x, y, w = self.x + dp(6), self.center_y, self.width - dp(12)
@@ -103,6 +108,23 @@ def panel(widget: Any, colour: str) -> Any:
         rect = Rectangle()
     widget.bind(pos=lambda w, *_: setattr(rect, "pos", w.pos), size=lambda w, *_: setattr(rect, "size", w.size))
     return widget
+
+
+def one_line(keys: list[Any]) -> list[Any]:
+    """The action bar's keys, each text on one line in its key: five keys a row (Agents) in large text split
+    "Support" and stood taller than the bar. A text that does not fit is drawn smaller, down to 12 sp."""
+
+    def fit(key: Any, *_a: Any) -> None:
+        room, size = key.width - dp(8), key.base_font
+        text = MARKUP.sub("", key.text)
+        while size > sp(12) and CoreLabel(font_size=size, bold=key.bold).get_extents(text)[0] > room:
+            size -= 0.5
+        key.font_size = size
+
+    for key in keys:
+        key.base_font = float(key.font_size)
+        key.bind(width=fit)
+    return keys
 
 
 class GreyTile(Tile):
@@ -143,7 +165,9 @@ class Table(GameTable):
             out.append(self._over(s))
         if s["conclusions"] and s["phase"] in ("site", "over"):  # the Summary just made leads
             out.append(self._conclusion(s))
-        out += [self._clock(s), self._threads(s)]
+        out.append(self._clock(s))
+        if not self.screen.landscape:  # in landscape the threads fill the right column, under the pad's keys
+            out.append(self._threads(s))
         if s["site"]:
             out.append(label(f"[b]{s['site']['name']}[/b]: {s['site']['text']}", muted=True))
         out.append(self._players(s))
@@ -166,6 +190,7 @@ class Table(GameTable):
         tall = dp(104) if self.screen.landscape else max(dp(116), min(dp(220), self.screen.width * 0.28))
         strip = BoxLayout(size_hint_y=None, height=tall, spacing=dp(6))
         dial = ClockTower(s["clock"]["hours"], app.colors, size_hint_x=None, width=tall)
+        dial.testid = "clock_dial"  # the GUI tests find it on the window and in the screenshot
         strip.add_widget(dial)
         info = column()
         hours, left = s["clock"]["hours"], s["clock"]["left"]
@@ -211,9 +236,10 @@ class Table(GameTable):
 
     def _thread(self, s: dict[str, Any], t: dict[str, Any]) -> Any:
         app, c = self.app, self.app.colors
-        small = int(app.fs * sp(11))
+        small = self._small()
         box = panel(BoxLayout(orientation="vertical", spacing=dp(4), padding=(dp(3), dp(3)), size_hint_y=None),
                     c["panel"])
+        box.testid = f"thread_box_{t['thread']}"  # the GUI tests find each thread on the window
         if t["revealed"]:
             kind = KIND_NAMES.get(t["kind"] or "", "")
             state = f"[b]REVEALED[/b]\n[size={small}]{t['plan_name']} ({kind})[/size]"
@@ -247,13 +273,14 @@ class Table(GameTable):
                 mark = " used" if card.get("used") else ""
                 mark += " [i]cancelled[/i]" if card.get("distracted") else ""  # a distraction token on it
                 value = f" {card['value']}" if "value" in card else ""
-                lines.append(f"{card['name']}{value}{mark}")
+                name = card["name"].replace("-", "-\n")  # Cross-examination: too wide for a third of a phone
+                lines.append(f"{name}{value}{mark}")
             if part["support"]:
                 lines.append(f"+{part['support']} support")
             if part["bonus"]:
                 lines.append(f"+{part['bonus']} agent")
             if lines:
-                text = label("\n".join(lines), padding=(dp(8), 0))
+                text = label("\n".join(lines), padding=(dp(8), 0, 0, 0))  # room on the left for the side's bar
                 text.font_size = small  # after the kv rule, which sets every label's size
                 colour_bar(text, SIDE_COLOURS[side], side="left", thick=4)
                 box.add_widget(text)
@@ -288,6 +315,7 @@ class Table(GameTable):
             line = label(f"[b]{name}[/b] ({clash.SIDE_NAMES[side]}){' · first' if s['first_player'] == name else ''}"
                          f"{turn}\n[size={int(self.app.fs * sp(12))}]{' · '.join(bits)}[/size]", padding=(dp(12), 0))
             colour_bar(line, SIDE_COLOURS[side], side="left", thick=8)
+            line.testid = f"player_{side}"
             box.add_widget(line)
         return box
 
@@ -325,11 +353,12 @@ class Table(GameTable):
     # --- the input ---------------------------------------------------------------------------------
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
-        """The keys for what is tapped next, and the line saying so (in landscape the line leads the state)."""
-        if s["phase"] == "over":
-            return []
-        keys = self._keys(s)
-        return keys if self.screen.landscape else [*keys, self._line(self.pad.prompt())]
+        """The keys for what is tapped next, and the line saying so (in landscape the line leads the state, and the
+        threads follow the keys: the clock and the players on the left, the threads the keys act on on the right)."""
+        keys = self._keys(s) if s["phase"] != "over" else []
+        if self.screen.landscape:
+            return [*keys, self._threads(s)]
+        return [*keys, self._line(self.pad.prompt())] if s["phase"] != "over" else []
 
     def _keys(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad
@@ -399,7 +428,7 @@ class Table(GameTable):
         out = [support, use, draw, *([agent_key()] if s["variants"] else [])]
         end = button("End turn", "end_turn", mode("end"))
         end.disabled = pad.must_play()
-        return [*out, end] if not pad.has_draft() else [*out, clear]
+        return one_line([*out, end] if not pad.has_draft() else [*out, clear])
 
     def secrets(self, s: dict[str, Any]) -> dict[str, str]:
         if s["phase"] == "over":
@@ -448,6 +477,10 @@ class Table(GameTable):
         fs = self.app.fs * sp(14)
         return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
                         color=rgba(self.app.colors["text"]), halign="center", valign="middle")
+
+    def _small(self) -> int:
+        """The size of the table's smallest text (a card's value under its name, the thread boxes' card lists)."""
+        return int(self.app.fs * sp(SMALL_SP))
 
     def _grid(self, cols: int) -> GridLayout:
         grid = GridLayout(cols=cols, size_hint_y=None, spacing=dp(3))
@@ -501,9 +534,11 @@ class Table(GameTable):
         """A side's ten card designs (those whose every copy is seen greyed out): what is in the hand."""
         pad, wide = self.pad, self.screen.landscape
         grid = self._grid(4 if wide else 3)  # three rows of four in a landscape pad's short column
-        small = int(self.app.fs * sp(10))
+        small = self._small()
         for card in pad.designs(side):
-            text = card.name if wide else f"{card.name}\n[size={small}]{card.value} · used {card.used_value}[/size]"
+            # four narrow keys a row in landscape: a long word breaks at its hyphen rather than shrink under 12 sp
+            text = card.name.replace("-", "-\n") if wide else \
+                f"{card.name}\n[size={small}]{card.value} · used {card.used_value}[/size]"
             grid.add_widget(self._tile(text, f"{prefix}_{card.id}", lambda cid=card.id: self._tap(pad.tap_card, cid),
                                        lit=pad.card == card.id, disabled=not pad.playable(side, card.id),
                                        height=48 if wide else 52))
@@ -514,7 +549,7 @@ class Table(GameTable):
         grid = self._grid(3)
         names = pad.cards.influence[side]
         for thread, cid in found:
-            grid.add_widget(self._tile(f"{names[cid].name}\n[size={int(self.app.fs * sp(10))}]thread {thread + 1}"
+            grid.add_widget(self._tile(f"{names[cid].name}\n[size={self._small()}]thread {thread + 1}"
                                        "[/size]", f"{prefix}_{thread + 1}_{cid}",
                                        lambda t=thread, c=cid: self._tap(pad.tap_in_play, t, c)))
         if not found:
@@ -526,7 +561,7 @@ class Table(GameTable):
         grid = self._grid(2)
         t = pad.state.tables[side]
         for agent in pad.cards.agents[side].values():
-            grid.add_widget(self._tile(f"{agent.name}\n[size={int(self.app.fs * sp(10))}]cost {agent.cost}[/size]",
+            grid.add_widget(self._tile(f"{agent.name}\n[size={self._small()}]cost {agent.cost}[/size]",
                                        f"agent_{agent.id}", lambda a=agent.id: self._tap(pad.tap_agent, a),
                                        disabled=agent.id in t.agent_discard or t.agent_support < agent.cost))
         return grid
@@ -551,7 +586,7 @@ class Table(GameTable):
         for take in (*clash.ACTION_CARD_SHOWS[card], "skip"):
             why = pad.take_refusal(take)  # greyed with its reason: at the limit, no upright card, an empty hand
             under = why if why is not None and take not in barred else f"thread {thread + 1}"
-            grid.add_widget(self._tile(f"{TAKE_WORDS[take]}\n[size={int(self.app.fs * sp(10))}]{under}"
+            grid.add_widget(self._tile(f"{TAKE_WORDS[take]}\n[size={self._small()}]{under}"
                                        "[/size]" if take != "skip" else "Skip", f"take_{take}",
                                        lambda k=take: self._tap(pad.choose_take, k), height=52,
                                        disabled=why is not None))
@@ -568,7 +603,7 @@ class Table(GameTable):
         for plan in pad.cards.plans.values():
             lit = plan.id in pad.plan
             text = (f"{pad.plan.index(plan.id) + 1}. " if lit else "") + f"{plan.name}\n" \
-                f"[size={int(self.app.fs * sp(10))}]{plan.thread}[/size]"
+                f"[size={self._small()}]{plan.thread}[/size]"
             grid.add_widget(self._tile(text, f"plan_{plan.id}", lambda p=plan.id: self._page_tap(pad.tap_plan, p),
                                        lit=lit))
         body.add_widget(grid)

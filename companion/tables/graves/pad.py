@@ -66,6 +66,9 @@ class GravesPad:
         if not self.cards:
             return "Tap a rank, then a suit, for each card played."
         extra = " + trump change" if self.change_trump else ""
+        loc = self.state.location
+        if loc.kind == "no_abilities" and any(r == "2" for r, _ in self.cards):  # why New trump stays greyed
+            extra += f" (no trump change at {loc.name})"
         if self.discards:
             extra += f", {self.discards} discarded first"
         return "Play: " + ", ".join(self.card_text(c) for c in self.cards) + extra
@@ -157,6 +160,20 @@ class GravesPad:
         who = self.state.to_act
         owner = 1 - who if kind == "discard_from_opponent_pile" else who
         return [f"{r} {s}" for r, s in loc.piles[owner]]
+
+    def ability_refusal(self, card: str, kind: str, target: str | None = None) -> str | None:
+        """Why an ability (on a target, for one that takes a card) cannot be used now, or None: what the rules
+        engine would refuse, known from the table alone (the active location, the piles), so the list greys it
+        out with this reason instead of offering it. No hand is known to the app: nothing here tells one."""
+        loc = self.state.location
+        if loc.kind == "no_abilities":
+            return f"not at {loc.name}: no ability may be used here"
+        if kind in ("discard_from_opponent_pile", "take_back") and target is None:
+            return None if self.ability_targets(kind) else "no card here to take"
+        event: dict[str, Any] = {"action": "ability", "by": self.player_to_act(), "card": card}
+        if target:
+            event["target"] = target
+        return self.session.check(event)
 
     def use_ability(self, card: str, target: str | None = None) -> Outcome:
         event: dict[str, Any] = {"action": "ability", "by": self.player_to_act(), "card": card}

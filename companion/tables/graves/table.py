@@ -72,6 +72,8 @@ class Table(GameTable):
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         out: list[Any] = [self._strip(s)]
         if s["phase"] == "play":
+            if self.screen.landscape:
+                out += self._location_row(s)
             out.append(self._active(s))
         elif s["phase"] in ("unmasking", "identity"):
             out += [self._players(s), self._evidence_won(s)]
@@ -79,7 +81,9 @@ class Table(GameTable):
             out += [self._players(s)]
         else:
             out += [self._players(s), self._over(s)]
-        self.secrets_after = len(out)  # each player's buttons first: the finished cases may be read after them
+        # each player's buttons before the finished cases; right under the strip while one of them still has
+        # something to enter (the identity drawn, evidence won): what a player must do next is never scrolled away
+        self.secrets_after = 1 if self._to_enter(s) else len(out)
         if s["phase"] != "over" and s["cases_done"]:
             out.append(self._cases_done(s))
         self.message = self.pad.message
@@ -107,7 +111,8 @@ class Table(GameTable):
             # always in the bar (greyed until a deuce is picked), so that the bar never shifts
             out.append(button(("[x] " if pad.change_trump else "") + "New trump", "deuce",
                               lambda: self.screen.then(setattr, pad, "change_trump", not pad.change_trump),
-                              flat=not pad.change_trump, disabled=not any(c[0] == "2" for c in pad.cards)))
+                              flat=not pad.change_trump, disabled=not any(c[0] == "2" for c in pad.cards)
+                              or self.session.state.location.kind == "no_abilities"))
             out.append(button("Ability...", "ability", self._abilities, flat=True))
             return out
         if s["phase"] == "deal":
@@ -139,14 +144,22 @@ class Table(GameTable):
 
     def secret_actions(self, s: dict[str, Any]) -> list[Any]:
         case = s["case"]
+        picker = {"set_identity": self._identity_picker, "note_evidence": self._evidence_picker}
+        return [button(f"{case[who]}: {what}", testid, picker[testid], flat=True)
+                for testid, who, what in self._to_enter(s)]
+
+    @staticmethod
+    def _to_enter(s: dict[str, Any]) -> list[tuple[str, str, str]]:
+        """What a player still enters alone: (testid, role, words) for the identity drawn, the evidence won."""
+        case = s["case"]
+        if s["phase"] not in ("play", "unmasking"):
+            return []
         out = []
-        if s["phase"] in ("play", "unmasking") and not case["identity"]:
-            out.append(button(f"{case['mastermind']}: set your identity", "set_identity", self._identity_picker,
-                              flat=True))
+        if not case["identity"]:
+            out.append(("set_identity", "mastermind", "set your identity"))
         noted = case["evidence_noted"].get(case["detective"], [])
-        if s["phase"] in ("play", "unmasking") and case["evidence_won"][case["detective"]] > len(noted):
-            out.append(button(f"{case['detective']}: note evidence won", "note_evidence", self._evidence_picker,
-                              flat=True))
+        if case["evidence_won"][case["detective"]] > len(noted):
+            out.append(("note_evidence", "detective", "note evidence won"))
         return out
 
     def has_draft(self) -> bool:
@@ -292,10 +305,18 @@ class Table(GameTable):
         else:
             text = f"[b]{s['to_act']} to act[/b] (turn {s['turn']}, lead {s['lead']}{passed}) · " + \
                 pad.selection_text() + (f" (pile would total {total})" if pad.cards else "")
-        out: list[Any] = [ranks, suits, self._line(text)]
-        if self.session.state.location.kind == "slums_time":  # there for the whole Slums: nothing jumps
-            out.append(self._slums_row(s))
-        if self.session.state.location.kind == "park_discard":  # there for the whole Park: nothing jumps
+        if self.screen.landscape:  # the pad column holds ranks and suits alone: its line takes the message slot
+            self._in_message_slot(text)
+            return [ranks, suits]
+        return [ranks, suits, self._line(text), *self._location_row(s)]
+
+    def _location_row(self, s: dict[str, Any]) -> list[Any]:
+        """The Slums' or The Park's own row, there for the whole location (nothing jumps); in landscape it sits in
+        the state column under the strip, in view (the pad column is full with ranks and suits)."""
+        pad = self.pad
+        if self.session.state.location.kind == "slums_time":
+            return [self._slums_row(s)]
+        if self.session.state.location.kind == "park_discard":
             row = GridLayout(cols=3, size_hint_y=None, height=dp(52), spacing=dp(3))
             row.add_widget(label(f"Park: {pad.discards} discarded first"))
             row.add_widget(button("(-)", "park_minus",
@@ -303,8 +324,8 @@ class Table(GameTable):
                                   flat=True))
             row.add_widget(button("(+)", "park_plus",
                                   lambda: self.screen.then(setattr, pad, "discards", pad.discards + 1), flat=True))
-            out.append(row)
-        return out
+            return [row]
+        return []
 
     def _slums_row(self, s: dict[str, Any]) -> GridLayout:
         """The Slums: the Detective sets -1, 0 or +1 token here and at the next location, once."""
@@ -332,25 +353,35 @@ class Table(GameTable):
                         color=rgba(self.app.colors["text"]), halign="center", valign="middle")
 
     def _abilities(self) -> None:
+        """The ability cards of the player to act; one the table can see is refused now is greyed with why."""
         pad = self.pad
         body = self.screen.start_page()
         body.add_widget(label("[b]Discard a card for its ability[/b] (then end the turn with Play)"))
+        loc = self.session.state.location
+        if loc.kind == "no_abilities":
+            body.add_widget(label(f"[b]{loc.name}[/b]: no special ability may be used while it is the active "
+                                  "location."))
         for card, text, kind in pad.abilities():
             rank, suit = card.split(" ", 1)
             title = f"{rank} {self.session.db.suits[suit].name}: {text}"
-            if kind in ("discard_from_opponent_pile", "take_back"):
-                targets = pad.ability_targets(kind)
+            why = pad.ability_refusal(card, kind)
+            if kind in ("discard_from_opponent_pile", "take_back") and why is None:
                 body.add_widget(label(title))
-                for t in targets:
+                for t in pad.ability_targets(kind):
                     r, su = t.split(" ", 1)
-                    body.add_widget(button(f"  on {r} {self.session.db.suits[su].name}", f"ab_{card}_{t}".replace(" ", "_"),
-                                           lambda c=card, t=t: self.screen.do(pad.use_ability(c, t)), flat=True))
-                if not targets:
-                    body.add_widget(label("  (no card to take)", muted=True))
+                    body.add_widget(self._ability_button(f"  on {r} {self.session.db.suits[su].name}",
+                                                         f"ab_{card}_{t}", pad.ability_refusal(card, kind, t),
+                                                         lambda c=card, t=t: self.screen.do(pad.use_ability(c, t))))
             else:
-                body.add_widget(button(title, f"ab_{card}".replace(" ", "_"), lambda c=card: self.screen.do(pad.use_ability(c)),
-                                       flat=True))
+                body.add_widget(self._ability_button(title, f"ab_{card}", why,
+                                                     lambda c=card: self.screen.do(pad.use_ability(c))))
         body.add_widget(button("Back", "ability_back", self.screen.refresh))
+
+    def _ability_button(self, text: str, testid: str, why: str | None, action: Any) -> Any:
+        """An ability (or its target): greyed out with the reason under it when the rules refuse it now."""
+        if why is not None:
+            text += f"\n[size={int(self.app.fs * sp(13))}]{why}[/size]"
+        return button(text, testid.replace(" ", "_"), action, flat=True, markup=True, disabled=why is not None)
 
     def _evidence_won(self, s: dict[str, Any]) -> Any:
         ev = s["case"]["evidence_won"]
@@ -360,18 +391,22 @@ class Table(GameTable):
         case = s["case"]
         grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))
         grid.bind(minimum_height=grid.setter("height"))
+        if pad.guessing is not None:  # the question alone: no other name to tap until Sure or Cancel
+            return [label(f"[b]{pad.guess_question()}[/b]\nThe case ends with the guess.")]
         if s["phase"] == "identity":
-            prompt = label(f"[b]{case['mastermind']}[/b], Mastermind: who were you?")
+            prompt = f"[b]{case['mastermind']}[/b], Mastermind: who were you?"
             for iid, name in pad.identities():
                 grid.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(pad.set_identity(i)),
                                        flat=True))
-            return [prompt, grid]
-        if pad.guessing is not None:  # the question alone: no other name to tap until Sure or Cancel
-            return [label(f"[b]{pad.guess_question()}[/b]\nThe case ends with the guess.")]
-        prompt = label(f"[b]{case['detective']}[/b], Detective: name the Mastermind")
-        for iid, name in pad.identities():
-            grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.then(pad.ask_guess, i), flat=True))
-        return [prompt, grid]
+        else:
+            prompt = f"[b]{case['detective']}[/b], Detective: name the Mastermind"
+            for iid, name in pad.identities():
+                grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.then(pad.ask_guess, i),
+                                       flat=True))
+        if self.screen.landscape:  # the five names fill the pad column: the prompt takes the message slot
+            self._in_message_slot(prompt)
+            return [grid]
+        return [label(prompt), grid]
 
     def _cases_done(self, s: dict[str, Any]) -> BoxLayout:
         """Each finished case's Mastermind, now known to all, and how the unmasking went."""
@@ -452,6 +487,13 @@ class Table(GameTable):
             body.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(self.pad.set_identity(i)),
                                    flat=True))
         body.add_widget(button("Back", "identity_back", self.screen.refresh))
+
+    def _in_message_slot(self, text: str) -> None:
+        """Landscape: the pad's own line shown in the message slot, unless the slot holds a word of its own (a
+        notice or refusal of the table, or the frame's "Undone."), which stays until the next tap."""
+        said = self.screen.ids.message.text
+        if not self.message and (not said or said == getattr(self, "_line_said", None)):
+            self.message = self._line_said = text
 
     @staticmethod
     def _column() -> BoxLayout:

@@ -8,21 +8,25 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from kivy.app import App
+from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
 
 from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable
 from casebook.companion.tables.hasty.pad import HastyPad
 from casebook.companion.tables.setup import PickInOrder, SecretEntry, SetupSpec
 from casebook.companion.theme import PLAYER_COLOURS, readable
-from casebook.companion.widgets import FitLabel, Tile, button, colour_bar, label
+from casebook.companion.widgets import MARKUP, Tile, button, colour_bar, label
 from casebook.rules.games import hasty
 
 SET_VARIANT = "set_"  # the new-game toggles for the card sets: set_base, set_advanced, set_expert
-RESTRICTION_SHORT = {"none": "", "must_loupe": "loupe only", "cant_loupe": "not at the loupe",
-                     "must_own": "own suspect only", "cant_own": "not on your own"}
+MIN_TEXT = 12  # sp: no text on the table is smaller
+RESTRICTION_SHORT = {"none": "", "must_loupe": "loupe only", "cant_loupe": "not at loupe",  # a line of a tile
+                     "must_own": "only your own", "cant_own": "not your own"}  # four a row (landscape) at 12 sp
 
 
 # --- the new game ----------------------------------------------------------------------------------
@@ -72,9 +76,44 @@ NEW_GAME = HastyNewGame(
 
 # --- the table ------------------------------------------------------------------------------------
 
+def _width(text: str, size: float, bold: bool = False) -> float:
+    """The width of `text` (markup left out) on one line at `size`."""
+    return float(CoreLabel(font_size=size, bold=bold).get_extents(MARKUP.sub("", text))[0])
+
+
+def _line_px(size: float) -> float:
+    return float(CoreLabel(font_size=size).get_extents("Hg")[1])
+
+
+def _lines(text: str, size: float, room: float, bold: bool = False) -> int:
+    """How many lines `text` takes wrapped in `room` (words never split: each fits)."""
+    lines, line = 1, ""
+    for word in MARKUP.sub("", text).split():
+        wider = f"{line} {word}" if line else word
+        if line and _width(wider, size, bold) > room:
+            lines, line = lines + 1, word
+        else:
+            line = wider
+    return lines
+
+
+class RowTile(Tile):
+    """A tile whose text shrinks to fit its widest word, but never under MIN_TEXT sp."""
+
+    def fit_words(self, *_args: Any) -> None:
+        super().fit_words()
+        floor = App.get_running_app().fs * sp(MIN_TEXT)
+        self.font_size = max(self.font_size, min(floor, self.base_font))
+
+
 class Table(GameTable):
+    """Portrait: the state scrolls above a fixed pad of each player's "hold to see", the row and the line of what
+    to do. Landscape: the row leads the state on the left, the holds and that line fill the pad on the right. The
+    holds never scroll: however long what happened grows, each stays whole on the window."""
+
     pad_class = HastyPad
     pad: HastyPad
+    secrets_in_pad = True  # the frame puts the holds atop the fixed pad
 
     def scoreline(self, s: dict[str, Any]) -> str:
         names = [self._set_name(x) for x in s["sets"]]
@@ -87,21 +126,38 @@ class Table(GameTable):
     def widgets(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad
         self.message = pad.message
-        self.secrets_after = None
+        self.secrets_cols = self._hold_cols(s["players"])
         self._to_top(s)
         if s["phase"] == "over":  # what the last event did sits in the fixed pad, in full
-            return [self._over(s), self._row(s, in_body=True)]
-        if pad.card is not None:
-            return self._choice(s)
+            return [self._over(s), self._row(s)]
+        if pad.card is not None:  # in landscape a suspect is chosen on the row, the card's text beside it in the pad
+            return [self._row(s)] if self._choice_beside_row() else [*self._choice(s), *self._row_in_state(s)]
         if self._picking(s):  # the card types take the pad (one set) or lead the state (several): the row below
             grids = [] if self._cards_in_pad() else self._card_grids(self._prefix(s))
             if s["phase"] == "reveal":
-                return [*self._head(s), self._review(s), *grids, self._row(s, in_body=True)]
-            return [*self._head(s), *grids, self._row(s, in_body=True)]
-        head = self._head(s)
-        marks = self._marks(s)
-        self.secrets_after = 1 + len(head) + len(marks)  # each player's "hold to see" right under what just happened
-        return [*head, self._last(s), *marks, self._players(s)]
+                return [*self._head(s), self._review(s), *grids, self._row(s)]
+            return [*self._head(s), *grids, self._row(s)]
+        return [*self._row_in_state(s), self._last(s), *self._marks(s), self._players(s)]
+
+    def _choice_beside_row(self) -> bool:
+        """Whether a card waits for a suspect in landscape: its text in the pad's column, the row on the left."""
+        options = self.pad.choices(self.pad.card) if self.pad.card is not None else None
+        return self.screen.landscape and options is not None and options[0] == "target"
+
+    def _row_in_state(self, s: dict[str, Any]) -> list[Any]:
+        """In landscape the row leads the state (the pad's column holds the holds and the line); else nothing."""
+        return [self._row(s)] if self.screen.landscape else []
+
+    def _hold_cols(self, players: list[str]) -> int:
+        """The holds a row in the pad: two for up to four players, else four (three if a name would not fit)."""
+        if len(players) <= 4:
+            return 2
+        width = self.screen.width - dp(12)
+        if self.screen.landscape:  # table.kv: the pad takes 0.56 of the width
+            width = (width - dp(6)) * 0.56
+        room = (width - dp(3) * 3) / 4 - dp(16)  # widgets.kv: a hold's text keeps clear of its colour bar
+        widest = max(_width(f"{p}:", self.app.fs * sp(15)) for p in players)  # "Ann: hold to see" at CButton's size
+        return 4 if widest <= room else 3
 
     def _to_top(self, s: dict[str, Any]) -> None:
         """A new step (an event, a pile tapped, a card waiting) shows the state from its top: its prompt in view."""
@@ -120,24 +176,28 @@ class Table(GameTable):
             reviews = "review is" if n == 1 else f"{n} reviews are"
             out.append(label(f"[b]No review next:[/b] the next {reviews} called off (the loupe passes the last "
                              "suspect and returns to the first)"))
-        piles = [f"{r['name']}: {', '.join(r['face_up'])}" for r in s["row"] if r["alive"] and len(r["face_up"]) > 1]
-        if piles:  # a tile names only its top face-up card
+        piles = [f"{r['name']}: {', '.join(r['face_up'])}" for r in s["row"] if r["alive"] and r["face_up"]]
+        if piles:  # a tile counts its face-up cards: here they are by name
             out.append(label("[b]Face up:[/b] " + " · ".join(piles)))
         return out
 
     def _head(self, s: dict[str, Any]) -> list[Any]:
-        """In landscape the pad's column is short: its line (what to do, or what the last card did) leads the state."""
-        return [self._pad_line(s)] if self.screen.landscape else []
+        """In landscape the card types fill the pad's short column: its line (what to do, or what the last card did)
+        leads the state."""
+        return [self._pad_line(s)] if self.screen.landscape and self._picking(s) else []
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         if s["phase"] == "over":
             return [self._last(s)] if s["history"] else []
-        line = [] if self.screen.landscape else [self._pad_line(s)]
-        if self._picking(s):
+        if self._choice_beside_row():
+            return self._choice(s)
+        line = [self._pad_line(s)]
+        if self._picking(s):  # in landscape its line leads the state instead
+            line = [] if self.screen.landscape else line
             return [*self._card_grids(self._prefix(s)), *line] if self._cards_in_pad() else line
-        return [self._row(s), *line]
+        return line if self.screen.landscape else [self._row(s), *line]
 
-    def _pad_line(self, s: dict[str, Any]) -> FitLabel:
+    def _pad_line(self, s: dict[str, Any]) -> ScrollView:
         if s["phase"] == "reveal" and s["history"]:  # what the last card did, in reach while the next is entered
             return self._line(f"[b]Last:[/b] {s['history'][-1]}")
         return self._line(self.pad.prompt())
@@ -193,55 +253,68 @@ class Table(GameTable):
         found = self.session.db.sets.get(set_id)
         return found.name if found else set_id
 
-    def _cols(self, n: int, in_body: bool) -> int:
-        """Tiles a row: three or four on a phone; in landscape up to six in the short pad column (two rows), three
-        in the narrow state."""
-        if self.screen.landscape:
-            return 3 if in_body else 6 if n > 8 else 4
-        return 3 if n <= 6 else 4
+    def _cols(self, n: int) -> int:
+        """Tiles a row: three or four on a phone; three in landscape's state column."""
+        return 3 if n <= 6 or self.screen.landscape else 4
 
-    def _cell(self, face_up: bool = False) -> float:
-        """Three lines of a tile (a fourth while a card lies face up in a pile), larger with larger text."""
-        return float(dp(76 if face_up else 60) * self.app.fs)
+    def _tile_room(self, cols: int) -> float:
+        """The width a tile's words get: the window's (in landscape the state's column) shared by `cols` tiles."""
+        width = self.screen.width - dp(12)
+        if self.screen.landscape:  # table.kv: the state takes 0.44 of the width
+            width = (width - dp(6)) * 0.44
+        return (width - dp(3) * (cols - 1)) / cols - dp(8)
 
-    def _row(self, s: dict[str, Any], in_body: bool = False) -> GridLayout:
-        """Every suspect: the living left to right (pile size, the loupe, the tapped one), then the murdered."""
+    def _row(self, s: dict[str, Any]) -> GridLayout:
+        """Every suspect: the living left to right (pile size, the loupe, the tapped one), then the murdered.
+        A tile is its name and one line under it (never smaller than MIN_TEXT): the pile's size, whose suspect
+        it is once known, how many of its cards lie face up (named in the "Face up:" line) and LOUPE (also the
+        bar across its top), the last two left out where the line would not fit."""
         app, pad = self.app, self.pad
-        small = 11 / 12 if self.screen.landscape else 1.0  # three lines in a landscape tile's 56 dp
-        cols = self._cols(len(s["row"]), in_body)
+        size = app.fs * sp(MIN_TEXT)
+        cols = self._cols(len(s["row"]))
         rows = -(-len(s["row"]) // cols)
-        cell = self._cell(any(r["face_up"] for r in s["row"] if r["alive"]))
-        grid = GridLayout(cols=cols, size_hint_y=None, height=cell * rows + dp(3) * (rows - 1), spacing=dp(3))
+        room = self._tile_room(cols)
         review = (s["review"] or {}).get("suspect")
         tied = set(s["tied"])
+        tiles, lines = [], 2
         for r in s["row"]:
             loupe = r["id"] == s["loupe"] and s["phase"] != "over"
-            foot = ["[b]LOUPE[/b]"] if loupe else []
-            if r["owner"] and r["alive"] and s["phase"] != "over":  # exposed: whose secret suspect it is
-                foot.append(f"{r['owner']}'s")
-            if not r["alive"]:
-                foot = ["murdered"]
-            elif foot or cols > 4:  # beside other words, or in a narrow tile: the count alone
-                foot.insert(1 if loupe else 0, str(r["pile"]))
-            else:
-                foot.append(f"{r['pile']} card{'' if r['pile'] == 1 else 's'}")
             name = f"[b]{r['name']}[/b]" if r["alive"] else f"[s]{r['name']}[/s]"
+            foot = self._foot(r, loupe, s["phase"] == "over", cols, size, room)
+            lines = max(lines, _lines(r["name"], size, room, bold=True) + _lines(foot, size, room))
             lit = r["id"] == pad.picked or r["name"] == review or r["name"] in tied
-            small_size = int(app.fs * small * sp(11))
-            text = f"{name}\n[size={small_size}]{' · '.join(foot)}[/size]"
-            if r["face_up"] and r["alive"]:  # public: the top one by name (all of them under the row when several)
-                more = len(r["face_up"]) - 1
-                text += f"\n[size={small_size}][i]{r['face_up'][-1]}{f' +{more}' if more else ''}[/i][/size]"
-            tile = Tile(text=text, testid=f"suspect_{r['id']}", flat=not lit, markup=True, height=cell)
-            tile.base_font = tile.font_size = app.fs * small * sp(12)  # after the kv rule, which sets its own
+            tile = RowTile(text=f"{name}\n{foot}", testid=f"suspect_{r['id']}", flat=not lit, markup=True)
+            tile.base_font = tile.font_size = size  # after the kv rule, which sets its own
             tile.valign = "middle"
             if not r["alive"]:
                 tile.color = self._rgba("muted")
             tile.bind(on_release=lambda *_, sid=r["id"]: self._tap(self.pad.tap_suspect, sid))
             if loupe:  # the loupe: a thick bar in the accent colour across the tile's top
                 colour_bar(tile, app.colors["accent"], side="top", thick=6)
+            tiles.append(tile)
+        cell = max(dp(48), lines * _line_px(size) + dp(12))  # the kv rule leaves the text 8 dp less than the tile
+        grid = GridLayout(cols=cols, size_hint_y=None, height=cell * rows + dp(3) * (rows - 1), spacing=dp(3))
+        for tile in tiles:
+            tile.height = cell
             grid.add_widget(tile)
         return grid
+
+    @staticmethod
+    def _foot(r: dict[str, Any], loupe: bool, over: bool, cols: int, size: float, room: float) -> str:
+        """The line under a suspect's name: what fits of its pile size, owner, face-up count and the loupe."""
+        if not r["alive"]:
+            return "murdered"
+        owner = [f"{r['owner']}'s"] if r["owner"] and not over else []
+        up = [f"{len(r['face_up'])} up"] if r["face_up"] else []
+        mark = ["[b]LOUPE[/b]"] if loupe else []
+        count = f"{r['pile']} card{'' if r['pile'] == 1 else 's'}"
+        if not (owner or up or mark) and cols <= 4 and _width(count, size) <= room:
+            return count
+        parts = [*mark, str(r["pile"]), *owner, *up]
+        for spare in (*mark, *up):  # the bar shows the loupe; the "Face up:" line names the cards
+            if _width(" · ".join(parts), size, bold=True) > room:
+                parts.remove(spare)
+        return " · ".join(parts)
 
     def _tap(self, tap: Any, what: str) -> None:
         """A tap on the pad: an event's outcome shown (a refusal in the engine's words), else a redraw."""
@@ -252,10 +325,15 @@ class Table(GameTable):
         else:
             self.screen.do(outcome)
 
-    def _line(self, text: str) -> FitLabel:
+    def _line(self, text: str) -> ScrollView:
+        """One line of what to do or what just happened, in a place of its own that never grows: a long one
+        wraps and scrolls there, its text never smaller than 14 sp."""
         fs = self.app.fs * sp(14)
-        return FitLabel(text=text, size_hint_y=None, height=dp(40), base_font=fs, font_size=fs, markup=True,
-                        color=self._rgba("text"), halign="center", valign="middle")
+        place = ScrollView(size_hint_y=None, height=2 * _line_px(fs) + dp(6), do_scroll_x=False, bar_width=dp(4))
+        line = label(text, font_size=fs, halign="center", valign="middle")
+        line.bind(texture_size=lambda w, ts: setattr(w, "height", max(ts[1], place.height)))
+        place.add_widget(line)
+        return place
 
     def _rgba(self, key: str) -> Any:
         from casebook.companion.theme import rgba
@@ -312,10 +390,10 @@ class Table(GameTable):
                 if card.sets[0] != set_id and len(sets) > 1:
                     continue
                 note = RESTRICTION_SHORT[card.restriction]
-                text = card.name + (f"\n[size={int(self.app.fs * sp(10))}]{note}[/size]" if note else "")
-                tile = Tile(text=text, testid=f"{prefix}_{card.id}", flat=True, markup=True,
+                text = card.name + (f"\n[i]{note}[/i]" if note else "")
+                tile = RowTile(text=text, testid=f"{prefix}_{card.id}", flat=True, markup=True,
                             height=dp(48) if self.screen.landscape else dp(52) * self.app.fs,
-                            font_size=self.app.fs * sp(13))
+                            font_size=self.app.fs * sp(MIN_TEXT if self.screen.landscape else 13))
                 tile.valign = "middle"
                 tile.bind(on_release=lambda *_, c=card.id: self._tap(self.pad.tap_card, c))
                 grid.add_widget(tile)
@@ -328,7 +406,8 @@ class Table(GameTable):
         options = pad.choices(card.id)
         assert options is not None
         key, values = options
-        whom = "taps the suspect in the row below" if key == "target" else "taps the player"
+        row = "on the left" if self.screen.landscape else "below"
+        whom = f"taps the suspect in the row {row}" if key == "target" else "taps the player"
         out: list[Any] = [*self._head(s), label(f"[b]{card.name}[/b]: {hasty.effect_text(card.effect, card.name)}\n"
                                                 f"{s['active']} chooses: {whom}.")]
         if key == "player":  # a suspect is chosen on the row itself

@@ -202,7 +202,7 @@ class PiPad:
         out = self.session.do({"action": "deal"})
         if out.ok:
             self.clear()
-            self.tell("Lay out the tiles and display as listed below; hold your button to see the case you hold.")
+            self.tell("Lay out the tiles as All tiles shows; hold your button to see the case you hold.")
         return out
 
     def start_deal(self) -> None:
@@ -272,6 +272,9 @@ class PiPad:
             self.case[kind] = e
 
     def close_case(self) -> None:
+        """Close the holder's page, and with it any refusal said on it (it may name a card another player holds)."""
+        if self.case_by is not None:
+            self.message = ""
         self.case_by, self.case = None, {}
 
     def confirm_case(self) -> Outcome:
@@ -279,8 +282,9 @@ class PiPad:
             return Outcome(False, "Tap the suspect, the crime and the district on the three case cards you hold.")
         who = self.state.players[self.case_by]
         out = self.session.do({"action": "case", "by": who, **self.case})
-        self.close_case()  # whatever happened, the case leaves the screen
-        if not out.ok:
+        if out.ok:
+            self.close_case()
+        else:  # said on the holder's page alone, where only they look: it goes when the page closes
             self.message = out.message
         return out
 

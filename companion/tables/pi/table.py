@@ -7,16 +7,29 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
+from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
+from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
 
 from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.pi.pad import MODES, SLOTS, PiPad
 from casebook.companion.theme import rgba
-from casebook.companion.widgets import FitLabel, Tile, button, colour_bar, confirm, label
+from casebook.companion.widgets import (
+    FitLabel,
+    Tile,
+    _panel,
+    button,
+    colour_bar,
+    confirm,
+    label,
+    widest_word,
+)
 from casebook.rules.games import pi
 
 # the pieces' own colours (cards/pi/game.yaml suits), so each player picks the colour of their pieces
@@ -34,9 +47,88 @@ MODE_LABELS = {"investigate": "Investigate", "evidence": "Evidence", "solve": "S
 KIND_WORDS = {"suspect": "suspect", "crime": "crime", "location": "district"}
 
 
+CANAL = "#0072B2"  # the water between districts that do not touch, and the harbour
+MIN_FONT = 12  # sp: no text on the table smaller
+
+
 def short(name: str) -> str:
     """A district's name for a map cell: without a leading 'The'."""
     return name[4:] if name.startswith("The ") else name
+
+
+class DistrictCell(Tile):
+    """A district on the map (or a card): its font shrinks to fit its widest word, never under MIN_FONT sp."""
+
+    def fit_words(self, *_args: Any) -> None:
+        room = self.width - dp(8)
+        if room <= 0 or not self.text:
+            return
+        size = self.base_font
+        while size > sp(MIN_FONT) and widest_word(self.text, size, self.bold, self.font_name) > room:
+            size -= 1
+        self.font_size = max(size, sp(MIN_FONT))
+
+
+class Link(Widget):
+    """What lies between two neighbouring cells of the map: a street (they touch) or a canal (they do not)."""
+
+    testid = StringProperty("")
+
+    def __init__(self, colour: str, **kw: Any):
+        super().__init__(**kw)
+        with self.canvas:
+            Color(*rgba(colour))
+            self._rect = Rectangle()
+        self.bind(pos=self._draw, size=self._draw)
+
+    def _draw(self, *_args: Any) -> None:
+        self._rect.pos, self._rect.size = self.pos, self.size
+
+
+class CityMap(Widget):
+    """The city as it lies on the board, a cell a district: a street crosses the gap between districts that touch,
+    a canal (blue) runs between neighbouring cells that do not; the harbour where no district is."""
+
+    def __init__(self, city: pi.City, board: dict[tuple[int, int], str], cell: Any, row_height: float,
+                 street: str, gap: float = 6, **kw: Any):
+        self.cols = 1 + max(x for x, _y in board)
+        self.rows = 1 + max(y for _x, y in board)
+        self.gap, self.row_height = float(dp(gap)), float(row_height)
+        super().__init__(size_hint_y=None, height=self.rows * self.row_height + (self.rows - 1) * self.gap, **kw)
+        self.cells: dict[tuple[int, int], Widget] = {}
+        self.links: list[tuple[tuple[int, int], tuple[int, int], Link, bool]] = []
+        for y in range(self.rows):
+            for x in range(self.cols):
+                self.cells[(x, y)] = cell(board.get((x, y)))
+                self.add_widget(self.cells[(x, y)])
+        for (x, y), d in board.items():
+            for nx, ny in ((x + 1, y), (x, y + 1)):
+                other = board.get((nx, ny))
+                if other is None:
+                    continue
+                touch = other in city.adjacent[d]
+                link = Link(street if touch else CANAL, testid=f"{'street' if touch else 'canal'}_{d}_{other}")
+                self.links.append(((x, y), (nx, ny), link, touch))
+                self.add_widget(link)
+        self.bind(pos=self._place, size=self._place)
+
+    def _place(self, *_args: Any) -> None:
+        g, rh = self.gap, self.row_height
+        cw = (self.width - g * (self.cols - 1)) / self.cols
+        for (x, y), w in self.cells.items():
+            w.size_hint = (None, None)
+            w.size = (cw, rh)
+            w.pos = (self.x + x * (cw + g), self.top - (y + 1) * rh - y * g)
+        for (x, y), (nx, _ny), link, touch in self.links:
+            a = self.cells[(x, y)]
+            if nx > x:  # side by side: the gap runs up and down
+                along, across = (rh * 0.3, g) if touch else (rh, g / 2)
+                link.size = (across, along)
+                link.pos = (a.right + (g - across) / 2, a.y + (rh - along) / 2)
+            else:  # one above the other
+                along, across = (cw * 0.3, g) if touch else (cw, g / 2)
+                link.size = (along, across)
+                link.pos = (a.x + (cw - along) / 2, a.y - g + (g - across) / 2)
 
 
 class Table(GameTable):
@@ -77,9 +169,8 @@ class Table(GameTable):
                     *self._element_grids(pad.deck_cards(), lambda e: self.screen.then(pad.tap_card, e),
                                          "draw", lambda e: False)]
         out: list[Any] = []
-        head = self._head(s) if self.screen.landscape and s["phase"] == "play" else None
-        if head is not None:
-            out.append(head)
+        if self.screen.landscape and s["phase"] == "play":  # the pad's right column is the map's, whole
+            out += self._lead(s)
         if s["phase"] == "over":
             out.append(label(f"[b]{s['result']['why']}[/b]"))
         elif s["phase"] == "deal":
@@ -106,30 +197,40 @@ class Table(GameTable):
 
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad
-        head = self._head(s)
         if pad.case_by is not None or s["phase"] != "play" or pad.drawing:
+            head = self._head(s)
             return [head] if head is not None else []
-        vertical = self.screen.landscape  # a short pad column: the modes stand left of the grid
-        modes = GridLayout(cols=1 if vertical else 3, size_hint=(None, None) if vertical else (1, None),
-                           width=dp(88), height=self._cell() * 3 + dp(6) if vertical else dp(48), spacing=dp(3))
-        for m in MODES:
-            modes.add_widget(button(MODE_LABELS[m], f"mode_{m}", lambda m=m: self.screen.then(pad.tap_mode, m),
-                                    flat=pad.mode != m, height=self._cell() if vertical else dp(48)))
         if pad.mode == "evidence":
             body = self._display(s)
         elif pad.mode == "solve" and pad.solve_step() != "location":
             body = self._solve_grid(pad.solve_step())
         else:
             body = self._map(s)
-        if vertical:  # the headline went to the top of the state
-            side = BoxLayout(size_hint_y=None, height=body.height, spacing=dp(3))
-            side.add_widget(modes)
-            side.add_widget(body)
-            return [side]
-        return [head or self._headline(""), modes, body]
+        if self.screen.landscape:  # whose turn, the answer and the modes lead the state, left
+            return [body]
+        return [*self._lead(s), body]
 
-    def _head(self, s: dict[str, Any]) -> FitLabel | None:
-        """The answer told large, or what Confirm will record; in landscape it leads the state instead."""
+    def _lead(self, s: dict[str, Any]) -> list[Any]:
+        """Whose turn it is, the largest text on the table; the answer or what Confirm will record; the modes."""
+        pad = self.pad
+        modes = GridLayout(cols=3, size_hint_y=None, height=dp(48), spacing=dp(3))
+        for m in MODES:
+            modes.add_widget(button(MODE_LABELS[m], f"mode_{m}", lambda m=m: self.screen.then(pad.tap_mode, m),
+                                    flat=pad.mode != m, height=dp(48)))
+        return [self._turn(s), self._head(s) or self._headline(""), modes]
+
+    def _turn(self, s: dict[str, Any]) -> Label:
+        who = s["current"]
+        fs = self.app.fs * sp(24)
+        banner = FitLabel(text=f"[b]{who}'s turn[/b]", size_hint_y=None, height=dp(40), base_font=fs, font_size=fs,
+                          min_font=sp(MIN_FONT), markup=True, color=rgba(self.app.colors["text"]), halign="center",
+                          valign="middle")
+        banner.testid = "turn"
+        colour_bar(banner, PALETTE.get(s["colours"][who], "#888888"), side="left", thick=12)
+        return banner
+
+    def _head(self, s: dict[str, Any]) -> Label | None:
+        """The answer told, or what Confirm will record."""
         pad = self.pad
         if pad.case_by is not None:
             return None
@@ -156,7 +257,7 @@ class Table(GameTable):
                         button("Cancel", "deal_cancel", lambda: screen.then(pad.clear), flat=True)]
             out = [button("Enter the deal", "deal_table", lambda: screen.then(pad.start_deal))]
             if self.session.log.seed is not None:
-                out.insert(0, button("Deal by app", "deal_seed", lambda: screen.do(pad.deal_by_seed())))
+                out.insert(0, button("Deal by app", "deal_seed", self._deal_by_app))
             return out
         if s["phase"] != "play":
             return []
@@ -201,36 +302,82 @@ class Table(GameTable):
             return
         self.screen.do(pad.confirm())
 
-    def _headline(self, text: str, bold: bool = False) -> FitLabel:
-        fs = self.app.fs * sp(19 if bold else 15)
-        return FitLabel(text=f"[b]{text}[/b]" if bold else text, size_hint_y=None, height=dp(52), base_font=fs,
-                        font_size=fs, markup=True, color=rgba(self.app.colors["text"]), halign="center",
-                        valign="middle")
+    def _headline(self, text: str, bold: bool = False) -> Label:
+        """Smaller than whose turn it is, never under MIN_FONT: in the fixed pad two lines (the font shrinks to
+        fit them); in landscape, where it leads the scrolling state, as many lines as it takes."""
+        fs = self.app.fs * sp(16 if bold else 15)
+        if self.screen.landscape:
+            return label(f"[b]{text}[/b]" if bold else text, font_size=fs, halign="center")
+        return FitLabel(text=f"[b]{text}[/b]" if bold else text, size_hint_y=None, height=dp(44), base_font=fs,
+                        font_size=fs, min_font=sp(MIN_FONT), markup=True, color=rgba(self.app.colors["text"]),
+                        halign="center", valign="middle")
 
-    def _map(self, s: dict[str, Any]) -> GridLayout:
-        """The city as it lies on the board: one big button a district, the harbour where none is."""
-        pad, c, db = self.pad, self.city, self.session.db
-        board = db.records["districts"].cards
-        cells = {tuple(r["cell"]): r.id for r in board}
-        cols = 1 + max(x for x, _y in cells)
-        rows = 1 + max(y for _x, y in cells)
-        grid = GridLayout(cols=cols, size_hint_y=None, height=self._cell() * rows + dp(3) * (rows - 1), spacing=dp(3))
+    def board(self) -> dict[tuple[int, int], str]:
+        return {(int(r["cell"][0]), int(r["cell"][1])): r.id for r in self.session.db.records["districts"].cards}
+
+    def _map(self, s: dict[str, Any]) -> CityMap:
+        """The city as it lies on the board: one big button a district, streets and canals between them; in the
+        harbour, where no district is, the button that shows every tile."""
+        pad, c = self.pad, self.city
         mine = set(self.session.state.investigators[self.session.state.current]) if s["phase"] == "play" else set()
         chosen = pad.picks.get("location") if pad.mode == "solve" else pad.target
-        for y in range(rows):
-            for x in range(cols):
-                d = cells.get((x, y))
-                if d is None:
-                    grid.add_widget(Label(text="Harbour", font_size=self.app.fs * sp(11), size_hint_y=None,
-                                          height=self._cell(), color=rgba(self.app.colors["muted"])))
-                    continue
-                mark = " *" if d in mine else ""
-                cell = Tile(text=short(c.name[d]) + mark, testid=f"district_{d}", flat=d != chosen, height=self._cell(),
-                            font_size=self.app.fs * sp(13), bold=d == chosen)
-                cell.valign = "middle"
-                cell.bind(on_release=lambda *_, d=d: self.screen.then(pad.tap_district, d))
-                grid.add_widget(cell)
-        return grid
+
+        def cell(d: str | None) -> Widget:
+            if d is None:
+                return button("All tiles", "board", self.show_board, flat=True, font_size=self.app.fs * sp(13))
+            mark = " *" if d in mine else ""
+            t = DistrictCell(text=short(c.name[d]) + mark, testid=f"district_{d}", flat=d != chosen,
+                             height=self._cell(), font_size=self.app.fs * sp(13), bold=d == chosen)
+            t.valign = "middle"
+            t.bind(on_release=lambda *_: self.screen.then(pad.tap_district, d))
+            return t
+
+        return CityMap(c, self.board(), cell, self._cell(), self.app.colors["muted"])
+
+    def show_board(self) -> ModalView:
+        """Every district's tiles on the city map, over the whole window: where to lay them out, what lies where."""
+        from kivy.core.window import Window
+
+        c, tiles = self.city, self.session.state.tiles
+        view = ModalView(size_hint=(1, 1), auto_dismiss=False)  # Back: the app closes it at once
+        box = BoxLayout(orientation="vertical", padding=dp(2), spacing=dp(6))  # the cells as wide as can be
+        _panel(box)
+        fs = self.app.fs * sp(MIN_FONT)
+        wide = (Window.width - dp(20)) / 5 > dp(118)  # each name on one line
+        box.add_widget(label(f"[b]The tiles, mini-game {self.session.state.mini}[/b]: suspect, then crime; a grey "
+                             "bar joins districts that touch, blue is water", size_hint_y=None))
+
+        def cell(d: str | None) -> Widget:
+            if d is None:
+                text, colour = "Harbour", CANAL
+            else:
+                suspect, crime = tiles.get(d, (None, None))
+                text = (f"[b]{short(c.name[d])}[/b]\n{c.name[suspect] if suspect else 'no suspect'}\n"
+                        f"{c.name[crime] if crime else 'no crime'}")
+                colour = self.app.colors["bg"]
+            out = Label(text=text, markup=True, font_size=fs, halign="center", valign="middle",
+                        color=rgba(self.app.colors["text"] if d else "#FFFFFF"))
+            out.bind(size=lambda w, *_a: setattr(w, "text_size", (w.width - dp(2), None)))
+            with out.canvas.before:
+                Color(*rgba(colour))
+                rect = Rectangle()
+            out.bind(pos=lambda w, *_a: setattr(rect, "pos", w.pos), size=lambda w, *_a: setattr(rect, "size", w.size))
+            return out
+
+        box.add_widget(CityMap(c, self.board(), cell, dp(58) if wide else dp(96), self.app.colors["muted"],
+                                 gap=4))
+        box.add_widget(self._display_line(self.session.summary(None)))
+        box.add_widget(Widget())
+        box.add_widget(button("Back to the table", "board_back", lambda: view.dismiss(animation=False)))
+        view.add_widget(box)
+        view.open(animation=False)
+        return view
+
+    def _deal_by_app(self) -> None:
+        out = self.pad.deal_by_seed()
+        self.screen.do(out)
+        if out.ok:  # where the tiles go, first of all
+            self.show_board()
 
     def _display(self, s: dict[str, Any]) -> GridLayout:
         pad = self.pad
@@ -249,13 +396,14 @@ class Table(GameTable):
         for e in elements:
             grid.add_widget(self._element_button(e, f"solve_{e}",
                                                  lambda e=e: self.screen.then(pad.tap_solve, kind, e),
-                                                 pad.picks.get(kind) == e))
+                                                 pad.picks.get(kind) == e, kind_line=False))  # the prompt says
         return grid
 
-    def _element_button(self, e: str, testid: str, action: Any, chosen: bool) -> Tile:
-        kind = KIND_WORDS[self.city.kind[e]]
-        t = Tile(text=f"{self.city.name[e]}\n[size={int(self.app.fs * sp(10))}]{kind}[/size]", testid=testid,
-                 flat=not chosen, height=self._cell(), font_size=self.app.fs * sp(13), markup=True, bold=chosen)
+    def _element_button(self, e: str, testid: str, action: Any, chosen: bool, kind_line: bool = True) -> Tile:
+        """A card's button: its name, and (among cards of every kind) its kind below it."""
+        kind = f"\n[size={int(self.app.fs * sp(MIN_FONT))}]{KIND_WORDS[self.city.kind[e]]}[/size]" if kind_line else ""
+        t = DistrictCell(text=self.city.name[e] + kind, testid=testid, flat=not chosen, height=self._cell(),
+                         font_size=self.app.fs * sp(13), markup=True, bold=chosen)
         t.valign = "middle"
         t.bind(on_release=lambda *_: action())
         return t
@@ -359,12 +507,15 @@ class Table(GameTable):
         self.screen.refresh()
 
     def _confirm_case(self) -> None:
-        self._stop_case_timer()
-        self.screen.do(self.pad.confirm_case())
+        out = self.pad.confirm_case()
+        if out.ok:  # refused, the page stays open (and closes by itself in time)
+            self._stop_case_timer()
+        self.screen.do(out)
 
     def _close_case(self) -> None:
         self._stop_case_timer()
         self.pad.close_case()
+        self.screen.say("")  # a refusal said on the holder's page leaves with it
         self.screen.refresh()
 
     def _stop_case_timer(self) -> None:

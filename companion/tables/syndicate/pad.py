@@ -59,8 +59,9 @@ class SyndicatePad:
             self.message = "Tap a rank first, then a suit."
             return
         card = sy.parse_card(self.session.db, f"{self.rank} {suit}")
-        if card.id in self.discarded():
-            self.message = f"The {card.name} is in the discard pile: it cannot be played until a reshuffle."
+        why = self.barred().get(card.id)
+        if why is not None:
+            self.message = why
             return
         self.message = ""
         for other, cid in list(self.picks.items()):
@@ -76,20 +77,59 @@ class SyndicatePad:
         """Ids of the cards in the discard pile as this turn is played (after the draw and any reshuffle)."""
         return set(sy._draw(self.state)[3])
 
-    def out_of_play(self) -> set[str]:
-        """The suits that, after the rank tapped, name a card in the discard pile (the pad greys them out)."""
+    def barred(self) -> dict[str, str]:
+        """The cards the player of the chosen slot cannot play this turn, by id, each with why: in the discard
+        pile, shuffled into the draw pile since they last drew, or of a mark or suit they showed they lack by not
+        following it (and have drawn nothing since). All of it follows from cards played face up, so saying it
+        tells the table nothing it has not seen."""
+        st = self.state
+        player = st.players.index(self.who(self.slot))
+        cards, discarded, who = sy.deck(self.session.db), self.discarded(), self.who(self.slot)
+        out = {}
+        for cid, reason in sy.unplayable(st, player).items():
+            card = cards[cid]
+            if cid in discarded:
+                out[cid] = f"The {card.name} is in the discard pile: it cannot be played until a reshuffle."
+            elif reason.startswith("shuffled"):
+                out[cid] = f"The {card.name} was {reason.split(';')[0]}; {who} has drawn none since."
+            else:
+                out[cid] = self._void(player, card)
+        return out
+
+    def _void(self, player: int, card: sy.DCard) -> str:
+        """Why an enforcer cannot hold a card: a lead of its mark (an Ace's: its suit) they did not follow."""
+        st, db, who = self.state, self.session.db, self.state.players[player]
+        for (kind, key), turn in sorted(st.voids[player].items(), key=lambda kv: kv[1]):
+            if key in (card.suits if kind == "suit" else card.marks):
+                what = db.suits[key].name if kind == "suit" else db.marks[key].name.lower()
+                return f"{who} showed no {what} card in turn {turn} and has drawn none since: not the {card.name}."
+        return f"{who} cannot hold the {card.name} now."
+
+    def greyed(self) -> dict[str, str]:
+        """After the rank tapped, the suits that name a card the slot's player cannot play, each with why."""
         if self.rank is None:
-            return set()
-        gone = self.discarded()
-        out = set()
+            return {}
+        barred = self.barred()
+        out = {}
         for suit in self.session.db.suits:
             try:
                 card = sy.parse_card(self.session.db, f"{self.rank} {suit}")
             except IllegalAction:
                 continue
-            if card.id in gone:
-                out.add(suit)
+            if card.id in barred:
+                out[suit] = barred[card.id]
         return out
+
+    def out_of_play(self) -> set[str]:
+        """The suits the pad greys out after the rank tapped."""
+        return set(self.greyed())
+
+    def why_greyed(self, suit: str) -> None:
+        """A greyed suit tapped: say why its card cannot be played (a greyed key takes no pick)."""
+        self.message = self.greyed().get(suit, "")
+
+    def rank_text(self) -> str:
+        return RANK_LABELS.get(self.rank or "", self.rank or "")
 
     def clear(self) -> None:
         self.slot, self.rank, self.picks, self.message = "lead", None, {}, ""
