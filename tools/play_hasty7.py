@@ -114,7 +114,9 @@ def main() -> None:
             sys.exit(f"play: the names typed came out as {(w.last['summary'] or {}).get('players')}")
         w.shot("table", holds=holds(w))
         for i, name in enumerate(NAMES):  # the phone goes round: each holds their own button
-            w.hold(f"secret_{i}", 0.8, shot=f"held-{name}")
+            held = w.hold(f"secret_{i}", 0.8, shot=f"held-{name}")
+            if not any(f"{name} only" in t for t in held["texts"]):
+                w.warnings.append(f"{name}'s press on their hold showed nothing")
             w.shot(f"after-hold-{name}")
         reviews = 0
         for n, (what, taps) in enumerate(turns):

@@ -44,7 +44,7 @@ def plan() -> tuple[list[Step], pi.State]:
     while not pi.is_over(state):
         pi.apply(state, {"action": "deal"})
         mini = state.mini
-        steps.append(("deal", mini, [list(case) if case else None for case in state.cases]))
+        steps.append(("deal", mini, [pi.summary(state, i).get("case") for i in range(len(NAMES))]))
         wrong_first = state.players[state.current] if mini == 1 else None
         misled = state.players[state.left_of(state.first)] if mini == 2 else None
         rounds: dict[str, int] = {}
@@ -108,16 +108,17 @@ def main() -> None:
                 w.tap("board_back")
                 w.shot(f"mini{mini}-table", holds=HOLDS)
                 for i, name in enumerate(NAMES):  # the phone goes round: each reads the case they hold
-                    held = w.hold(f"secret_{i}", 0.8, shot=f"mini{mini}-held-{name}" if i in (0, 4) else None,
-                                  scroll=True)
+                    shot = f"mini{mini}-held-{name}" if i in (0, 4) else None
+                    held = w.hold(f"secret_{i}", 0.8, shot=shot, scroll=True)
+                    if not any(t.startswith("You hold") for t in held["texts"]):  # as a player would: again
+                        w.warnings.append(f"mini-game {mini}: {name}'s first press showed nothing; pressed again")
+                        held = w.hold(f"secret_{i}", 0.8, shot=f"{shot}-again" if shot else None)
                     if i == 4:
                         w.shot(f"mini{mini}-after-holds")
-                    holds_for = cases[(i + 1) % len(NAMES)]  # player i holds the case of the player on their left
-                    if not any(t.startswith("You hold") for t in held["texts"]):
-                        w.warnings.append(f"mini-game {mini}: {name}'s hold shows no case")
-                    elif holds_for and not any(holds_for[0].replace("_", " ").lower() in t.lower()
-                                               for t in held["texts"]):
-                        w.warnings.append(f"mini-game {mini}: {name}'s hold does not name {holds_for[0]}")
+                    want = "\n".join(f"{k.title() if k != 'location' else 'District'}: {cases[i][k]}"
+                                     for k in ("suspect", "crime", "location"))  # the case player i holds
+                    if not any(want in t for t in held["texts"]):
+                        w.warnings.append(f"mini-game {mini}: {name}'s hold does not show {want!r}")
                 continue
             kind, name, taps = step[0], step[1], step[2]
             n += 1
@@ -125,6 +126,8 @@ def main() -> None:
                 w.tap(tap)
                 if tap == "confirm" and "solve_yes" in taps:
                     w.shot(f"{n:03d}-{name}-solve-asked")
+                elif kind == "misled" and k < len(taps) - 1:  # the More... page, then the question
+                    w.shot(f"{n:03d}-{name}-{'more' if k == 0 else 'misled-asked'}")
                 elif k == len(taps) - 2 and len(taps) > 2 and n < 12:  # just before the last tap of a turn
                     w.shot(f"{n:03d}-{name}-{taps[0]}-chosen")
             what = step[3] if kind == "turn" else "misled"

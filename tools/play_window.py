@@ -133,7 +133,7 @@ class Window:
                 sys.exit(f"play_window: no control '{testid}' on '{dump['screen']}': {sorted(dump['controls'])}")
             if control["in_window"] or not scroll:
                 break
-            self._wheel_towards(control, dump["window"][1], at_edge)
+            self._wheel_towards(dump, testid, at_edge)
             dump, rect = self.dump(), control["rect"]
             control = dump["controls"].get(testid)
             at_edge = at_edge or (control is not None and control["rect"] == rect)
@@ -146,20 +146,24 @@ class Window:
         height = dump["window"][1]
         return self.origin[0] + round(x + w / 2), self.origin[1] + round(height - (y + h / 2))
 
-    def _wheel_towards(self, control: dict[str, Any], height: int, at_edge: bool) -> None:
+    def _wheel_towards(self, dump: dict[str, Any], testid: str, at_edge: bool) -> None:
         """One click of the mouse wheel (a finger's swipe) towards a control: mid-window, or `at_edge` over the
-        part of the control still in view (the scrolling part that holds it); down if it lies below, else up."""
-        x, y, w, h = control["rect"]  # Kivy's y runs upwards: low y is the bottom of the window
-        bottom_in, top_in = control.get("edges_in_view", [False, False])
-        if not at_edge:
-            ky, down = height / 2, y < height / 2
-        elif top_in and not bottom_in:
-            ky, down = y + h - 4, True
-        elif bottom_in and not top_in:
-            ky, down = y + 4, False
-        else:
-            ky, down = height / 2, y < height / 2
-        point = self.origin[0] + round(x + w / 2), self.origin[1] + round(height - ky)
+        scrolling part that holds it (the part of it still in view, else a control of its kind in view); down
+        if the control lies below that point, else up."""
+        height = dump["window"][1]
+        x, y, w, h = dump["controls"][testid]["rect"]  # Kivy's y runs upwards: low y is the bottom of the window
+        bottom_in, top_in = dump["controls"][testid].get("edges_in_view", [False, False])
+        kind = testid.rstrip("0123456789")  # secret_ for secret_4
+        kin = [c["rect"] for t, c in dump["controls"].items() if t.startswith(kind) and c["in_window"]]
+        px, py = x + w / 2, height / 2
+        if at_edge and top_in and not bottom_in:
+            py = y + h - 4
+        elif at_edge and bottom_in and not top_in:
+            py = y + 4
+        elif at_edge and kin:
+            px, py = kin[0][0] + kin[0][2] / 2, kin[0][1] + kin[0][3] / 2
+        down = y + h / 2 < py
+        point = self.origin[0] + round(px), self.origin[1] + round(height - py)
         self._x("mousemove", *map(str, point), "click", "5" if down else "4")
 
     def tap(self, testid: str, scroll: bool = False) -> dict[str, Any]:
