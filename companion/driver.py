@@ -9,7 +9,10 @@ from there, lifted), {"key": 27} (Escape / Back), {"window": "on_minimize"},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
 smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp (small_texts: each one's smallest size in sp), the action bar's place, each button's text and fill colours;
 whether each control's bottom and top edges are in view), {"wait": seconds},
-{"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true}.
+{"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true},
+{"listen": "folder"} (from then on, take each next step from `folder/<n>.json` as another process writes
+it, and touch `<n>.done` once it is done: tools/play_window.py taps a real window by X events and asks
+the driver only where the controls are).
 A step that cannot be done writes `<script>.error` and quits with the app.
 """
 
@@ -88,6 +91,19 @@ class Driver:
         self._since = 0.0
         self.finger: Finger | None = None
         self._finger_at = (0.0, 0.0)
+        self.listen: Path | None = None
+
+    def _wait_for_step(self) -> bool:
+        """While listening: take the next step once its file is there (look again in a moment). False: no listener."""
+        if self.listen is None:
+            return False
+        ask = self.listen / f"{self.i}.json"
+        if ask.exists():
+            self.steps.append(json.loads(ask.read_text()))
+            Clock.schedule_once(self.step, 0)
+        else:
+            Clock.schedule_once(self.step, 0.05)
+        return True
 
     def start(self) -> None:
         # a benchmark of start-up asks for no wait before the first step; tests wait for the layout
@@ -128,7 +144,8 @@ class Driver:
             return
         self._since = 0.0
         if self.i >= len(self.steps):
-            self.app.stop()
+            if not self._wait_for_step():
+                self.app.stop()
             return
         step = self.steps[self.i]
         delay = 0.0
@@ -194,6 +211,10 @@ class Driver:
         elif "quit" in step:
             self.app.stop()
             return
+        elif "listen" in step:
+            self.listen = Path(step["listen"])
+        if self.listen is not None and self.i > 0:
+            (self.listen / f"{self.i}.done").write_text("ok")
         self.i += 1
         Clock.schedule_once(self.step, delay)
 
