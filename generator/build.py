@@ -200,11 +200,6 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
     for size_id, plan in plans.items():
         for note in plan.notes:  # every setting the imposition changed by itself, said
             progress(f"note: {paper}, {size_id} cards: {note}")
-        spaced = [s.plan for s in sheets if s.size_id == size_id and s.plan.gutter != plan.gutter]
-        if spaced:
-            many = f"{len(spaced)} sheets hold" if len(spaced) > 1 else "1 sheet holds"
-            progress(f"note: {paper}, {size_id} cards: {many} cards with different backs, {spaced[0].gutter:g} mm "
-                     "apart (twice the bleed) so that a drifted cut shows no other back")
     p = composed.lib.papers[paper]
     backs, calibration, labelled = switches(composed, opts)
     with atomic_file(path) as tmp:

@@ -73,10 +73,6 @@ def test_no_page_of_any_pdf_has_ink_within_5_mm_of_the_edge(game, tmp_path_facto
                     found.append(f"{path.name} p{i + 1}: {', '.join(sides)}")
         finally:
             pdf.close()
-    letter_poker = [f for f in found if f.startswith(tuple(f"{game}-letter{s}.pdf" for s in ("", "-faces", "-backs")))]
-    if found and len(letter_poker) == len(found):
-        pytest.xfail("issue 21 item 11 (i21back): Letter poker sheets' bleed reaches 4.7 mm from the edge: "
-                     + "; ".join(found[:6]))
     assert not found, "; ".join(found)
 
 
