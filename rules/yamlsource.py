@@ -122,7 +122,16 @@ def _shared(text: str) -> str:
 MAX_BYTES = 5_000_000  # our largest YAML file is 32 KB, a long game's log 13 KB
 MAX_LINE = 100_000  # characters on one line
 MAX_DEPTH = 64  # levels of nested mappings and lists; our layouts use fewer than 10
-MAX_NODES = 30_000  # values in one file, each alias counted as the values it repeats; ours hold < 2,400
+# Values written out in a file: MAX_NODES, or (in a larger file) one for every VALUE_CHARS characters read so far
+# (ours hold < 2,400; a 10,000-card deck holds 90,000 values in 667 KB, one per 7 characters). Written out, a value
+# takes 2 characters at least (`0,`): only values packed denser than any card file are refused, where they begin,
+# and reading stays proportional to the file's size, in time and memory, up to MAX_BYTES.
+MAX_NODES = 30_000
+VALUE_CHARS = 4
+# What aliases repeat: at most MAX_NODES, or ALIAS_FACTOR times the values written out. Honest aliases (`<<:
+# *defaults` on every card) repeat about as much as is written; an alias bomb repeats a few lines a billion times,
+# and one padded with 5 MB of comments is refused as fast as a bare one (the file's size buys it nothing).
+ALIAS_FACTOR = 3
 MAX_SCALAR = 20_000  # characters in one value; our longest text has 1,945 (and far longer ones stall the layout)
 MAX_PROBLEMS = 50  # problems the reader reports in one file before it stops
 
@@ -315,18 +324,30 @@ class _Reader:
         finally:
             parser.dispose()
 
-    def count(self, mark: Any, added: int = 1) -> None:
+    def count(self, mark: Any, added: int = 1, alias: bool = False) -> None:
+        """Count values read (an alias: the values it repeats); refuse a file past its budgets."""
         self.nodes += added
-        if added > 1:
+        if alias:
             self.repeated += added
-        if self.nodes > MAX_NODES:
-            if self.repeated:
-                what = (f"aliases repeat values until the file would hold more than {MAX_NODES} "
-                        f"({self.repeated} of them repeated; an alias bomb?)")
-            else:
-                what = f"the file holds more than {MAX_NODES} values"
-            raise _Refused(mark, what, f"at most {MAX_NODES} values, counting each alias as the values it "
-                           "repeats (real card files and logs hold a few thousand)")
+            written = self.nodes - self.repeated
+            if self.repeated > max(MAX_NODES, ALIAS_FACTOR * written):
+                raise _Refused(mark, f"aliases repeat {self.repeated} values where the file writes out {written} "
+                               "(an alias bomb?)", f"aliases that repeat at most {MAX_NODES} values, or "
+                               f"{ALIAS_FACTOR} times what the file writes out")
+        elif self.nodes - self.repeated > MAX_NODES:
+            self.check_density(mark)
+
+    def check_density(self, mark: Any) -> None:
+        """Past MAX_NODES values written out, refuse more than one for every VALUE_CHARS characters read so far.
+
+        Counted against the text up to here, not the whole file's size: a dense run of values
+        is refused where it begins, not after reading what the rest of the file would allow.
+        """
+        written, chars = self.nodes - self.repeated, max(mark.index, 0)
+        if written > max(MAX_NODES, chars // VALUE_CHARS):
+            raise _Refused(mark, f"the file holds {written} values in its first {chars} characters (more than one "
+                           f"for every {VALUE_CHARS})", f"at most {MAX_NODES} values, or one for every {VALUE_CHARS} "
+                           "characters (card files and logs take 6 characters or more a value)")
 
     def problem(self, place: Place, message: str, expected: str) -> None:
         """Add a problem; a file with too many (20,000 duplicate keys) is refused instead."""
@@ -347,8 +368,8 @@ class _Reader:
 
     def scalar(self, event: Any) -> None:
         self.nodes += 1
-        if self.nodes > MAX_NODES:
-            self.count(event.start_mark, 0)
+        if self.nodes - self.repeated > MAX_NODES:
+            self.check_density(event.start_mark)
         if len(event.value) > MAX_SCALAR:
             raise _Refused(event.start_mark, f"a value of {len(event.value)} characters",
                            f"at most {MAX_SCALAR} characters in one value (our longest text has under 2,000)")
@@ -456,7 +477,7 @@ class _Reader:
         if len(self.stack) + height > MAX_DEPTH:
             raise _Refused(event.start_mark, f"with the alias *{event.anchor} the values nest more than "
                            f"{MAX_DEPTH} levels deep", f"at most {MAX_DEPTH} levels of mappings and lists")
-        self.count(event.start_mark, size)
+        self.count(event.start_mark, size, alias=True)
         self.add(_copy(value), place, size, height)
 
     def add(self, value: Any, place: Place, size: int, height: int) -> None:
