@@ -73,7 +73,9 @@ class PdfDocument:
     def end_page(self) -> None:
         self.canvas.showPage()
         self.pages += 1
-        _compress_now(self.canvas._doc.Pages.pages[-1], self.store)
+        page = self.canvas._doc.Pages.pages[-1]
+        _compress_now(page, self.store)
+        _compact(page)
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -289,6 +291,32 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     stream.dictionary["Filter"] = pdfdoc.PDFArray(names)
     stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
+
+
+class _DonePage(pdfdoc.PDFPage):
+    """A page once drawn: what it leaves at its default is read from here, not held by each of a deck's pages."""
+
+    _colorsUsed: dict[str, object] = {}  # read when the page is written, never added to
+    _shadingUsed: dict[str, object] = {}
+    ExtGState = None
+
+
+for _name in pdfdoc.PDFPage.__NoDefault__:
+    setattr(_DonePage, _name, None)
+
+
+def _compact(page: pdfdoc.PDFPage) -> None:
+    """Let go of a finished page's empty entries (ReportLab gives each page ~30, most None: 1.6 KB a page).
+
+    The page reads the same (None, an empty list or dict from the class; ReportLab writes
+    neither), so the file's bytes are unchanged; a 10,000-card deck's 2,200 pages keep 3 MB less.
+    """
+    if type(page) is not pdfdoc.PDFPage:
+        return
+    kept = {name: value for name, value in vars(page).items()
+            if value is not None and not (name in ("Annots", "_colorsUsed", "_shadingUsed") and not value)}
+    page.__class__ = _DonePage
+    page.__dict__ = kept
 
 
 class _StoredStream(pdfdoc.PDFStream):
