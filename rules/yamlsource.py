@@ -11,6 +11,7 @@ text that is not UTF-8, nesting too deep, aliases that expand to too many values
 from __future__ import annotations
 
 import codecs
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,13 +70,13 @@ class PackedNode(Node):
 
     __slots__ = ("_spots",)
 
-    def __init__(self, node: Node):
+    def __init__(self, node: Node, pool: dict[str, str] | None = None):
         super().__init__()
         base = node.place
         spots: list[int] = []
         for key, value in node.items():
             kp, vp = node.key_place(key), node.value_place(key)
-            dict.__setitem__(self, key, _shared(value) if isinstance(value, Text) else value)
+            dict.__setitem__(self, key, _shared(value, pool) if isinstance(value, Text) else value)
             spots += (kp.line - base.line, kp.col, vp.line - base.line, vp.col)
         self.place = base
         # four small numbers a key: as bytes (a sixth of a tuple's size) when each fits in one
@@ -113,9 +114,18 @@ def _unpack(place: Place, items: dict[str, Any], spots: bytes | tuple[int, ...])
     return node
 
 
-def _shared(text: str) -> str:
-    """A plain string; a short one (a suit, a kind) shared by every card that holds it."""
-    return sys.intern(str(text)) if len(text) <= 24 else str(text)
+def _shared(text: str, pool: dict[str, str] | None = None) -> str:
+    """A plain string; a short one (a suit, a kind) shared by every card that holds it.
+
+    Shared through `pool` (a file's reader's, let go with it) or else interned: interning a
+    deck's thousands of unique ids and names would keep a table of them all for good.
+    """
+    if len(text) > 24:
+        return str(text)
+    if pool is None:
+        return sys.intern(str(text))
+    plain_text = str(text)
+    return pool.setdefault(plain_text, plain_text)
 
 
 # Limits for files that may be built to hurt; real card files and logs stay far below them.
@@ -141,6 +151,7 @@ _MERGE = "tag:yaml.org,2002:merge"
 _VALUE = "tag:yaml.org,2002:value"
 _IMPLICIT = yaml.SafeLoader.yaml_implicit_resolvers  # first character -> [(tag, pattern)]
 _SHOWN = 240  # characters of a line shown under its problem
+_LONG_LINE = re.compile(f"^[^\n]{{{MAX_LINE + 1}}}", re.MULTILINE)  # the first line of more than MAX_LINE characters
 
 
 @dataclass(frozen=True)
@@ -228,12 +239,13 @@ def _check_text(source: _Source) -> bool:
         source.add_at(nul, "a NUL byte: this is a binary file or not UTF-8 text", "YAML text saved as UTF-8")
         return False
     if len(text) > MAX_LINE:
-        lengths = list(map(len, text.split("\n")))
-        longest = max(lengths)
-        if longest > MAX_LINE:
-            line = lengths.index(longest) + 1
-            source.add(line, MAX_LINE + 1, f"line {line} is {longest} characters long",
-                       f"lines under {MAX_LINE} characters")
+        long_line = _LONG_LINE.search(text)  # found in place: a deck's 10,000 lines are not copied out to measure
+        if long_line is not None:
+            start = long_line.start()
+            end = text.find("\n", start)
+            line = text.count("\n", 0, start) + 1
+            source.add(line, MAX_LINE + 1, f"line {line} is {(end if end >= 0 else len(text)) - start} characters long",
+                       f"lines under {MAX_LINE} characters", start)
             return False
     return True
 
@@ -288,6 +300,7 @@ class _Reader:
         self.constructors = self.loader.yaml_constructors
         self.tags: dict[str, str] = {}  # plain scalar text -> its resolved tag
         self.scalars: dict[tuple[str, str], Any] = {}  # (tag, text) -> the constructed number, bool or null
+        self.pool: dict[str, str] = {}  # short texts of packed cards, one string each however many cards hold it
         self.stack: list[_Frame] = []
         self.anchors: dict[str, Any] = {}
         self.anchor_marks: dict[str, Any] = {}
@@ -459,7 +472,7 @@ class _Reader:
             self.anchors[frame.anchor] = (value, frame.place, frame.size, frame.height)
         elif (self.packed is not None and len(self.stack) == 2 and isinstance(value, Node)
               and isinstance(self.stack[1].value, Seq) and self.stack[0].key == self.packed):
-            value = PackedNode(value)  # a card: its located text let go at once, not after the whole file
+            value = PackedNode(value, self.pool)  # a card: its located text let go at once, not after the file
         self.add(value, frame.place, frame.size, frame.height)
 
     def alias(self, event: Any) -> None:
