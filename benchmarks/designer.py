@@ -108,68 +108,13 @@ SUITS = {"wing": ("Wing", "#7A5C99", "#4F3A66"), "flame": ("Flame", "#E69F00", "
 
 
 def bare_pdf(cards: Path, layouts: Path, path: Path) -> None:
-    """The 500 faces with plain canvas calls, 3 x 3 a page (what a hand-written ReportLab script does)."""
-    from reportlab.lib.colors import HexColor
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen.canvas import Canvas
+    """The 500 faces with plain canvas calls, 3 x 3 a page (benchmarks/bare_pdf.py, in this process)."""
+    import bare_pdf as script
 
-    from casebook.generator.backends.fonts import PDF_NAMES, register_pdf_fonts
-    from casebook.generator.scene import Ellipse, Polyline, Rect
-
-    register_pdf_fonts()
-    rows = _deck_rows(cards)
-    symbols = _symbols(layouts)
-    c = Canvas(str(path), pagesize=(210 * mm, 297 * mm), invariant=1, pageCompression=1)
-    w, h = CARD_W + 2 * BLEED, CARD_H + 2 * BLEED
-    for n, row in enumerate(rows):
-        slot = n % 9
-        if n and not slot:
-            c.showPage()
-        c.saveState()
-        c.translate((10.5 + (slot % 3) * CARD_W - BLEED) * mm, (297 - 16.5 - (slot // 3 + 1) * CARD_H - BLEED) * mm)
-        name, colour, ink = SUITS[row["suit"]]
-        c.setFillColor(HexColor("#FBF7EE"))
-        c.rect(0, 0, w * mm, h * mm, stroke=0, fill=1)
-        c.setStrokeColor(HexColor(colour))
-        c.setLineWidth(0.6 * mm)
-        c.roundRect(6 * mm, 6 * mm, (CARD_W - 6) * mm, (CARD_H - 6) * mm, 2 * mm, stroke=1, fill=0)
-        c.setFillColor(HexColor(ink))
-        c.setFont(PDF_NAMES["bold"], 20)
-        c.drawString(8 * mm, (h - 8 - 6.5) * mm, str(row["value"]))
-        for item in symbols[row["suit"]]:
-            if isinstance(item, Ellipse):
-                c.setFillColor(HexColor(item.fill or colour))
-                c.ellipse((item.cx - item.rx) * mm, (h - item.cy - item.ry) * mm, (item.cx + item.rx) * mm,
-                          (h - item.cy + item.ry) * mm, stroke=0, fill=1)
-            elif isinstance(item, Rect):
-                c.setFillColor(HexColor(item.fill or colour))
-                c.roundRect(item.x * mm, (h - item.y - item.h) * mm, item.w * mm, item.h * mm, item.radius * mm,
-                            stroke=0, fill=1)
-            elif isinstance(item, Polyline):
-                p = c.beginPath()
-                p.moveTo(item.points[0][0] * mm, (h - item.points[0][1]) * mm)
-                for x, y in item.points[1:]:
-                    p.lineTo(x * mm, (h - y) * mm)
-                if item.closed:
-                    p.close()
-                    c.setFillColor(HexColor(item.fill or colour))
-                    c.drawPath(p, stroke=0, fill=1)
-                else:
-                    c.setStrokeColor(HexColor(item.stroke or colour))
-                    c.setLineWidth(item.width * mm)
-                    c.drawPath(p, stroke=1, fill=0)
-        c.setFillColor(HexColor("#555555"))
-        c.setFont(PDF_NAMES["bold"], 13)
-        c.drawCentredString(w / 2 * mm, (h - 58) * mm, row["name"])
-        c.setFillColor(HexColor(ink))
-        c.setFont(PDF_NAMES["italic"], 8)
-        c.drawCentredString(w / 2 * mm, (h - 67) * mm, name)
-        c.setFillColor(HexColor("#555555"))
-        c.setFont(PDF_NAMES["regular"], 5)
-        c.drawRightString(61 * mm, (h - 86) * mm, f"NGT {n + 1}/{len(rows)}")
-        c.restoreState()
-    c.showPage()
-    c.save()
+    spec = path.with_name("bare-spec.json")
+    if not spec.exists():
+        script.bare_spec(layouts, spec)
+    script.main(str(spec), str(cards / GAME / "deck.yaml"), str(path))
 
 
 def _bare_png_batch(job: tuple[list[tuple[int, dict]], int, str, str]) -> int:

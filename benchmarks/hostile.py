@@ -26,7 +26,7 @@ from casebook.rules.problems import Problems  # noqa: E402
 from casebook.rules.yamlsource import load_yaml, read_source  # noqa: E402
 from tests.rules.hostile_corpus import CARD_HOST, CASES, card_host, log_host  # noqa: E402
 
-CLI_CASES = ("bomb_lists", "bomb_merge_keys", "deep_brackets", "huge_line_40mb", "many_keys", "nul_byte")
+CLI_CASES = ("bomb_lists", "bomb_merge_keys", "deep_brackets", "huge_line_40mb", "many_values", "nul_byte")
 
 
 def read_card(path: Path, problems: Problems) -> object:

@@ -13,7 +13,6 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -410,6 +409,9 @@ def _render_files(composed: Composed, files: list[tuple[str, str]], out: Path, t
 
     done = 0
     if workers > 1 and len(jobs) > 4:
+        # multiprocessing: imported only when PNGs are drawn
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for batch in batches():
                 done += sum(1 for _ in pool.map(_render_png, batch, chunksize=4))

@@ -103,8 +103,9 @@ def _is_colour(value: str) -> bool:
 
 
 # a 500-card deck's texts (its names and numbers, ~1000) stay for the next build in the same process (--watch, after
-# an edit that recomposes every card but moves no text); a larger deck's hold at most ~1.9 MiB
-@lru_cache(maxsize=2048)
+# an edit that recomposes every card but moves no text); a larger deck's hold at most ~0.8 MiB (its unique names
+# would not come back before the next build anyway; the recurring texts stay, being the most recently used)
+@lru_cache(maxsize=1024)
 def _fitted(text: str, x: float, y: float, w: float, h: float, st: TextStyle) -> Fitted:
     """fit_text, remembered for texts that recur across cards (suit names, values, titles)."""
     return fit_text(text, x, y, w, h, st, metrics())

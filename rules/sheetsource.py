@@ -23,7 +23,10 @@ from casebook.rules.problems import CellPlace, Place, Problem, Problems, column_
 from casebook.rules.yamlsource import MAX_BYTES, MAX_SCALAR, Node, PackedNode, Seq
 
 SHEET_SUFFIXES = (".csv", ".xlsx")
-MAX_ROWS = 5_000  # cards (rows) in one sheet; a 500-card deck is a tenth of it
+# cards (rows) in one CSV sheet: a 10,000-card deck is a fifth of it; 5 MB of rows of ~100 characters. The
+# rows are held while the header is checked, so this bounds memory (an empty row is a list) as MAX_BYTES bounds text.
+MAX_ROWS = 50_000
+MAX_WORKBOOK_ROWS = 5_000  # rows in a workbook's sheet: its XML limit (rules/workbook.py) holds ~10,000 cells anyway
 MAX_COLUMNS = 100  # columns in one sheet; a card has a dozen fields at most
 MAX_CELL = MAX_SCALAR  # characters in one cell, as in one YAML value
 BUILT_IN = ("id", "copies", "designed", "sets")  # columns every sheet may have (rules.cards.CARD_KEYS)
@@ -90,7 +93,7 @@ def load_sheet(path: Path, fields: Mapping[str, Any], problems: Problems,
     if path.suffix.lower() == ".xlsx":
         from casebook.rules.workbook import workbook_rows
 
-        rows = workbook_rows(path, refused, MAX_ROWS, MAX_COLUMNS, MAX_CELL)
+        rows = workbook_rows(path, refused, MAX_WORKBOOK_ROWS, MAX_COLUMNS, MAX_CELL)
     else:
         text = _read_text(path, problems)
         if text is None:

@@ -11,6 +11,7 @@ text that is not UTF-8, nesting too deep, aliases that expand to too many values
 from __future__ import annotations
 
 import codecs
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,13 +70,13 @@ class PackedNode(Node):
 
     __slots__ = ("_spots",)
 
-    def __init__(self, node: Node):
+    def __init__(self, node: Node, pool: dict[str, str] | None = None):
         super().__init__()
         base = node.place
         spots: list[int] = []
         for key, value in node.items():
             kp, vp = node.key_place(key), node.value_place(key)
-            dict.__setitem__(self, key, _shared(value) if isinstance(value, Text) else value)
+            dict.__setitem__(self, key, _shared(value, pool) if isinstance(value, Text) else value)
             spots += (kp.line - base.line, kp.col, vp.line - base.line, vp.col)
         self.place = base
         # four small numbers a key: as bytes (a sixth of a tuple's size) when each fits in one
@@ -113,16 +114,34 @@ def _unpack(place: Place, items: dict[str, Any], spots: bytes | tuple[int, ...])
     return node
 
 
-def _shared(text: str) -> str:
-    """A plain string; a short one (a suit, a kind) shared by every card that holds it."""
-    return sys.intern(str(text)) if len(text) <= 24 else str(text)
+def _shared(text: str, pool: dict[str, str] | None = None) -> str:
+    """A plain string; a short one (a suit, a kind) shared by every card that holds it.
+
+    Shared through `pool` (a file's reader's, let go with it) or else interned: interning a
+    deck's thousands of unique ids and names would keep a table of them all for good.
+    """
+    if len(text) > 24:
+        return str(text)
+    if pool is None:
+        return sys.intern(str(text))
+    plain_text = str(text)
+    return pool.setdefault(plain_text, plain_text)
 
 
 # Limits for files that may be built to hurt; real card files and logs stay far below them.
 MAX_BYTES = 5_000_000  # our largest YAML file is 32 KB, a long game's log 13 KB
 MAX_LINE = 100_000  # characters on one line
 MAX_DEPTH = 64  # levels of nested mappings and lists; our layouts use fewer than 10
-MAX_NODES = 30_000  # values in one file, each alias counted as the values it repeats; ours hold < 2,400
+# Values written out in a file: MAX_NODES, or (in a larger file) one for every VALUE_CHARS characters read so far
+# (ours hold < 2,400; a 10,000-card deck holds 90,000 values in 667 KB, one per 7 characters). Written out, a value
+# takes 2 characters at least (`0,`): only values packed denser than any card file are refused, where they begin,
+# and reading stays proportional to the file's size, in time and memory, up to MAX_BYTES.
+MAX_NODES = 30_000
+VALUE_CHARS = 4
+# What aliases repeat: at most MAX_NODES, or ALIAS_FACTOR times the values written out. Honest aliases (`<<:
+# *defaults` on every card) repeat about as much as is written; an alias bomb repeats a few lines a billion times,
+# and one padded with 5 MB of comments is refused as fast as a bare one (the file's size buys it nothing).
+ALIAS_FACTOR = 3
 MAX_SCALAR = 20_000  # characters in one value; our longest text has 1,945 (and far longer ones stall the layout)
 MAX_PROBLEMS = 50  # problems the reader reports in one file before it stops
 
@@ -132,6 +151,7 @@ _MERGE = "tag:yaml.org,2002:merge"
 _VALUE = "tag:yaml.org,2002:value"
 _IMPLICIT = yaml.SafeLoader.yaml_implicit_resolvers  # first character -> [(tag, pattern)]
 _SHOWN = 240  # characters of a line shown under its problem
+_LONG_LINE = re.compile(f"^[^\n]{{{MAX_LINE + 1}}}", re.MULTILINE)  # the first line of more than MAX_LINE characters
 
 
 @dataclass(frozen=True)
@@ -219,12 +239,13 @@ def _check_text(source: _Source) -> bool:
         source.add_at(nul, "a NUL byte: this is a binary file or not UTF-8 text", "YAML text saved as UTF-8")
         return False
     if len(text) > MAX_LINE:
-        lengths = list(map(len, text.split("\n")))
-        longest = max(lengths)
-        if longest > MAX_LINE:
-            line = lengths.index(longest) + 1
-            source.add(line, MAX_LINE + 1, f"line {line} is {longest} characters long",
-                       f"lines under {MAX_LINE} characters")
+        long_line = _LONG_LINE.search(text)  # found in place: a deck's 10,000 lines are not copied out to measure
+        if long_line is not None:
+            start = long_line.start()
+            end = text.find("\n", start)
+            line = text.count("\n", 0, start) + 1
+            source.add(line, MAX_LINE + 1, f"line {line} is {(end if end >= 0 else len(text)) - start} characters long",
+                       f"lines under {MAX_LINE} characters", start)
             return False
     return True
 
@@ -279,6 +300,7 @@ class _Reader:
         self.constructors = self.loader.yaml_constructors
         self.tags: dict[str, str] = {}  # plain scalar text -> its resolved tag
         self.scalars: dict[tuple[str, str], Any] = {}  # (tag, text) -> the constructed number, bool or null
+        self.pool: dict[str, str] = {}  # short texts of packed cards, one string each however many cards hold it
         self.stack: list[_Frame] = []
         self.anchors: dict[str, Any] = {}
         self.anchor_marks: dict[str, Any] = {}
@@ -315,18 +337,30 @@ class _Reader:
         finally:
             parser.dispose()
 
-    def count(self, mark: Any, added: int = 1) -> None:
+    def count(self, mark: Any, added: int = 1, alias: bool = False) -> None:
+        """Count values read (an alias: the values it repeats); refuse a file past its budgets."""
         self.nodes += added
-        if added > 1:
+        if alias:
             self.repeated += added
-        if self.nodes > MAX_NODES:
-            if self.repeated:
-                what = (f"aliases repeat values until the file would hold more than {MAX_NODES} "
-                        f"({self.repeated} of them repeated; an alias bomb?)")
-            else:
-                what = f"the file holds more than {MAX_NODES} values"
-            raise _Refused(mark, what, f"at most {MAX_NODES} values, counting each alias as the values it "
-                           "repeats (real card files and logs hold a few thousand)")
+            written = self.nodes - self.repeated
+            if self.repeated > max(MAX_NODES, ALIAS_FACTOR * written):
+                raise _Refused(mark, f"aliases repeat {self.repeated} values where the file writes out {written} "
+                               "(an alias bomb?)", f"aliases that repeat at most {MAX_NODES} values, or "
+                               f"{ALIAS_FACTOR} times what the file writes out")
+        elif self.nodes - self.repeated > MAX_NODES:
+            self.check_density(mark)
+
+    def check_density(self, mark: Any) -> None:
+        """Past MAX_NODES values written out, refuse more than one for every VALUE_CHARS characters read so far.
+
+        Counted against the text up to here, not the whole file's size: a dense run of values
+        is refused where it begins, not after reading what the rest of the file would allow.
+        """
+        written, chars = self.nodes - self.repeated, max(mark.index, 0)
+        if written > max(MAX_NODES, chars // VALUE_CHARS):
+            raise _Refused(mark, f"the file holds {written} values in its first {chars} characters (more than one "
+                           f"for every {VALUE_CHARS})", f"at most {MAX_NODES} values, or one for every {VALUE_CHARS} "
+                           "characters (card files and logs take 6 characters or more a value)")
 
     def problem(self, place: Place, message: str, expected: str) -> None:
         """Add a problem; a file with too many (20,000 duplicate keys) is refused instead."""
@@ -347,8 +381,8 @@ class _Reader:
 
     def scalar(self, event: Any) -> None:
         self.nodes += 1
-        if self.nodes > MAX_NODES:
-            self.count(event.start_mark, 0)
+        if self.nodes - self.repeated > MAX_NODES:
+            self.check_density(event.start_mark)
         if len(event.value) > MAX_SCALAR:
             raise _Refused(event.start_mark, f"a value of {len(event.value)} characters",
                            f"at most {MAX_SCALAR} characters in one value (our longest text has under 2,000)")
@@ -438,7 +472,7 @@ class _Reader:
             self.anchors[frame.anchor] = (value, frame.place, frame.size, frame.height)
         elif (self.packed is not None and len(self.stack) == 2 and isinstance(value, Node)
               and isinstance(self.stack[1].value, Seq) and self.stack[0].key == self.packed):
-            value = PackedNode(value)  # a card: its located text let go at once, not after the whole file
+            value = PackedNode(value, self.pool)  # a card: its located text let go at once, not after the file
         self.add(value, frame.place, frame.size, frame.height)
 
     def alias(self, event: Any) -> None:
@@ -456,7 +490,7 @@ class _Reader:
         if len(self.stack) + height > MAX_DEPTH:
             raise _Refused(event.start_mark, f"with the alias *{event.anchor} the values nest more than "
                            f"{MAX_DEPTH} levels deep", f"at most {MAX_DEPTH} levels of mappings and lists")
-        self.count(event.start_mark, size)
+        self.count(event.start_mark, size, alias=True)
         self.add(_copy(value), place, size, height)
 
     def add(self, value: Any, place: Place, size: int, height: int) -> None:

@@ -76,7 +76,7 @@ def check_style(style: str) -> str:
     return style
 
 
-WORDS_HELD = 4096  # words whose widths Metrics keeps (the common ones are measured again at most once per 4096 new)
+WORDS_HELD = 2048  # words whose widths Metrics keeps (the common ones are measured again at most once per 2048 new)
 
 
 class Metrics:

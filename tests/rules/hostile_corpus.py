@@ -17,8 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from casebook.rules.yamlsource import MAX_NODES
-
 ROOT = Path(__file__).resolve().parents[2]
 CARD_HOST = Path("cards/graves/locations.yaml")  # relative to a cards/ + layouts/ copy's parent, or ROOT
 LOG_HOST = ROOT / "tests/data/logs/single_case.yaml"
@@ -121,8 +119,11 @@ CASES: list[Hostile] = [
             log=r"line \d+ is 150006 characters long", line=1),
     Hostile("long_scalar", _long_block_scalar, card=r"a value of \d+ characters",
             log=r"a value of \d+ characters", line=1),
-    Hostile("many_keys", lambda: "many:\n" + "".join(f"  k{i}: {i}\n" for i in range(200_000)),
-            card=rf"the file holds more than {MAX_NODES} values", log=rf"the file holds more than {MAX_NODES} values"),
+    # 2 MB of values of 2 characters: denser than any card file or log (the budget grows with the text read:
+    # one value for every VALUE_CHARS characters), refused where they begin, not after the whole file
+    Hostile("many_values", lambda: "many: [\n" + ("0," * 25_000 + "\n") * 40 + "0]\n",
+            card=r"the file holds \d+ values in its first \d+ characters \(more than one for every 4\)",
+            log=r"the file holds \d+ values in its first \d+ characters \(more than one for every 4\)"),
     Hostile("many_duplicate_keys", lambda: "dup: 1\n" * 20_000, card=r"more than 50 problems in this file",
             log=r"more than 50 problems in this file"),
     Hostile("nul_byte", lambda: "note: before\x00after\n", card=r"a NUL byte", log=r"a NUL byte", line=1),

@@ -17,7 +17,7 @@ import pytest
 
 from casebook.rules.cards import read_database
 from casebook.rules.problems import CellPlace, Problems, column_letter
-from casebook.rules.sheetsource import MAX_CELL, MAX_COLUMNS, MAX_ROWS
+from casebook.rules.sheetsource import MAX_CELL, MAX_COLUMNS, MAX_ROWS, MAX_WORKBOOK_ROWS
 from casebook.rules.yamlsource import MAX_BYTES, plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -292,7 +292,7 @@ BROKEN_WORKBOOKS = {
     "missing column": (lambda: workbook([["Name", "Suit"], ["Dusty Miller", "wing"]]),
                        "deck.xlsx:1: error: no column 'value' (a required field)"),
     "a cell far below": (lambda: workbook([["Name", "Suit", "Value"]], far=(1_000_000, "Moth")),
-                         f"deck.xlsx:{MAX_ROWS + 2}: error: more than {MAX_ROWS} rows of cards"),
+                         f"deck.xlsx:{MAX_WORKBOOK_ROWS + 2}: error: more than {MAX_WORKBOOK_ROWS} rows of cards"),
     "a sheet too large to read quickly": (lambda: workbook([["Name", "Suit", "Value"]] + [["Moth", "wing", 1] * 8] * 4000),
                                           "deck.xlsx: error: xl/worksheets/sheet1.xml unpacks to"),
     "too many columns": (lambda: workbook([["Name", "Suit", "Value"], ["Moth", "wing", 1] + [None] * 200 + ["x"]]),
