@@ -248,6 +248,16 @@ class SheetPlan:
             found = self._memo[key] = self._worked_out_marks(sx, sy)
         return found
 
+    def mark_segment(self, side: str, t: float, near: float, far: float) -> Segment:
+        """A mark in line with the cut at `t`, on `side` of the block, from `near` to `far` of the page's edge."""
+        if side == "top":
+            return (t, near), (t, far)
+        if side == "bottom":
+            return (t, self.paper_h - far), (t, self.paper_h - near)
+        if side == "left":
+            return (near, t), (far, t)
+        return (self.paper_w - far, t), (self.paper_w - near, t)
+
     def _worked_out_marks(self, sx: float, sy: float) -> list[tuple[Segment, bool]]:
         xs, ys = self.trim_lines()
         out: list[tuple[Segment, bool]] = []
@@ -255,14 +265,7 @@ class SheetPlan:
             near, far, over = self.mark_span(side)
             vertical = side in ("top", "bottom")
             for t in xs if vertical else ys:
-                if side == "top":
-                    a, b = (t, near), (t, far)
-                elif side == "bottom":
-                    a, b = (t, self.paper_h - far), (t, self.paper_h - near)
-                elif side == "left":
-                    a, b = (near, t), (far, t)
-                else:
-                    a, b = (self.paper_w - far, t), (self.paper_w - near, t)
+                a, b = self.mark_segment(side, t, near, far)
                 a, b = self._inside((a[0] + sx, a[1] + sy)), self._inside((b[0] + sx, b[1] + sy))
                 if abs(a[0] - b[0]) + abs(a[1] - b[1]) >= 0.5:  # a back's shift may push a mark into the margin
                     out.append(((a, b), over))

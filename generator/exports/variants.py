@@ -99,15 +99,7 @@ class FoldSheet(SheetPlan):
         for side in ("left", "right") if self.across else ("top", "bottom"):
             near, far, over = self.mark_span(side)
             for t in self.folds:
-                if side == "top":
-                    a, b = (t, near), (t, far)
-                elif side == "bottom":
-                    a, b = (t, self.paper_h - far), (t, self.paper_h - near)
-                elif side == "left":
-                    a, b = (near, t), (far, t)
-                else:
-                    a, b = (self.paper_w - far, t), (self.paper_w - near, t)
-                out.append(((a, b), over))
+                out.append((self.mark_segment(side, t, near, far), over))
         return out
 
     def label_bands(self, shift: tuple[float, float] = (0.0, 0.0)) -> list[Band]:
