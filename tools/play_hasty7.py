@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from casebook.rules.cards import load_database  # noqa: E402
 from casebook.rules.games import hasty  # noqa: E402
-from tools.play_window import Window  # noqa: E402
+from tools.play_window import Window, new_game  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
 ROW = ["dorian_fitch", "marguerite_lowe", "cornelius_brandt", "hattie_quill", "silas_penhallow", "ottoline_vesey",
@@ -88,14 +88,7 @@ def main() -> None:
     w = Window(tag, (size[0], size[1]))
     try:
         w.shot("start")
-        w.tap("new_game")
-        w.shot("new-game")
-        w.tap("game_hasty", scroll=True)
-        w.shot("hasty-chosen")
-        w.tap("players_more", scroll=True)
-        w.tap("players_more", scroll=True)
-        for n, name in enumerate(NAMES, start=1):
-            w.type_into(f"name_p{n}", name)
+        new_game(w, "hasty", NAMES, adds=2)
         w.shot("names")
         w.tap("variant_traitor", scroll=True)
         w.shot("traitor")

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from casebook.rules.cards import load_database  # noqa: E402
 from casebook.rules.games import pi  # noqa: E402
-from tools.play_window import Window  # noqa: E402
+from tools.play_window import Window, new_game  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve"]
 SEED = 7
@@ -86,13 +86,7 @@ def main() -> None:
     w = Window(tag, (size[0], size[1]))
     try:
         w.shot("start")
-        w.tap("new_game")
-        w.tap("game_pi", scroll=True)
-        w.shot("pi-chosen")
-        w.tap("players_more", scroll=True)
-        w.tap("players_more", scroll=True)
-        for n, name in enumerate(NAMES, start=1):
-            w.type_into(f"name_p{n}", name)
+        new_game(w, "pi", NAMES, adds=2)
         w.type_into("new_seed", str(SEED))
         w.shot("form")
         w.tap("new_start")

@@ -247,3 +247,15 @@ class Window:
         self.xvfb.wait(30)
         self.log.close()
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def new_game(w: Window, game: str, names: list[str], adds: int) -> None:
+    """The new-game form as a table fills it: the game chosen, `adds` players added, each name typed."""
+    w.tap("new_game")
+    w.shot("new-game")
+    w.tap(f"game_{game}", scroll=True)
+    w.shot(f"{game}-chosen")
+    for _ in range(adds):
+        w.tap("players_more", scroll=True)
+    for n, name in enumerate(names, start=1):
+        w.type_into(f"name_p{n}", name)
