@@ -122,7 +122,16 @@ def test_seven_players_fit_at_every_size(tmp_path, size):
         keys = bar + [f"suspect_{r['id']}" for r in data[name]["summary"]["row"]]
         out = [k for k in keys if not data[name]["controls"].get(k, {}).get("in_window")]
         assert out == [], f"{where} {name}: not on the window without scrolling: {out}"
+    for name in ("start", "late", "late-scrolled"):  # the players: each row whole in view or wholly out of it
+        controls, active = data[name]["controls"], data[name]["summary"]["active"]
+        rows = {n: controls.get(f"player_{n}") for n in range(7)}
+        assert all(rows.values()), f"{where} {name}: a player's row is missing: {rows}"
+        half = [n for n, c in rows.items() if not c["in_window"] and c["edges_in_view"] != [False, False]]
+        assert half == [], f"{where} {name}: players' rows cut at the edge of their strip: {half}"
+        assert rows[NAMES.index(active)]["in_window"], f"{where} {name}: {active}, to play, is not in view"
     review = data["review"]
+    if size[1] > size[0]:  # a review: what the last card did shows whole, no line of it cut at its box's edge
+        assert review["controls"]["last_text"]["in_window"], f"{where} review: the Last: line is cut"
     cards = [k for k in review["controls"] if k.startswith("reveal_")]
     assert len(cards) == 12 and all(review["controls"][k]["in_window"] for k in cards)
     assert len(review["summary"]["history"][-1]) > 100

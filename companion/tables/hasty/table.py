@@ -132,7 +132,7 @@ class Table(GameTable):
             if s["phase"] == "reveal":
                 return [*self._head(s), self._review(s), *grids, self._row(s)]
             return [*self._head(s), *grids, self._row(s)]
-        return [*self._row_in_state(s), self._last(s), *self._marks(s), self._players(s)]
+        return [*self._row_in_state(s), self._last(s), *self._marks(s), self._deck(s)]
 
     def _choice_beside_row(self) -> bool:
         """Whether a card waits for a suspect in landscape: its text in the pad's column, the row on the left."""
@@ -190,12 +190,29 @@ class Table(GameTable):
         if self._picking(s):  # in landscape its line leads the state instead
             line = [] if self.screen.landscape else line
             return [*self._card_grids(self._prefix(s)), *line] if self._cards_in_pad() else line
-        return line if self.screen.landscape else [self._row(s), *line]
+        players = [self._players(s)] if self.pad.card is None else []
+        return [*line, *players] if self.screen.landscape else [*players, self._row(s), *line]
+
+    def _pad_width(self) -> float:
+        """The width of the fixed pad: the window's, or in landscape its right-hand column (table.kv: 0.56)."""
+        width = self.screen.width - dp(12)
+        return (width - dp(6)) * 0.56 if self.screen.landscape else width
 
     def _pad_line(self, s: dict[str, Any]) -> Any:
-        if s["phase"] == "reveal" and s["history"]:  # what the last card did, in reach while the next is entered
-            return self._line(f"[b]Last:[/b] {s['history'][-1]}")
-        return self._line(self.pad.prompt())
+        """What to do, or in a review what the last card did: as many lines as its text takes (at least one, a
+        review's at least two and at most five), so that no line of it is cut at its edge; in landscape's short
+        pad column, above the players, one line."""
+        review = s["phase"] == "reveal" and bool(s["history"])  # what the last card did, in reach while entering
+        text = f"[b]Last:[/b] {s['history'][-1]}" if review else self.pad.prompt()
+        line = self._line(text)
+        in_state = self.screen.landscape and self._picking(s)  # landscape: the line leads the state's column
+        width = (self.screen.width - dp(18)) * 0.44 if in_state else self._pad_width()
+        lines = _lines(text, self.app.fs * sp(14), width - dp(8))
+        short = self.screen.landscape and not in_state  # under the holds, above the players: one line, it scrolls
+        line.lines = max(2, min(5, lines)) if review else 1 if short else min(2, lines)
+        if review:
+            line.label.testid = "last_text"  # for the driver: whether all of it is in view
+        return line
 
     def _picking(self, s: dict[str, Any]) -> bool:
         """Whether a card type is tapped next: the card revealed, or the one played face up at the loupe."""
@@ -329,20 +346,49 @@ class Table(GameTable):
         shown.testid = "last"  # for the driver: whether it is in view
         return shown
 
-    def _players(self, s: dict[str, Any]) -> BoxLayout:
-        """One line a player, in their colour: cards in hand, out or to play; the deck and turn order."""
-        box = column()
+    def _players(self, s: dict[str, Any]) -> GridLayout:
+        """Every player in the fixed pad, in their colour: the cards in their hand, or their name struck through
+        once out; the one to play in bold, underlined and in the accent colour. Portrait: as many a row as the
+        holds. Landscape, whose pad column is short: all in one row at the smallest text when their names fit
+        (else as many a row as the holds). Never scrolled: no row is cut."""
+        landscape = self.screen.landscape
+        size = self.app.fs * sp(MIN_TEXT if landscape else 14)
+        counts = {p: None if p in s["out"] else s["hands"][p] for p in s["players"]}
+
+        one_row = landscape  # one row: no gap between cells, a thinner bar, less padding
+        gap, bar, left, right = (0, 5, dp(7), 0) if one_row else (dp(3), 8, dp(12), dp(12))
+
+        def fits(cols: int, form: str) -> bool:
+            room = (self._pad_width() - gap * (cols - 1)) / cols - left - right - dp(2)  # dp(2): Kivy's rounding
+            return all(_width(p if n is None else form.format(p=p, n=n), size, True) <= room
+                       for p, n in counts.items())
+
+        layouts = [(self.secrets_cols, f) for f in ("{p} · {n} in hand", "{p} · {n} cards", "{p} · {n}")]
+        if one_row and fits(len(counts), "{p} {n}"):
+            layouts = [(len(counts), "{p} {n}")]
+        else:
+            gap, bar, left, right = dp(3), 8, dp(12), dp(12)
+        cols, form = next((x for x in layouts if fits(*x)), layouts[-1])
+        grid = GridLayout(cols=cols, size_hint_y=None, spacing=gap)
+        grid.bind(minimum_height=grid.setter("height"))
         colours = self.session.log.setup.get("colours") or []
-        for i, p in enumerate(s["players"]):
-            state = "[b]out[/b]" if p in s["out"] else f"{s['hands'][p]} in hand"
-            turn = " · [b]to play[/b]" if p == s["active"] else ""
-            line = label(f"{p} · {state}{turn}", padding=(dp(12), 0))
+        for i, (p, n) in enumerate(counts.items()):
+            text = f"[s]{p}[/s]" if n is None else form.format(p=p, n=n)
+            if p == s["active"]:
+                text = f"[b][u]{text}[/u][/b]"
+            cell = label(text, padding=(left, 0, right, 0), font_size=size)
+            cell.testid = f"player_{i}"  # for the driver: whether it is in view
+            if p == s["active"]:
+                cell.color = self._rgba("accent")
             hexcol = PLAYER_COLOURS.get(colours[i]) if i < len(colours) else None
             if hexcol:
-                colour_bar(line, readable(hexcol, self.app.colors["bg"]), side="left", thick=8)
-            box.add_widget(line)
-        box.add_widget(label(f"Deck {s['deck']} · discards {s['discards']} · turns go {s['direction']}", muted=True))
-        return box
+                colour_bar(cell, readable(hexcol, self.app.colors["bg"]), side="left", thick=bar)
+            grid.add_widget(cell)
+        return grid
+
+    @staticmethod
+    def _deck(s: dict[str, Any]) -> Any:
+        return label(f"Deck {s['deck']} · discards {s['discards']} · turns go {s['direction']}", muted=True)
 
     def _review(self, s: dict[str, Any]) -> Any:
         review = s["review"]
