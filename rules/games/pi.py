@@ -1006,8 +1006,10 @@ def result(state: State) -> dict[str, Any]:
     out["winner"] = winners[0] if len(winners) == 1 else None
     if len(winners) > 1:
         out["decided_by"] = "tie"
-        out["why"] = (f"{engine.and_list(winners)} tie with {max(score)} points, {state.investigators_left[best[0]]} "
-                      f"investigator(s) left and {state.penalties[best[0]]} penalty(ies) each")
+        left, penalties = state.investigators_left[best[0]], state.penalties[best[0]]
+        out["why"] = (f"{engine.and_list(winners)} tie with {max(score)} points, {left} "
+                      f"investigator{'' if left == 1 else 's'} left and {penalties} "
+                      f"penalt{'y' if penalties == 1 else 'ies'} each")
     else:
         out["decided_by"] = decided_by
         w = best[0]

@@ -265,6 +265,10 @@ def test_tie_breaks(db):
     state.points[1] = [7, 7, 0]
     out = pi.result(state)
     assert (out["winner"], out["decided_by"], out["winners"]) == (None, "tie", ["Ann", "Ben"])
+    assert out["why"] == "Ann and Ben tie with 12 points, 2 investigators left and 1 penalty each"
+    state.investigators_left, state.penalties = [1, 1, 0], [0, 0, 0]
+    state.points[0] = state.points[1] = [7, 5, 0]
+    assert pi.result(state)["why"] == "Ann and Ben tie with 12 points, 1 investigator left and 0 penalties each"
 
 
 def test_views_hide_other_cases(db):

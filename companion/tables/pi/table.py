@@ -148,8 +148,8 @@ class Table(GameTable):
 
     def scoreline(self, s: dict[str, Any]) -> str:
         mini = f"Mini-game {s['mini_game']} of {pi.MINI_GAMES}"
-        if s["phase"] == "over":
-            return f"Game over · {s['result']['why']}"
+        if s["phase"] == "over":  # the result itself stands in the table's first line, in bold, once
+            return f"Game over · {pi.MINI_GAMES} mini-games played"
         if s["phase"] == "deal":
             return f"{mini} · deal"
         if s["phase"] == "cases":
