@@ -241,3 +241,15 @@ def test_every_label_of_the_pi_table_reads_the_same_whatever_case_each_holds(tmp
         texts[name] = {n: (dump["texts"], dump["summary"]["events"]) for n, dump in read_dumps(d).items()}
     assert texts["true"]["t4"][1] == len(first) + len(TURNS)  # every turn was taken
     assert texts["true"] == texts["other"]
+
+
+def test_the_game_over_header_does_not_repeat_the_result():
+    """The result stands once, in bold, as the table's first line; the header (one line, cut when long) only
+    says the game is over (a real-window play showed the sentence twice, the second cut through)."""
+    s = replayed(events_of(CASES))
+    table = Table.__new__(Table)
+    table.session, table.pad, table.screen = s, PiPad(s), Frame()
+    summary = s.summary(None)
+    assert summary["phase"] == "over"
+    assert table.scoreline(summary) == "Game over · 3 mini-games played"
+    assert "(s)" not in summary["result"]["why"] and "(ies)" not in summary["result"]["why"]
