@@ -500,6 +500,8 @@ def _waves(city: CityMap, across: float = 4.0, step: tuple[float, float] = (11.0
     s = city.spec
     x, y, w, h = city.box
     boxes = [(_bounds(p), p) for polygons in city.land.values() for p in polygons]
+    calm = [(x + (c + 0.2) * s.cell_w, y + (r + 0.5) * s.cell_h - 8.0, x + (c + 0.8) * s.cell_w,
+             y + (r + 0.5) * s.cell_h + 8.0) for c, r in city.water_cells]  # a water cell's name stands on calm water
     out: list[Item] = []
     row = 0
     wy = y + 3.0
@@ -507,7 +509,7 @@ def _waves(city: CityMap, across: float = 4.0, step: tuple[float, float] = (11.0
         wx = x + 2.5 + (step[0] / 2 if row % 2 else 0.0)
         while wx + across < x + w - 2.0:
             mark = tuple((wx + across * k / 4, wy + (0.0, -0.7, 0.0, 0.7, 0.0)[k]) for k in range(5))
-            if _clear(mark, boxes, clear):
+            if _clear(mark, boxes, clear) and not any(a <= wx + across and wx <= c and b <= wy <= d for a, b, c, d in calm):
                 out.append(Polyline(mark, stroke=s.colours["wave"], width=0.35))
             wx += step[0]
         wy += step[1]

@@ -24,7 +24,7 @@ from casebook.generator.city import (
     shared_border,
 )
 from casebook.generator.compose import Composer
-from casebook.generator.layouts import load_library
+from casebook.generator.layouts import load_library, tint
 from casebook.generator.scene import Polyline
 from casebook.generator.symbols import draw_symbol
 from casebook.rules.cards import load_database
@@ -161,13 +161,16 @@ def test_a_district_with_a_picture_shows_it_in_its_picture_box(lib, db):
     pictured, problems = _board(lib, pictured_db)
     assert pictured is not None and plain is not None and not problems, problems.items
     city = _city(lib, db)
-    x, y, w, _ = city.boxes["downtown"]
-    size = lib.layout("pi/board", Problems(), Place("test")).vars["picture"]
-    spider = draw_symbol(lib.symbols["spider"], x + w - size, y, size, size, "#1F5A55", city.colours["downtown"])
-    assert all(item in pictured.items for item in spider)
-    assert not any(item in plain.items for item in spider)
-    assert len(pictured.items) - len(plain.items) == len(spider) - len(draw_symbol(
-        lib.symbols["pi_district"], x + w - size, y, size, size, "#6F7F73", city.colours["downtown"]))
+    x, y, w, h = city.boxes["downtown"]
+    layout_vars = lib.layout("pi/board", Problems(), Place("test")).vars
+    size, slot = layout_vars["picture"] - 4, layout_vars["slot"]  # the plate less 2 mm a side, centred on the slots
+    px, py = x + w / 2 - size / 2, y + h - slot / 2 - size / 2
+    assert x + slot < px and px + size < x + w - slot  # between the suspect and the crime slot
+    ground = tint(city.colours["downtown"], 0.55)
+    spider = draw_symbol(lib.symbols["spider"], px, py, size, size, "#1F5A55", ground)
+    mark = draw_symbol(lib.symbols["pi_district"], px, py, size, size, "#6F7F73", ground)
+    assert all(item in pictured.items for item in spider) and not any(item in pictured.items for item in mark)
+    assert all(item in plain.items for item in mark) and not any(item in plain.items for item in spider)
 
 
 def test_bad_map_values_are_refused_at_their_line(tmp_path):
