@@ -83,6 +83,7 @@ class CityMap:
     owner: dict[Cell, str]
     land: dict[str, list[Polygon]]  # district -> its cells' land
     water_sides: dict[str, list[tuple[Point, Point]]]  # district -> its land's segments that face water
+    borders: list[tuple[Point, Point]]  # segments where two districts meet (each once)
     streets: list[tuple[Point, ...]]
     crossings: dict[frozenset[str], Point]  # where a street crosses each adjacent pair's border
     hubs: dict[str, Point]
@@ -197,10 +198,12 @@ def build_city(spec: MapSpec, columns: int, rows: int, districts: dict[str, Dist
     edges = _edges(spec, columns, rows, corners)
     land: dict[str, list[Polygon]] = {d: [] for d in districts}
     water_sides: dict[str, list[tuple[Point, Point]]] = {d: [] for d in districts}
+    borders: list[tuple[Point, Point]] = []
     for cell, d in sorted(owner.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        polygon, sides = _cell_land(spec, cell, edges, owner, districts)
+        polygon, sides, between = _cell_land(spec, cell, edges, owner, districts)
         land[d].append(polygon)
         water_sides[d].extend(sides)
+        borders.extend(between)
     hubs = {d.id: _hub(spec, d) for d in districts.values() if d.cells}
     streets, crossings = _streets(spec, edges, owner, districts, hubs)
     inset = spec.jitter + max(spec.coast, spec.canal / 2) + spec.pad
@@ -211,7 +214,7 @@ def build_city(spec: MapSpec, columns: int, rows: int, districts: dict[str, Dist
             boxes[district.id] = (spec.x + c * spec.cell_w + inset, spec.y + r * spec.cell_h + inset,
                                   spec.cell_w - 2 * inset, spec.cell_h - 2 * inset)
     water = [(c, r) for r in range(rows) for c in range(columns) if (c, r) not in owner]
-    return CityMap(spec, columns, rows, districts, owner, land, water_sides, streets, crossings, hubs, boxes,
+    return CityMap(spec, columns, rows, districts, owner, land, water_sides, borders, streets, crossings, hubs, boxes,
                    _colouring(districts, owner, spec.land), water)
 
 
@@ -268,23 +271,28 @@ def _side_water(spec: MapSpec, cell: Cell, other: Cell | None, owner: dict[Cell,
 
 
 def _cell_land(spec: MapSpec, cell: Cell, edges: dict[tuple[str, int, int], Edge], owner: dict[Cell, str],
-               districts: dict[str, District]) -> tuple[Polygon, list[tuple[Point, Point]]]:
-    """A cell's land polygon (clockwise on the page) and its segments that face water."""
+               districts: dict[str, District]) -> tuple[Polygon, list[tuple[Point, Point]], list[tuple[Point, Point]]]:
+    """A cell's land polygon (clockwise on the page), its segments that face water, and those on a border."""
     c, r = cell
     top, right = edges[("h", c, r)], edges[("v", c + 1, r)]
     bottom, left = edges[("h", c, r + 1)], edges[("v", c, r)]
     ring: list[Point] = []
     offsets: list[float] = []
     water: list[bool] = []
+    border: list[bool] = []
     for edge, reverse in ((top, False), (right, False), (bottom, True), (left, True)):
         pts = edge.points[::-1] if reverse else edge.points
         other = edge.cells[0] if edge.cells[1] == cell else edge.cells[1]
         d = _side_water(spec, cell, other, owner, districts)
         faces_water = other is None or owner.get(other) is None or d > 0
+        # a border between two districts, drawn from the side of the one that comes first
+        theirs = owner.get(other) if other is not None else None
+        meets = not faces_water and theirs is not None and theirs != owner[cell] and owner[cell] < theirs
         for p in pts[:-1]:
             ring.append(p)
             offsets.append(d)
             water.append(faces_water)
+            border.append(meets)
     n = len(ring)
     centre = (spec.x + (c + 0.5) * spec.cell_w, spec.y + (r + 0.5) * spec.cell_h)
     lines = []
@@ -309,7 +317,8 @@ def _cell_land(spec: MapSpec, cell: Cell, edges: dict[tuple[str, int, int], Edge
         t = ((q[0] - p[0]) * v[1] - (q[1] - p[1]) * v[0]) / cross
         points.append((p[0] + u[0] * t, p[1] + u[1] * t))
     sides = [(points[k], points[(k + 1) % n]) for k in range(n) if water[k]]
-    return tuple(points), sides
+    between = [(points[k], points[(k + 1) % n]) for k in range(n) if border[k]]
+    return tuple(points), sides, between
 
 
 def _hub(spec: MapSpec, d: District) -> Point:
@@ -460,7 +469,10 @@ def draw_city(city: CityMap) -> list[Item]:
     items.extend(_waves(city))
     for d, polygons in city.land.items():
         for polygon in polygons:
-            items.append(Polyline(polygon, closed=True, fill=city.colours[d], stroke=col["border"], width=0.8))
+            # stroked in its own colour: no hairline between two cells of one district
+            items.append(Polyline(polygon, closed=True, fill=city.colours[d], stroke=city.colours[d], width=0.3))
+    for run in _runs(city.borders):
+        items.append(Polyline(run, stroke=col["border"], width=0.8))
     for sides in city.water_sides.values():
         for run in _runs(sides):
             items.append(Polyline(run, stroke=col["coast_line"], width=0.6))

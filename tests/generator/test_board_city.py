@@ -15,6 +15,7 @@ import pytest
 
 from casebook.generator.board import board_size, compose_board
 from casebook.generator.city import (
+    District,
     MapSpec,
     build_city,
     districts_of,
@@ -27,7 +28,7 @@ from casebook.generator.compose import Composer
 from casebook.generator.layouts import load_library, tint
 from casebook.generator.scene import Polyline
 from casebook.generator.symbols import draw_symbol
-from casebook.rules.cards import load_database
+from casebook.rules.cards import Sheet, load_database
 from casebook.rules.problems import Place, Problems
 from casebook.rules.yamlsource import load_yaml
 
@@ -184,3 +185,43 @@ def test_bad_map_values_are_refused_at_their_line(tmp_path):
     assert "6: vars.map canal must be a number of mm" in said, said
     assert "7: vars.map water 'blue' is not a colour" in said, said
     assert "8: unknown key 'lakes' in vars.map" in said, said
+
+
+def test_a_map_layout_for_a_game_without_a_board_is_refused_at_its_line(lib):
+    syndicate = load_database("syndicate")
+    problems = Problems()
+    composer = Composer(lib, syndicate, problems)
+    sheet = Sheet("city", "The city", "pi/board", Place("cards/syndicate/game.yaml", 9))
+    size = board_size(lib, composer, sheet)
+    assert size is not None
+    assert compose_board(composer, sheet, size) is None
+    (problem,) = problems.items
+    assert "draws a city map (vars.map), but game 'syndicate' has no board grid" in problem.message
+    assert problem.place.path.endswith("board.yaml") and problem.place.line > 0
+    assert "board: {columns" in (problem.expected or "")
+
+
+def test_a_district_on_several_cells_is_one_piece_of_land(lib):
+    """The geometry is the grid's, not P.I.'s: a district over two cells has no water inside it, and its borders
+    follow its own adjacency (2 x 2 grid: 'long' on the top row, 'west' and 'east' under it)."""
+    spec = _spec(lib)
+    districts = {
+        "long": District("long", ((0, 0), (1, 0)), frozenset({"west"}), {}),
+        "west": District("west", ((0, 1),), frozenset({"long", "east"}), {}),
+        "east": District("east", ((1, 1),), frozenset({"west"}), {}),
+    }
+    city = build_city(spec, 2, 2, districts)
+    assert len(city.land["long"]) == 2
+    assert shared_border(city, "long", "long") > 60.0  # its two cells meet along their whole edge
+    assert shared_border(city, "long", "west") > BORDER and gap(city, "long", "west") < 1e-6
+    # a canal parts them; at its west end, where long's other cell meets east corner to corner, half a canal's width
+    assert shared_border(city, "long", "east") == 0.0 and gap(city, "long", "east") >= spec.canal / 2 - 0.5
+    assert shared_border(city, "west", "east") > BORDER
+    assert set(city.crossings) == {frozenset(("long", "west")), frozenset(("west", "east"))}
+    assert city.water_cells == []
+    west_cell, east_cell = city.land["long"]
+    for a, b in city.borders:  # no border line drawn inside a district
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        on = [min(_distance(mid, e) for e in zip(p, p[1:] + p[:1], strict=True)) < 1e-6 for p in (west_cell, east_cell)]
+        assert not all(on), (a, b)
+    assert len(city.borders) >= 6  # long | west and west | east: three segments each
