@@ -27,7 +27,6 @@ from casebook.generator.scene import (
     Clip,
     Ellipse,
     Item,
-    Picture,
     Polyline,
     Rect,
     Scene,
@@ -132,10 +131,9 @@ def shift_scene_items(items: list[Item], dx: float, dy: float) -> list[Item]:
             out.append(replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
         elif isinstance(item, TextRun):
             out.append(replace(item, x=item.x + dx, y=item.y + dy))
-        elif isinstance(item, Picture):
-            out.append(item.shifted(dx, dy))
-        else:
-            out.append(item)
+        else:  # a picture, or any item that knows how to move itself
+            shifted = getattr(item, "shifted", None)
+            out.append(shifted(dx, dy) if callable(shifted) else item)
     return out
 
 

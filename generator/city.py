@@ -90,6 +90,7 @@ class CityMap:
     boxes: dict[str, tuple[float, float, float, float]]
     colours: dict[str, str]
     water_cells: list[Cell]
+    piers: list[Polygon] = field(default_factory=list)  # jetties from the quays into a water cell
 
     @property
     def box(self) -> tuple[float, float, float, float]:
@@ -215,7 +216,7 @@ def build_city(spec: MapSpec, columns: int, rows: int, districts: dict[str, Dist
                                   spec.cell_w - 2 * inset, spec.cell_h - 2 * inset)
     water = [(c, r) for r in range(rows) for c in range(columns) if (c, r) not in owner]
     return CityMap(spec, columns, rows, districts, owner, land, water_sides, borders, streets, crossings, hubs, boxes,
-                   _colouring(districts, owner, spec.land), water)
+                   _colouring(districts, owner, spec.land), water, _piers(spec, edges, owner))
 
 
 def _corners(spec: MapSpec, columns: int, rows: int) -> dict[Cell, Point]:
@@ -319,6 +320,29 @@ def _cell_land(spec: MapSpec, cell: Cell, edges: dict[tuple[str, int, int], Edge
     sides = [(points[k], points[(k + 1) % n]) for k in range(n) if water[k]]
     between = [(points[k], points[(k + 1) % n]) for k in range(n) if border[k]]
     return tuple(points), sides, between
+
+
+def _piers(spec: MapSpec, edges: dict[tuple[str, int, int], Edge], owner: dict[Cell, str], length: float = 13.0,
+           width: float = 2.4) -> list[Polygon]:
+    """Two jetties from each quay (a district's edge on a water cell of the grid), reaching into the water."""
+    out = []
+    for _, edge in sorted(edges.items()):
+        a, b = edge.cells
+        if a is None or b is None or (a in owner) == (b in owner):
+            continue
+        water = b if a in owner else a
+        wx, wy = spec.x + (water[0] + 0.5) * spec.cell_w, spec.y + (water[1] + 0.5) * spec.cell_h
+        for t in (0.22, 0.78):
+            px, py = point_along(edge.points, t)
+            (ax, ay), (bx, by) = edge.points[0], edge.points[-1]
+            ux, uy = (bx - ax) / math.dist((ax, ay), (bx, by)), (by - ay) / math.dist((ax, ay), (bx, by))
+            nx, ny = -uy, ux
+            if (wx - px) * nx + (wy - py) * ny < 0:  # the normal that points into the water
+                nx, ny = -nx, -ny
+            hw = width / 2
+            out.append(((px - nx + ux * hw, py - ny + uy * hw), (px + nx * length + ux * hw, py + ny * length + uy * hw),
+                        (px + nx * length - ux * hw, py + ny * length - uy * hw), (px - nx - ux * hw, py - ny - uy * hw)))
+    return out
 
 
 def _hub(spec: MapSpec, d: District) -> Point:
@@ -476,6 +500,8 @@ def draw_city(city: CityMap) -> list[Item]:
     for sides in city.water_sides.values():
         for run in _runs(sides):
             items.append(Polyline(run, stroke=col["coast_line"], width=0.6))
+    for pier in city.piers:
+        items.append(Polyline(pier, closed=True, fill=col["street_edge"], stroke=col["border"], width=0.4))
     for street in city.streets:  # the kerbs first, then every street's surface: crossings merge
         items.append(Polyline(street, stroke=col["street_edge"], width=s.street_width + 0.8))
     for hub in city.hubs.values():
