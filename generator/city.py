@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ from casebook.rules.yamlsource import place_of
 Cell = tuple[int, int]
 Polygon = tuple[Point, ...]
 EPS = 1e-6
+HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 
 # what vars.map may hold: its lengths (mm) and colours, with their defaults
 LENGTHS = {"x": None, "y": None, "cell_w": None, "cell_h": None, "jitter": 4.0, "canal": 9.0, "coast": 6.0,
@@ -158,14 +160,7 @@ def read_spec(raw: Any, place: Place, problems: Problems, ink_saver: bool = Fals
 
 
 def _is_colour(value: Any) -> bool:
-    text = str(value)
-    if len(text) != 7 or not text.startswith("#"):
-        return False
-    try:
-        int(text[1:], 16)
-    except ValueError:
-        return False
-    return True
+    return isinstance(value, str) and HEX_COLOUR.fullmatch(value) is not None
 
 
 def districts_of(db: GameDatabase) -> tuple[int, int, dict[str, District]] | None:
