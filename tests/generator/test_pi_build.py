@@ -15,8 +15,9 @@ from casebook.cli import main
 from casebook.generator.backends import png
 from casebook.generator.board import LARGE_PAPERS, large_page, tiling
 from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.layouts import load_library
 from casebook.rules.cards import CARDS_DIR, load_database
-from casebook.rules.problems import Problems
+from casebook.rules.problems import Place, Problems
 from tests.conftest import build_once
 from tests.generator.test_board import fill_centres, ink_near_edge
 from tests.generator.test_build import PT, page_texts
@@ -35,7 +36,7 @@ PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 BOARD = (560.0, 400.0)
 # the board's districts' land colours (layouts/pi/board.yaml: vars.map.land), as RGB
 DISTRICT_FILLS = tuple(tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in
-                       ("#EEE4C9", "#DCE0C2", "#EAD3C3", "#D9D4C8"))
+                       load_library().layout("pi/board", Problems(), Place("pi/board")).vars["map"]["land"])
 
 
 def district_centres(page, min_size: float) -> list[tuple[float, float]]:
