@@ -17,6 +17,7 @@ from pathlib import Path
 from weakref import WeakKeyDictionary
 
 from casebook.generator.backends.fonts import metrics
+from casebook.generator.city import build_city, districts_of, draw_city, read_spec, template_values
 from casebook.generator.compose import Composer
 from casebook.generator.exports.transform import scale_scene
 from casebook.generator.files import atomic_file
@@ -26,7 +27,6 @@ from casebook.generator.scene import (
     Clip,
     Ellipse,
     Item,
-    Picture,
     Polyline,
     Rect,
     Scene,
@@ -131,10 +131,9 @@ def shift_scene_items(items: list[Item], dx: float, dy: float) -> list[Item]:
             out.append(replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
         elif isinstance(item, TextRun):
             out.append(replace(item, x=item.x + dx, y=item.y + dy))
-        elif isinstance(item, Picture):
-            out.append(item.shifted(dx, dy))
-        else:
-            out.append(item)
+        else:  # a picture, or any item that knows how to move itself
+            shifted = getattr(item, "shifted", None)
+            out.append(shifted(dx, dy) if callable(shifted) else item)
     return out
 
 
@@ -283,8 +282,7 @@ def compose_board(composer: Composer, sheet: Sheet, size: Size) -> Scene | None:
     """The board at its own size, composed once per composer (every paper and the large pages share it)."""
     done = _BOARDS.setdefault(composer, {})
     if sheet.id not in done:
-        done[sheet.id] = board = composer.page(sheet.layout, size.width, size.height, sheet.place,
-                                               {"sheet": {"id": sheet.id, "name": sheet.name}})
+        done[sheet.id] = board = _compose_with_map(composer, sheet, size)
         if board is not None:  # every build also writes it whole on A3, reduced: its text must read there too
             scale = min(large_page(size.width, size.height, paper, composer.lib.settings.page_margin).scale
                         for paper in LARGE_PAPERS)
@@ -292,6 +290,31 @@ def compose_board(composer: Composer, sheet: Sheet, size: Size) -> Scene | None:
             check_reduced(board, scale, composer.fine_print, layout.place if layout else sheet.place,
                           f"sheet '{sheet.id}' whole on A3", composer.problems)
     return done[sheet.id]
+
+
+def _compose_with_map(composer: Composer, sheet: Sheet, size: Size) -> Scene | None:
+    """The board's layout composed; if its vars hold `map`, the game's city drawn beneath it (generator/city.py)."""
+    extra: dict[str, object] = {"sheet": {"id": sheet.id, "name": sheet.name}}
+    layout = composer.lib.layout(sheet.layout, composer.problems, sheet.place)
+    raw = layout.vars.get("map") if layout is not None else None
+    if layout is None or raw is None:
+        return composer.page(sheet.layout, size.width, size.height, sheet.place, extra)
+    where = getattr(raw, "place", layout.place)
+    spec = read_spec(raw, where, composer.problems, composer.ink_saver)
+    grid = districts_of(composer.db)
+    if grid is None:
+        composer.problems.add(where, f"layout '{sheet.layout}' draws a city map (vars.map), but game '{composer.db.id}' "
+                              "has no board grid", "in game.yaml: board: {columns: 5, rows: 3, districts: <record set>}")
+        return None
+    if spec is None:
+        return None
+    city = build_city(spec, *grid)
+    extra["city"] = template_values(city)
+    board = composer.page(sheet.layout, size.width, size.height, sheet.place, extra)
+    if board is not None:
+        ground = Rect(0.0, 0.0, size.width, size.height, fill=spec.colours["paper"])
+        board.items[:0] = [ground, *draw_city(city)]
+    return board
 
 
 def board_pages(composer: Composer, lib: LayoutLibrary, sheet: Sheet, paper: Size,

@@ -15,8 +15,9 @@ from casebook.cli import main
 from casebook.generator.backends import png
 from casebook.generator.board import LARGE_PAPERS, large_page, tiling
 from casebook.generator.build import BuildOptions, compose_game
+from casebook.generator.layouts import load_library
 from casebook.rules.cards import CARDS_DIR, load_database
-from casebook.rules.problems import Problems
+from casebook.rules.problems import Place, Problems
 from tests.conftest import build_once
 from tests.generator.test_board import fill_centres, ink_near_edge
 from tests.generator.test_build import PT, page_texts
@@ -33,7 +34,14 @@ pytestmark = pytest.mark.skipif(not (CARDS_DIR / "pi" / "game.yaml").is_file(),
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 BOARD = (560.0, 400.0)
-DISTRICT_FILL = (0xF4, 0xEE, 0xDC)  # the board's districts (layouts/pi/board.yaml: vars.ground)
+# the board's districts' land colours (layouts/pi/board.yaml: vars.map.land), as RGB
+DISTRICT_FILLS = tuple(tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in
+                       load_library().layout("pi/board", Problems(), Place("pi/board")).vars["map"]["land"])
+
+
+def district_centres(page, min_size: float) -> list[tuple[float, float]]:
+    """Centres of the districts' land shapes on a page, whatever their colour."""
+    return [c for rgb in DISTRICT_FILLS for c in fill_centres(page, rgb, min_size)]
 BACKS = ("evidence", "suspect_cases", "crime_cases", "location_cases")
 BACKS_APART = 20.0  # L*, every pair of the four case and evidence backs, in every vision
 
@@ -110,7 +118,7 @@ def test_tiled_board_districts_line_up_with_the_one_page_board(pi_build, db, pap
     a2 = pdfium.PdfDocument(str(pi_build / "pi-board-a2.pdf"))
     lp = large_page(*BOARD, "a2", 5.0)
     assert lp.scale == 1.0
-    whole = sorted(((x - lp.ox), (y - lp.oy)) for x, y in fill_centres(a2[0], DISTRICT_FILL, 50))
+    whole = sorted(((x - lp.ox), (y - lp.oy)) for x, y in district_centres(a2[0], 50))
     assert len(whole) == len(db.records["districts"].cards) == 14
     a2.close()
     t = tiling(*BOARD, *PAPERS[paper], margin=5.0)
@@ -121,7 +129,7 @@ def test_tiled_board_districts_line_up_with_the_one_page_board(pi_build, db, pap
     seen: dict[tuple[float, float], int] = {}
     for k, tp in enumerate(t.pages):
         assert f"page {tp.label}" in texts[first + 1 + k]
-        for x, y in fill_centres(pdf[first + 1 + k], DISTRICT_FILL, 50):
+        for x, y in district_centres(pdf[first + 1 + k], 50):
             bx, by = x - tp.ox + tp.x, y - tp.oy + tp.y
             near = min(whole, key=lambda d: (d[0] - bx) ** 2 + (d[1] - by) ** 2)
             assert abs(near[0] - bx) <= 0.5 and abs(near[1] - by) <= 0.5, (tp.label, bx, by, near)
@@ -138,7 +146,7 @@ def test_a3_board_is_the_a2_board_scaled(pi_build):
     for paper in LARGE_PAPERS:
         lp = large_page(*BOARD, paper, 5.0)
         pdf = pdfium.PdfDocument(str(pi_build / f"pi-board-{paper}.pdf"))
-        centres[paper] = sorted(((x - lp.ox) / lp.scale, (y - lp.oy) / lp.scale) for x, y in fill_centres(pdf[0], DISTRICT_FILL, 30))
+        centres[paper] = sorted(((x - lp.ox) / lp.scale, (y - lp.oy) / lp.scale) for x, y in district_centres(pdf[0], 30))
         assert ink_near_edge(pdf[0]) == 0, paper
         pdf.close()
     assert len(centres["a3"]) == len(centres["a2"]) == 14
