@@ -147,6 +147,8 @@ def parse_path(text: str) -> Outline:
         elif cmd in "Zz" or not _NUMBER.match(text, pos):
             raise ValueError(f"path: cannot read '{text[pos:pos + 12].strip()}' at character {pos + 1}")
         kind, relative = cmd.upper(), cmd.islower()
+        if kind != "M" and not outline:
+            raise ValueError("a path must start with M")
         if kind != "M" and segments is None:
             if kind == "Z":
                 continue

@@ -198,7 +198,8 @@ def _draw_item(draw: ImageDraw.ImageDraw, item: object, k: float) -> None:
 
 def _fill_rings(draw: ImageDraw.ImageDraw, rings: list[list[Point]], fill: tuple[int, int, int], even_odd: bool) -> None:
     """Closed outlines filled together by the nonzero (or even-odd) rule, as a PDF fills a path: a scanline
-    fill sampling each pixel at its centre (Pillow's polygon takes one outline and knows no holes)."""
+    fill sampling pixel (c, r) at the point (c, r), where Pillow's polygon fill samples it (that takes one
+    outline and knows no holes), so a shape's edges land where a polygon's would."""
     edges = []  # (top, bottom, x at top, dx per unit of y, winding)
     for ring in rings:
         for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1], strict=True):
@@ -214,9 +215,9 @@ def _fill_rings(draw: ImageDraw.ImageDraw, rings: list[list[Point]], fill: tuple
     bottom = max(e[1] for e in edges)
     active: list[tuple[float, float, float, float, int]] = []
     at = 0
-    row = max(0, math.floor(edges[0][0]))
-    while row + 0.5 < bottom:
-        yc = row + 0.5
+    row = max(0, math.ceil(edges[0][0]))
+    while row < bottom:
+        yc = float(row)
         while at < len(edges) and edges[at][0] <= yc:
             active.append(edges[at])
             at += 1
@@ -229,7 +230,7 @@ def _fill_rings(draw: ImageDraw.ImageDraw, rings: list[list[Point]], fill: tuple
             if not was and inside:
                 left = x
             elif was and not inside:
-                first, last = math.ceil(left - 0.5), math.ceil(x - 0.5) - 1
+                first, last = math.ceil(left), math.ceil(x) - 1
                 if last >= first:
                     draw.rectangle((first, row, last, row), fill=fill)
         row += 1
