@@ -1,11 +1,14 @@
-"""Vector symbols as data (layouts/symbols.yaml), drawn into a box of the scene.
+"""Vector symbols as data (layouts/symbols.yaml, ours; layouts/icons.yaml, vendored), drawn into a box of the scene.
 
 A symbol is a list of parts in a 100 x 100 box, painted in order. A part is one
 shape - `circle: [cx, cy, r]`, `ellipse: [cx, cy, rx, ry]`, `rect: [x, y, w, h]`
-(with `radius`), `poly: [[x, y], ...]`, `line: [[x, y], ...]` (open) or
-`path: "M x y L x y Q x1 y1 x y C x1 y1 x2 y2 x y Z"` (absolute commands) - filled,
-or outlined with `stroke: WIDTH`; `knockout: true` paints it in the background colour
-(holes). Curves are flattened here, so both backends draw the very same polygons.
+(with `radius`), `poly: [[x, y], ...]`, `line: [[x, y], ...]` (open) or `path:` in the
+whole SVG path syntax (M L H V C S Q T A Z, absolute or relative) - filled, or outlined
+with `stroke: WIDTH`; `knockout: true` paints it in the background colour. A filled path of
+several outlines is one Shape: holes by the nonzero rule (`fill_rule: evenodd` for the
+other), through which whatever lies below shows. Curves are flattened once, when the
+library is read, so both backends draw the very same polygons and no card pays for it.
+docs/pictures.md tells how to add a picture.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +89,7 @@ def _parse_part(part: Any, place: Place, problems: Problems, name: str) -> Part 
         if shape == "path":
             if not isinstance(data, str):
                 raise ValueError("a path is a string of SVG path commands (M, L, H, V, C, S, Q, T, A, Z)")
-            data = flatten(parse_path(data))
+            data = _flat_path(str(data))
         else:
             want = {"circle": 3, "ellipse": 4, "rect": 4}.get(shape)
             if want is not None:
@@ -206,6 +210,12 @@ def parse_path(text: str) -> Outline:
     if not outline:
         raise ValueError("empty path")
     return outline
+
+
+@lru_cache(maxsize=1024)
+def _flat_path(text: str) -> tuple[tuple[tuple[Point, ...], bool], ...]:
+    """A path's flattened subpaths, kept: every build reads the library again, the curves are flattened once."""
+    return flatten(parse_path(text))
 
 
 def _reflect(p: Point, about: Point) -> Point:
