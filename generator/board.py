@@ -30,6 +30,7 @@ from casebook.generator.scene import (
     Polyline,
     Rect,
     Scene,
+    Shape,
     TextRun,
     Unclip,
 )
@@ -129,6 +130,8 @@ def shift_scene_items(items: list[Item], dx: float, dy: float) -> list[Item]:
             out.append(replace(item, cx=item.cx + dx, cy=item.cy + dy))
         elif isinstance(item, Polyline):
             out.append(replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
+        elif isinstance(item, Shape):
+            out.append(item.moved(lambda p: (p[0] + dx, p[1] + dy)))
         elif isinstance(item, TextRun):
             out.append(replace(item, x=item.x + dx, y=item.y + dy))
         else:  # a picture, or any item that knows how to move itself

@@ -23,7 +23,7 @@ import jinja2
 import jinja2.meta
 from jinja2.sandbox import SandboxedEnvironment
 
-from casebook.generator.symbols import Part, parse_library
+from casebook.generator.symbols import ICONS_FILE, Part, load_icons, parse_library
 from casebook.generator.units import parse_length
 from casebook.rules.cards import shipped_folder
 from casebook.rules.problems import Place, Problems
@@ -362,4 +362,7 @@ def load_library(root: Path = LAYOUTS_DIR, problems: Problems | None = None) -> 
     raw = load_yaml(sym_path, problems)
     if raw is not None:
         lib.symbols = parse_library(raw, problems, Place(str(sym_path)))
+    icons_path = root / ICONS_FILE  # pictures vendored from icon sets, beside our own
+    if icons_path.is_file():
+        lib.symbols |= load_icons(load_yaml(icons_path, problems), problems, Place(str(icons_path)), lib.symbols)[0]
     return lib

@@ -8,6 +8,7 @@ the same part of it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 Point = tuple[float, float]
@@ -47,6 +48,23 @@ class Polyline:
     stroke: str | None = None
     width: float = 0.3
     dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One filled shape of several closed outlines (a compound path): where outlines overlap, the nonzero
+    winding rule (or, with `even_odd`, the even-odd rule) decides what is inside, so an outline running
+    the other way round cuts a hole through which whatever lies below shows."""
+
+    subpaths: tuple[tuple[Point, ...], ...]
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.3
+    even_odd: bool = False
+
+    def moved(self, move: Callable[[Point], Point], k: float = 1.0) -> Shape:
+        """Every point moved by `move`, the line width scaled by k."""
+        return replace(self, subpaths=tuple(tuple(move(p) for p in ring) for ring in self.subpaths), width=self.width * k)
 
 
 @dataclass(frozen=True)
@@ -119,7 +137,7 @@ class Picture:
                        angle=(self.angle + 180) % 360)
 
 
-Item = Rect | Ellipse | Polyline | TextRun | Clip | Unclip | Picture
+Item = Rect | Ellipse | Polyline | Shape | TextRun | Clip | Unclip | Picture
 
 
 class PictureChanged(Exception):

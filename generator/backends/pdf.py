@@ -17,11 +17,21 @@ from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from casebook.generator.backends import imagefiles
 from casebook.generator.backends.fonts import PDF_NAMES, register_pdf_fonts
-from casebook.generator.scene import Clip, Ellipse, Picture, Polyline, Rect, Scene, TextRun, Unclip
+from casebook.generator.scene import (
+    Clip,
+    Ellipse,
+    Picture,
+    Polyline,
+    Rect,
+    Scene,
+    Shape,
+    TextRun,
+    Unclip,
+)
 from casebook.generator.units import mm_to_pt
 
 if TYPE_CHECKING:
@@ -132,6 +142,18 @@ class PdfDocument:
                 if item.closed:
                     path.close()
                 c.drawPath(path, stroke=int(bool(item.stroke)), fill=int(bool(fill)))
+            elif isinstance(item, Shape):
+                if not item.fill and not item.stroke:
+                    continue
+                self._paint(item.fill, item.stroke, item.width, ())
+                path = c.beginPath()
+                for ring in item.subpaths:
+                    path.moveTo(X(ring[0][0]), Y(ring[0][1]))
+                    for px, py in ring[1:]:
+                        path.lineTo(X(px), Y(py))
+                    path.close()
+                c.drawPath(path, stroke=int(bool(item.stroke)), fill=int(bool(item.fill)),
+                           fillMode=FILL_EVEN_ODD if item.even_odd else FILL_NON_ZERO)
             elif isinstance(item, Clip):
                 c.saveState()
                 path = c.beginPath()

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from casebook.generator.scene import Clip, Ellipse, Item, Picture, Polyline, Rect, Scene, TextRun
+from casebook.generator.scene import (
+    Clip,
+    Ellipse,
+    Item,
+    Picture,
+    Polyline,
+    Rect,
+    Scene,
+    Shape,
+    TextRun,
+)
 
 
 def scale_scene(scene: Scene, k: float) -> Scene:
@@ -22,6 +32,8 @@ def _scale_item(item: Item, k: float) -> Item:
     if isinstance(item, Polyline):
         return replace(item, points=tuple((x * k, y * k) for x, y in item.points), width=item.width * k,
                        dash=tuple(d * k for d in item.dash))
+    if isinstance(item, Shape):
+        return item.moved(lambda p: (p[0] * k, p[1] * k), k)
     if isinstance(item, TextRun):
         return replace(item, x=item.x * k, y=item.y * k, size=item.size * k)
     if isinstance(item, Clip):
@@ -44,6 +56,8 @@ def _turn_item(item: Item, w: float, h: float) -> Item:
         return replace(item, cx=w - item.cx, cy=h - item.cy)
     if isinstance(item, Polyline):
         return replace(item, points=tuple((w - x, h - y) for x, y in item.points))
+    if isinstance(item, Shape):
+        return item.moved(lambda p: (w - p[0], h - p[1]))
     if isinstance(item, TextRun):  # a run turns about its start, which moves with the page
         return replace(item, x=w - item.x, y=h - item.y, angle=(item.angle + 180) % 360)
     if isinstance(item, Picture):
