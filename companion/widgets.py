@@ -90,6 +90,15 @@ class FitLabel(Label):
             self.font_size -= 1
 
 
+BEFORE_NUMBER = re.compile(r" (?=\d)")
+
+
+def numbers_kept_on(text: str) -> str:
+    """`text` with a no-break space before each number: 'Ben 1', 'won 10–10' wrap as one word, so a number never
+    starts a line away from the name or word it goes with (Kivy breaks lines at plain spaces only)."""
+    return BEFORE_NUMBER.sub("\u00a0", text)
+
+
 def line_height(font_size: float) -> float:
     """The height of one line of text at `font_size` (pixels)."""
     return float(CoreLabel(font_size=font_size).get_extents("Hg")[1])
