@@ -272,6 +272,18 @@ class SecretView(ModalView):
             view.dismiss(animation=False)
 
 
+def hold_text(player: str) -> str:
+    return f"{player}: hold to see"
+
+
+def hold_lines(player: str, width: float, font_size: float) -> int:
+    """How many lines a player's "hold to see" takes on a button `width` wide (widgets.kv: its text keeps 16 dp
+    clear of the colour bar), at `font_size`."""
+    core = CoreLabel(text=hold_text(player), font_size=font_size, text_size=(max(1.0, width - dp(16)), None))
+    core.refresh()
+    return len(core._cached_lines)
+
+
 class SecretButton(CButton):
     """"Ben: hold to see": held for SECRET_HOLD seconds it opens that player's secret, which stays
     while held; a tap does nothing, so nobody sees a secret by a stray touch. The finger sliding off
@@ -279,7 +291,7 @@ class SecretButton(CButton):
     lift closes it too, also one that slid off first (always_release)."""
 
     def __init__(self, player: str, secret: Callable[[], str], peers: Callable[[], Iterable[str]] = tuple, **kw: Any):
-        super().__init__(text=f"{player}: hold to see", flat=True, always_release=True, **kw)
+        super().__init__(text=hold_text(player), flat=True, always_release=True, **kw)
         self.player, self.secret, self.peers = player, secret, peers
         self._pending: Any = None
 
