@@ -98,6 +98,9 @@ class TableScreen(Screen):
             self.say("")
         self.refresh()
 
+    def on_pre_leave(self, *args: Any) -> None:
+        App.get_running_app().keep_standing()  # before the start screen lists it
+
     def on_leave(self, *args: Any) -> None:
         SecretView.close_all()
         self._left_at = self._moment()
@@ -186,7 +189,6 @@ class TableScreen(Screen):
             return
         table = app.table
         s = app.session.summary(None)
-        self._keep_standing()
         self.ids.scoreline.text = table.scoreline(s)
         self.page_open = False
         body, pad, actions = self.ids.body, self.ids.pad, self.ids.actions
@@ -224,19 +226,6 @@ class TableScreen(Screen):
         nothing away."""
         app = App.get_running_app()
         return list(app.table.secrets(app.session.summary(None)).values())
-
-    def _keep_standing(self) -> None:
-        """The game's standing kept for the start screen whenever an event is added or undone (the save is written
-        then): the next start lists it without replaying, nor importing an engine."""
-        app = App.get_running_app()
-        session = app.session
-        if not session.game_id or self._moment() == getattr(self, "_kept_at", None):
-            return
-        from casebook.companion.progress import standing_of
-
-        self._kept_at = self._moment()
-        app.standings.put(session.game_id, session.log, standing_of(session.state, session.log))
-        app.standings.save()
 
     def _secret(self, player: str) -> str:
         """The player's secret as it is now (read when the button is held, not when it was drawn)."""
@@ -361,10 +350,28 @@ class CasebookApp(App):
             return
         self.sm.current = self._history.pop() if self._history else "start"
 
+    def keep_standing(self) -> None:
+        """The game's standing written for the start screen (standings.json) when the table is left and when the app
+        pauses or stops: the next start lists it without replaying, nor importing an engine. Not after each event:
+        the log is saved then, and a standing missing or stale (the app killed) is worked out again from the log,
+        which the start screen notices by the log's checksum."""
+        session = self.session
+        if session is None or not session.game_id or not self.store.path(session.game_id).exists():
+            return  # no game, or the one last played was deleted since
+        from casebook.companion.progress import standing_of
+
+        self.standings.put(session.game_id, session.log, standing_of(session.state, session.log))
+        self.standings.save()
+
     def on_pause(self) -> bool:
-        """Going to the background closes any secret (the log is already saved after every event)."""
+        """Going to the background closes any secret and writes the standing (the log is saved after every
+        event)."""
         SecretView.close_all()
+        self.keep_standing()
         return True
+
+    def on_stop(self) -> None:
+        self.keep_standing()
 
     def on_resume(self) -> None:
         SecretView.close_all()

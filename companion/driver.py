@@ -7,7 +7,9 @@ SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": tes
 from there, lifted), {"key": 27} (Escape / Back), {"window": "on_minimize"},
 {"app": "on_pause"}, {"text": ["screen.id", "value"]},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
-smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp (small_texts: each one's smallest size in sp), the action bar's place, each button's text and fill colours;
+smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp (small_texts: each one's smallest size in sp), numbers wrapped away from their word
+(torn_numbers), lines of text a scrolling part's edge cuts through (cut_lines), each labelled control's lines
+as drawn, the action bar's place, each button's text and fill colours;
 whether each control's bottom and top edges are in view), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true},
 {"listen": "folder"} (from then on, take each next step from `folder/<n>.json` as another process writes
@@ -38,9 +40,10 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
-from casebook.companion.widgets import MARKUP, widest_word
+from casebook.companion.widgets import MARKUP, drawn_lines, text_in, widest_word
 
 SIZE_MARKUP = re.compile(r"\[size=(\d+(?:\.\d+)?)(px|pt|in|cm|mm|dp|sp)?\]")  # a part in another font size
 MIN_TEXT_SP = 12  # no text on show is smaller
@@ -229,14 +232,17 @@ class Driver:
 
     def dump(self) -> dict[str, Any]:
         screen = self.app.root.current_screen
-        small, split, texts, controls, cut, tiny = [], [], [], {}, [], []
+        small, split, texts, controls, cut, tiny, torn, cut_lines = [], [], [], {}, [], [], [], []
         for w in shown(self.app):
             on_window = w.get_root_window() is not None and w.width > 0 and w.opacity > 0
             if not on_window:
                 continue
             text = str(getattr(w, "text", "") or "")
             if isinstance(w, Label) and text:
-                texts.append(MARKUP.sub("", text))
+                texts.append(MARKUP.sub("", text).replace("\u00a0", " "))  # a no-break space reads as a space
+                torn_number = self.torn_number(w)
+                if torn_number:
+                    torn.append(torn_number)
                 room = (w.text_size[0] if w.text_size and w.text_size[0] else None)
                 if room:  # the label's own padding left and right takes from the width its lines wrap in
                     room -= w.padding[0] + w.padding[2] if len(w.padding) == 4 else 2 * w.padding[0]
@@ -247,6 +253,8 @@ class Driver:
                     tiny.append(small_text)
                 if self._cut(w):
                     cut.append({"text": text[:40], "size": [w.width, w.height], "texture": list(w.texture_size)})
+            if isinstance(w, ScrollView):
+                cut_lines += self.cut_lines(w)
             visible = isinstance(w, Button | TextInput) and not (w.disabled and w.opacity == 0)
             if visible and (w.height < dp(48) - 0.5 or w.width < dp(48) - 0.5):
                 small.append({"testid": getattr(w, "testid", ""), "text": text[:30], "size": [w.width, w.height]})
@@ -256,6 +264,8 @@ class Driver:
                 controls[testid] = {"rect": [x, y, w.width, w.height], "in_window": self._in_view(w),
                                     "edges_in_view": [self._y_in_view(w, w.y), self._y_in_view(w, w.top)],
                                     "disabled": bool(w.disabled)}
+                if isinstance(w, Label):
+                    controls[testid]["lines"] = self.lines(w)
                 if isinstance(w, Button):  # what it is drawn in: the text's colour on the fill (an image tinted)
                     controls[testid].update(
                         text_rgba=list(w.disabled_color if w.disabled else w.color),
@@ -269,7 +279,43 @@ class Driver:
                 "message": screen.ids.message.text if "message" in screen.ids else "",
                 "message_kind": getattr(screen, "message_kind", ""),
                 "texts": texts, "small_controls": small, "split_words": split, "cut_texts": cut, "small_texts": tiny,
-                "controls": controls}
+                "torn_numbers": torn, "cut_lines": cut_lines, "controls": controls}
+
+    @staticmethod
+    def cut_lines(view: Any) -> list[dict[str, Any]]:
+        """The lines of text a scrolling part's edge cuts through, that show in part (not hidden whole under a
+        WholeLines' strip): each with the edge, how much of it shows and the part's kind."""
+        bottom = view.to_window(view.x, view.y)[1]
+        top = bottom + view.height
+        hidden = getattr(view, "hidden", [0.0, 0.0])
+        out = []
+        for content in view.children:
+            for label in text_in(content):
+                for n, (b, t) in enumerate(drawn_lines(label)):
+                    for edge, cuts, shows, strip in (("bottom", b < bottom - 0.5 < t - 1, t - bottom, hidden[0]),
+                                                     ("top", b + 1 < top + 0.5 < t, top - b, hidden[1])):
+                        if cuts and shows > strip + 0.5:
+                            out.append({"text": MARKUP.sub("", label.text)[:60], "line": n, "edge": edge,
+                                        "shows": round(shows - strip, 1), "part": type(view).__name__})
+        return out
+
+    @staticmethod
+    def lines(w: Any) -> list[str]:
+        """A label's text as it is drawn, line by line (wrapped where its width ends, markup left out)."""
+        return ["".join(word.text for word in line.words).replace("\u00a0", " ")
+                for line in getattr(w._label, "_cached_lines", [])]
+
+    @staticmethod
+    def torn_number(w: Any) -> dict[str, Any] | None:
+        """A label whose text wraps a number onto a line of its own start, away from the word it goes with (the
+        'Ben' of 'Ben 1' at a line's end, the '1' under it); a line the text itself begins is no fault."""
+        drawn = getattr(w._label, "_cached_lines", [])
+        for before, line in zip(drawn, drawn[1:], strict=False):
+            first = "".join(word.text for word in line.words)
+            if line.line_wrap and first[:1].isdigit():
+                return {"text": MARKUP.sub("", w.text)[:60], "line_before": "".join(x.text for x in before.words),
+                        "line": first}
+        return None
 
     @staticmethod
     def small_text(w: Any, text: str) -> dict[str, Any] | None:

@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 from casebook.companion.tables import TABLES, table_module
 from casebook.companion.tables.setup import missing, options, pick_grid, row_text
 from casebook.companion.theme import PLAYER_COLOURS, blend, rgba, text_on
-from casebook.companion.widgets import CButton, button, label
+from casebook.companion.widgets import CButton, button, label, numbers_kept_on
 
 if TYPE_CHECKING:
     from casebook.companion.progress import Standing
@@ -139,7 +139,7 @@ class StartScreen(Screen):
             mine = [standings[g.id] for g in games if g.game == gid]
             if mine:
                 stats.append(statistics_line(app.titles[gid], mine))
-        self.ids.stats.text = "\n".join(stats)
+        self.ids.stats.text = numbers_kept_on("\n".join(stats))
         box = self.ids.games
         box.clear_widgets()
         if not games:
@@ -156,12 +156,12 @@ class StartScreen(Screen):
         when = time.strftime("%d %b %H:%M", time.localtime(g.modified))
         progress = progress_line(st, g.events) if g.log is not None else "damaged: cannot be resumed"
         if self.confirming == g.id:
-            ask = label(f"Delete {title}: {who} ({progress})? It cannot be brought back.")
+            ask = label(numbers_kept_on(f"Delete {title}: {who} ({progress})? It cannot be brought back."))
             keep = button("Keep", f"delete_no_{g.id}", self._cancel_delete)
             gone = button("Delete", f"delete_yes_{g.id}", lambda: self._delete(g), flat=True)
             gone.color = rgba(app.colors["error"])
             return column(ask, row(keep, gone))
-        text = f"[b]{title}: {who}[/b]\n{progress}\n{when}"
+        text = numbers_kept_on(f"[b]{title}: {who}[/b]\n{progress}\n{when}")
         if g.log is not None:
             main = button(text, f"resume_{g.id}", lambda: app.resume(g.id, g.game), markup=True)
         else:

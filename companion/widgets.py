@@ -12,8 +12,16 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Rectangle
+from kivy.graphics.stencil_instructions import StencilPop
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.image import Image
@@ -90,9 +98,96 @@ class FitLabel(Label):
             self.font_size -= 1
 
 
+BEFORE_NUMBER = re.compile(r" (?=\d)")
+
+
+def numbers_kept_on(text: str) -> str:
+    """`text` with a no-break space before each number: 'Ben 1', 'won 10–10' wrap as one word, so a number never
+    starts a line away from the name or word it goes with (Kivy breaks lines at plain spaces only)."""
+    return BEFORE_NUMBER.sub("\u00a0", text)
+
+
 def line_height(font_size: float) -> float:
     """The height of one line of text at `font_size` (pixels)."""
     return float(CoreLabel(font_size=font_size).get_extents("Hg")[1])
+
+
+def drawn_lines(label: Label) -> list[tuple[float, float]]:
+    """Each line of a label's text as it is drawn: (bottom, top) in window coordinates (style.kv draws the texture
+    centred on the label; each laid-out line says how far below the texture's top it starts, and how tall it is)."""
+    lines = getattr(label._label, "_cached_lines", None) or []
+    if not label.text or not lines or label.opacity == 0:
+        return []
+    height = label.texture_size[1]
+    top = label.to_window(label.x, int(label.center_y - height / 2.0) + height)[1]
+    return [(top - line.y - line.h, top - line.y) for line in lines]
+
+
+def text_in(content: Widget) -> Iterable[Label]:
+    """The labels of plain text inside a scrolling part's content: not a button's, not one of a scrolling part of
+    its own (a WrapLine is sized to whole lines itself)."""
+    for child in content.children:
+        if isinstance(child, ScrollView):
+            continue
+        if isinstance(child, Label) and not isinstance(child, ButtonBehavior):
+            yield child
+        yield from text_in(child)
+
+
+class WholeLines(ScrollView):
+    """A scrolling part that never shows a line of text cut through at its edges: over each edge a strip of the
+    background reaches as far as the line the edge would cut, so a line half in view is hidden whole (scrolled on,
+    it shows whole). `hidden`: how much the strips cover, at the bottom and at the top (pixels)."""
+
+    hidden = ListProperty([0.0, 0.0])
+    SLACK = 0.5  # pixels of a line over an edge that count as none (rounding)
+
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self._colour, self._low, self._high = Color(0, 0, 0, 0), Rectangle(size=(0, 0)), Rectangle(size=(0, 0))
+        self._drawn = False
+        self._again = Clock.create_trigger(self._mask)
+        self._trigger = Clock.create_trigger(self._mask_twice)
+        self.bind(scroll_y=self._trigger, pos=self._trigger, size=self._trigger, children=self._watch)
+
+    def _watch(self, *_args: Any) -> None:
+        for child in self.children:  # the content: new widgets in it, or a new height
+            child.bind(size=self._trigger, children=self._trigger)
+        self._trigger()
+
+    def _mask_twice(self, *_args: Any) -> None:
+        """Once now and once the next frame: a layout of the content that was due in this frame is done by then."""
+        self._mask()
+        self._again()
+
+    def _draw_strips(self) -> None:
+        """The strips, once the kv rules have drawn the stencil (a kv file makes its widgets first, then applies
+        their rules): after the stencil's end (over the content, unclipped), under the scroll bar."""
+        after = self.canvas.after
+        at = next((i + 1 for i, x in enumerate(after.children) if isinstance(x, StencilPop)), len(after.children))
+        for n, instruction in enumerate((self._colour, self._low, self._high)):
+            after.insert(at + n, instruction)
+        self._drawn = True
+
+    def _mask(self, *_args: Any) -> None:
+        if not self._drawn:
+            self._draw_strips()
+        bottom = self.to_window(self.x, self.y)[1]
+        top = bottom + self.height
+        low = high = 0.0
+        for content in self.children:
+            for label in text_in(content):
+                for b, t in drawn_lines(label):
+                    if b < bottom - self.SLACK and t > bottom + self.SLACK:
+                        low = max(low, t - bottom)
+                    if b < top - self.SLACK and t > top + self.SLACK:
+                        high = max(high, top - b)
+        low, high = min(low, self.height), min(high, self.height)
+        self.hidden = [low, high]
+        app = App.get_running_app()
+        self._colour.rgba = rgba(app.colors["bg"]) if app is not None else (0, 0, 0, 0)
+        self._low.pos, self._low.size = (self.x, self.y), (self.width, low)
+        self._high.pos, self._high.size = (self.x, self.top - high), (self.width, high)
 
 
 class WrapLine(ScrollView):
@@ -263,6 +358,18 @@ class SecretView(ModalView):
             view.dismiss(animation=False)
 
 
+def hold_text(player: str) -> str:
+    return f"{player}: hold to see"
+
+
+def hold_lines(player: str, width: float, font_size: float) -> int:
+    """How many lines a player's "hold to see" takes on a button `width` wide (widgets.kv: its text keeps 16 dp
+    clear of the colour bar), at `font_size`."""
+    core = CoreLabel(text=hold_text(player), font_size=font_size, text_size=(max(1.0, width - dp(16)), None))
+    core.refresh()
+    return len(core._cached_lines)
+
+
 class SecretButton(CButton):
     """"Ben: hold to see": held for SECRET_HOLD seconds it opens that player's secret, which stays
     while held; a tap does nothing, so nobody sees a secret by a stray touch. The finger sliding off
@@ -270,7 +377,7 @@ class SecretButton(CButton):
     lift closes it too, also one that slid off first (always_release)."""
 
     def __init__(self, player: str, secret: Callable[[], str], peers: Callable[[], Iterable[str]] = tuple, **kw: Any):
-        super().__init__(text=f"{player}: hold to see", flat=True, always_release=True, **kw)
+        super().__init__(text=hold_text(player), flat=True, always_release=True, **kw)
         self.player, self.secret, self.peers = player, secret, peers
         self._pending: Any = None
 

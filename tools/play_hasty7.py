@@ -85,8 +85,7 @@ def main() -> None:
     size = tuple(int(v) for v in sys.argv[1].split("x")) if len(sys.argv) > 1 else (360, 640)
     tag = f"window-hasty7-{size[0]}x{size[1]}"
     turns = plan()
-    w = Window(tag, (size[0], size[1]))
-    try:
+    with Window(tag, (size[0], size[1])) as w:
         w.shot("start")
         new_game(w, "hasty", NAMES, adds=2)
         w.shot("names")
@@ -138,10 +137,6 @@ def main() -> None:
         w.shot("home")
         print(f"played {len(turns)} turns and reviews to the end ({reviews} reveals); "
               f"screenshots tests/_screens/{tag}-*.png")
-    finally:
-        w.close()
-        for warning in w.warnings:
-            print("warning:", warning)
 
 
 if __name__ == "__main__":

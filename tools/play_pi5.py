@@ -83,8 +83,7 @@ def main() -> None:
     size = tuple(int(v) for v in sys.argv[1].split("x")) if len(sys.argv) > 1 else (360, 640)
     tag = f"window-pi5-{size[0]}x{size[1]}"
     steps, end = plan()
-    w = Window(tag, (size[0], size[1]))
-    try:
+    with Window(tag, (size[0], size[1])) as w:
         w.shot("start")
         new_game(w, "pi", NAMES, adds=2)
         w.type_into("new_seed", str(SEED))
@@ -140,10 +139,6 @@ def main() -> None:
         w.tap("table_home")
         w.shot("home")
         print(f"played {n} turns in three mini-games to the end; scores {got}; screenshots tests/_screens/{tag}-*.png")
-    finally:
-        w.close()
-        for warning in w.warnings:
-            print("warning:", warning)
 
 
 if __name__ == "__main__":

@@ -22,13 +22,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-DISPLAY = ":77"
+DISPLAY = os.environ.get("CASEBOOK_PLAY_DISPLAY", ":77")  # another X display number if :77 is taken
 STEP_TIMEOUT = 300.0  # seconds for one driver step: the machine is shared, the app can be slow
 CHANGE_TIMEOUT = 20.0  # seconds a tap's effect is looked for before it is reported as having none
 
 
 class Window:
-    """A running app in its own Xvfb screen of exactly the window's size."""
+    """A running app in its own Xvfb screen of exactly the window's size. Use it as `with Window(...) as w:`: however
+    the play ends (done, a sys.exit of its own, an error), the app and the X screen stop, what the screenshots
+    found is written and the warnings are printed."""
 
     def __init__(self, tag: str, size: tuple[int, int] = (360, 640), shots: Path = ROOT / "tests" / "_screens"):
         for tool in ("Xvfb", "xdotool", "import"):
@@ -231,6 +233,14 @@ class Window:
             seen["holds_off_window"] = [t for t in holds if not dump["controls"].get(t, {}).get("in_window")]
         self.seen.append(seen)
         return dump
+
+    def __enter__(self) -> Window:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+        for warning in self.warnings:
+            print("warning:", warning)
 
     def close(self) -> None:
         """Quit the app, stop the X screen, and write what the screenshots' dumps found."""

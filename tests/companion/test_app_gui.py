@@ -45,6 +45,27 @@ def run(tmp: Path, steps: list, name: str = "script", timeout: float = 300,
     return proc
 
 
+def killed_after(tmp: Path, steps: list, timeout: float = 90) -> None:
+    """Run the app through `steps`, then SIGKILL it (as a phone kills an app: no on_pause, no on_stop)."""
+    last_mark = tmp / "reached"
+    script = tmp / "kill.json"
+    script.write_text(json.dumps([*steps, {"mark": str(last_mark)}, {"wait": 60}]))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "companion" / "run_app.py")],
+                            env=env_for(tmp, script), cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + timeout
+        while not last_mark.exists():
+            assert proc.poll() is None, "the app stopped before it was killed"
+            assert time.time() < deadline
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    last_mark.unlink()
+
+
 def read_dumps(paths: dict[str, str]) -> dict[str, dict]:
     """The driver's dumps by name."""
     return {name: json.loads(Path(path).read_text()) for name, path in paths.items()}
@@ -127,24 +148,7 @@ def test_a_whole_case_by_taps_and_every_screen(tmp_path):
 def test_killed_at_any_point_the_game_comes_back(tmp_path, taps):
     """SIGKILL after some events (1, 5 and 8 of them), then start again: the same state."""
     steps = new_game_steps() + location_steps()[:taps]
-    last_mark = tmp_path / "reached"
-    steps += [{"dump": str(tmp_path / "before.json")}, {"mark": str(last_mark)}, {"wait": 60}]
-    script = tmp_path / "kill.json"
-    script.write_text(json.dumps(steps))
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "companion" / "run_app.py")],
-                            env=env_for(tmp_path, script), cwd=tmp_path, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.time() + 90
-        while not last_mark.exists():
-            assert proc.poll() is None, "the app stopped before it was killed"
-            assert time.time() < deadline
-            time.sleep(0.05)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    killed_after(tmp_path, [*steps, {"dump": str(tmp_path / "before.json")}])
     before = json.loads((tmp_path / "before.json").read_text())["summary"]
     assert before["events"] == {3: 1, 12: 5, 16: 8}[taps]
     run(tmp_path, [{"tap_prefix": "resume_"}, {"dump": str(tmp_path / "after.json")}, {"quit": True}], name="restart")

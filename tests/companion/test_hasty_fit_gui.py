@@ -38,9 +38,15 @@ def new_game_steps() -> list:
 
 
 def long_game() -> tuple[list[str], dict[str, int]]:
+    taps, moments, _events, _at = long_game_events()
+    return taps, moments
+
+
+def long_game_events() -> tuple[list[str], dict[str, int], list[dict], dict[str, int]]:
     """The taps of a long game worked out on the engine: a card with no choice face up at every loupe (the face-up
     cards pile up), else face down spread along the row; reviews reveal what keeps suspects alive. Also when to
-    look: `late` after the longest "Last:" line of a play, `review` in a review whose "Last:" line is long."""
+    look: `late` after the longest "Last:" line of a play, `review` in a review whose "Last:" line is long. Also the
+    events themselves, and how many of them are in at each moment."""
     db = load_database("hasty")
     state = hasty.new_state(db, {"players": NAMES, "variants": ["traitor"], "sets": ["base"], "row": ROW,
                                  "secrets": SECRETS})
@@ -49,7 +55,9 @@ def long_game() -> tuple[list[str], dict[str, int]]:
         return hasty.check(copy.deepcopy(state), event) is None
 
     taps: list[str] = []
+    events: list[dict] = []
     moments: dict[str, int] = {}
+    at: dict[str, int] = {}
     longest = {"late": 0, "review": 0}
     plays = 0
     while not hasty.is_over(state) and len(taps) < 150:
@@ -72,12 +80,13 @@ def long_game() -> tuple[list[str], dict[str, int]]:
                 event = {"action": "play", "by": who, "at": others[plays * 3 % len(others)]}
                 taps += [f"suspect_{event['at']}", "face_down"]
             plays += 1
-        hasty.apply(state, event)
+        hasty.apply(state, copy.deepcopy(event))
+        events.append(event)
         if not hasty.is_over(state) and state.phase in ("play", "reveal"):
             key = "late" if state.phase == "play" else "review"
             if len(state.history[-1]) >= longest[key]:
-                longest[key], moments[key] = len(state.history[-1]), len(taps)
-    return taps, moments
+                longest[key], moments[key], at[key] = len(state.history[-1]), len(taps), len(events)
+    return taps, moments, events, at
 
 
 def test_the_long_game_is_long():

@@ -28,6 +28,7 @@ from casebook.companion.widgets import (
     button,
     colour_bar,
     confirm,
+    hold_lines,
     label,
     widest_word,
 )
@@ -205,11 +206,17 @@ class Table(GameTable):
         return out
 
     def _hold_cols(self, players: list[str]) -> int:
-        """The holds a row: all in one if each name fits its share of the width (else fewer, never under two)."""
+        """The holds a row. Portrait: all in one if each name fits its share of the width (else fewer, never under
+        two). Landscape, in the state's narrow column: as many as keep each "Ann: hold to see" to two lines."""
         width = self.screen.width - dp(12)
+        fs = self.app.fs * sp(15)  # CButton's
         if self.screen.landscape:  # table.kv: the state takes 0.44 of the width
             width = (width - dp(6)) * 0.44
-        widest = max(CoreLabel(font_size=self.app.fs * sp(15)).get_extents(f"{p}:")[0] for p in players)
+            for cols in range(len(players), 2, -1):
+                if all(hold_lines(p, (width - dp(3) * (cols - 1)) / cols, fs) <= 2 for p in players):
+                    return cols
+            return 2
+        widest = max(CoreLabel(font_size=fs).get_extents(f"{p}:")[0] for p in players)
         for cols in range(len(players), 2, -1):
             if widest <= (width - dp(3) * (cols - 1)) / cols - dp(16):  # widgets.kv: clear of the colour bar
                 return cols
@@ -461,7 +468,7 @@ class Table(GameTable):
                                    lambda: self.screen.do(self.pad.pass_turn())))
         body.add_widget(button("Rules: how the case holder answers", "more_rules",
                                lambda: self.app.open_rules("discs cubes answer"), flat=True))
-        body.add_widget(button("Back to the table", "more_back", self.screen.refresh))
+        # back to the table: the page's Cancel in the fixed action bar, where every page keeps it (and Back)
 
     def _confirm_misled(self, player: str, holder: str) -> None:
         confirm(f"{player} was misled by {holder}: {player} scores {pi.MISLED_POINTS} and {holder} 0 for this "
