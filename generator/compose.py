@@ -12,7 +12,6 @@ from typing import Any
 import jinja2
 from jinja2.runtime import Context
 
-from casebook.generator import images
 from casebook.generator.backends.fonts import FontError, GameFonts, metrics
 from casebook.generator.cache import SceneStore, library_fingerprint
 from casebook.generator.font_check import check_text_fonts, may_lack
@@ -191,6 +190,7 @@ class Composer:
         while it is drawn); composing again makes them anew."""
         self.base.pop("cards", None)
         self.base.pop("by_id", None)
+        self._game_parts.clear()  # it holds what it read of them
 
     def faces(self, component: Component) -> list[Face]:
         """Every printed card of a component, copies expanded; scenes not yet in the store are composed."""
@@ -300,6 +300,9 @@ class Composer:
     def _image_files(self, pictures: tuple[PreparedElement, ...], prepared: PreparedLayout, ctx: dict[str, Any],
                      size: tuple[float, float] | None) -> list[str]:
         """The image files a card's scene shows, by path and content: an edited picture, a new scene."""
+        # Pillow's readers: imported only for a layout that shows pictures
+        from casebook.generator import images
+
         out, jctx = [], None
         for pe in pictures:
             src = pe.data.get("src")
@@ -525,6 +528,9 @@ class Composer:
 
     def _image(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
                x: float, y: float, w: float, h: float) -> None:
+        # Pillow's readers: imported only for a layout that shows pictures
+        from casebook.generator import images
+
         el = pe.el
         if w <= 0 or h <= 0:
             self.problems.add(el.place, f"{who}: image '{el.data.get('id', 'image')}' has a box {w:g} x {h:g} mm",
@@ -561,6 +567,8 @@ class Composer:
 
     def _image_problem(self, pe: PreparedElement, ctx: Context, who: str, why: str) -> None:
         """An image that cannot be drawn: at the card's field its path comes from, or at the element's src."""
+        from casebook.generator import images
+
         el = pe.el
         place = el.places.get("src", el.place)
         if "src" not in pe.templated:  # the same for every card: said once

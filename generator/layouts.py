@@ -12,13 +12,17 @@ turned index in a card's far corner), laid out in its box as it will be read.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import marshal
+import os
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from io import StringIO
 from pathlib import Path
-from types import BuiltinMethodType
+from types import BuiltinMethodType, CodeType
 from typing import Any
 
 import jinja2
@@ -201,22 +205,91 @@ _COMPILED: dict[str, Compiled | None] = {}  # template source -> compiled, in th
 
 def compiled(source: str) -> Compiled | None:
     """A template parsed and compiled once, its names found in the same pass; None if it does not compile
-    (Environment.from_string then raises the error, as it says it)."""
+    (Environment.from_string then raises the error, as it says it).
+
+    What was compiled is also kept on disk (TemplateCache), as Python keeps a module's bytecode and
+    Jinja2's bytecode caches keep a template's: the next run loads the code instead of compiling it.
+    """
     found = _COMPILED.get(source, _MISSING)
     if found is _MISSING:
         env = _environment()
-        try:
-            ast = env.parse(source)
-            generator = _NamesGenerator(env)
-            generator.visit(ast)
-            code = compile(generator.code.getvalue(), "<template>", "exec")  # as Environment.compile does
-        except jinja2.TemplateSyntaxError:
-            found = None
-        else:
-            template = env.template_class.from_code(env, code, env.make_globals(None), None)
-            found = Compiled(template, frozenset(generator.undeclared), generator.paths())
+        found = TEMPLATE_CACHE.load(source, env)
+        if found is None:
+            try:
+                ast = env.parse(source)
+                generator = _NamesGenerator(env)
+                generator.visit(ast)
+                code = compile(generator.code.getvalue(), "<template>", "exec")  # as Environment.compile does
+            except jinja2.TemplateSyntaxError:
+                found = None
+            else:
+                template = env.template_class.from_code(env, code, env.make_globals(None), None)
+                found = Compiled(template, frozenset(generator.undeclared), generator.paths())
+                TEMPLATE_CACHE.save(source, code, found)
         _COMPILED[source] = found
     return found  # type: ignore[return-value]
+
+
+class TemplateCache:
+    """Compiled templates kept between runs, one small file each, in the user's cache folder.
+
+    `$CASEBOOK_CACHE_DIR` chooses the folder (empty: keep nothing); else `$XDG_CACHE_HOME/casebook`,
+    else `~/.cache/casebook`. Each file holds a template's source, its Python code (marshal, as in
+    a .pyc) and the names it reads, under a folder named for everything the code depends on: this
+    module, Jinja2's version and Python's; a file that cannot be read or holds another source is
+    compiled again. Safe to delete at any time; a folder that cannot be written is simply not used.
+    """
+
+    def __init__(self) -> None:
+        self._folder: Path | None | object = _MISSING  # found when first asked for
+
+    def folder(self) -> Path | None:
+        if self._folder is _MISSING:
+            chosen = os.environ.get("CASEBOOK_CACHE_DIR")
+            if chosen is None:
+                home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+                chosen = os.path.join(home, "casebook")
+            if chosen:
+                flavour = hashlib.sha1(Path(__file__).read_bytes())
+                flavour.update(f"{jinja2.__version__} {sys.version} {sys.implementation.cache_tag}".encode())
+                self._folder = Path(chosen) / f"templates-{flavour.hexdigest()[:16]}"
+            else:
+                self._folder = None
+        return self._folder  # type: ignore[return-value]
+
+    def _path(self, source: str) -> Path | None:
+        folder = self.folder()
+        return folder / hashlib.sha1(source.encode()).hexdigest() if folder is not None else None
+
+    def load(self, source: str, env: SandboxedEnvironment) -> Compiled | None:
+        path = self._path(source)
+        if path is None:
+            return None
+        try:
+            kept, code, names, paths = marshal.loads(path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        if kept != source or not isinstance(code, CodeType):  # another template under the same digest
+            return None
+        template = env.template_class.from_code(env, code, env.make_globals(None), None)
+        return Compiled(template, frozenset(names), frozenset(tuple(p) for p in paths))
+
+    def save(self, source: str, code: CodeType, found: Compiled) -> None:
+        path = self._path(source)
+        if path is None:
+            return
+        data = marshal.dumps((source, code, tuple(sorted(found.names)), tuple(sorted(found.paths))))
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(data)
+            os.replace(tmp, path)  # whole or not at all: two builds at once each write a whole file
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+TEMPLATE_CACHE = TemplateCache()
 
 
 @dataclass(frozen=True)

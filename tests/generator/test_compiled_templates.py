@@ -4,7 +4,11 @@ hottest checks answered faster."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import jinja2
@@ -115,3 +119,42 @@ def outcome(env: SandboxedEnvironment, source: str) -> str:
 @pytest.mark.parametrize("source", CASES)
 def test_our_sandbox_answers_as_jinjas_does(source):
     assert outcome(_environment(), source) == outcome(reference_sandbox(), source)
+
+
+COUNTED = """
+import json, sys
+import casebook.generator.layouts as layouts
+
+made = []
+original = layouts._NamesGenerator.__init__
+layouts._NamesGenerator.__init__ = lambda self, env: made.append(1) or original(self, env)
+found = layouts.compiled(sys.argv[1])
+print(json.dumps({"compiled": len(made), "names": sorted(found.names), "paths": sorted(found.paths),
+                  "said": found.template.render(card={"name": "Luna"}, suit={"name": "Wing"})}))
+"""
+
+
+def run_counted(source: str, cache: Path | str) -> dict[str, object]:
+    env = {**os.environ, "CASEBOOK_CACHE_DIR": str(cache)}
+    result = subprocess.run([sys.executable, "-c", COUNTED, source], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_template_compiled_once_is_loaded_by_the_next_run(tmp_path):
+    source = "{{ card.name }} of {{ suit.name | upper }}"
+    first, second = run_counted(source, tmp_path), run_counted(source, tmp_path)
+    assert first["compiled"] == 1 and second["compiled"] == 0  # the second run loads what the first compiled
+    assert {k: v for k, v in first.items() if k != "compiled"} == {k: v for k, v in second.items() if k != "compiled"}
+    assert first["said"] == "Luna of WING"
+    [kept] = [p for p in tmp_path.rglob("*") if p.is_file()]
+    kept.write_bytes(b"not marshal")  # a damaged file is compiled again, and written anew
+    assert run_counted(source, tmp_path)["compiled"] == 1
+    assert run_counted(source, tmp_path)["compiled"] == 0
+
+
+def test_an_empty_cache_dir_keeps_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run_counted("{{ card.name }}", "")["compiled"] == 1
+    assert run_counted("{{ card.name }}", "")["compiled"] == 1
+    assert not any(tmp_path.iterdir())
