@@ -249,8 +249,11 @@ class TemplateCache:
             if chosen is None:
                 home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
                 chosen = os.path.join(home, "casebook")
-            if chosen:
-                flavour = hashlib.sha1(Path(__file__).read_bytes())
+            try:  # (a package shipped as bytecode alone has no source to name the folder by: nothing kept)
+                flavour = hashlib.sha1(Path(__file__).read_bytes()) if chosen else None
+            except OSError:
+                flavour = None
+            if flavour is not None:
                 flavour.update(f"{jinja2.__version__} {sys.version} {sys.implementation.cache_tag}".encode())
                 self._folder = Path(chosen) / f"templates-{flavour.hexdigest()[:16]}"
             else:
