@@ -11,6 +11,10 @@ in turn (so that a busy spell of the shared machine weighs on all of them alike)
 - one card edited and rebuilt in a new process (the scene cache of the build before) against the
   cold build: under half;
 - each game's A4 + Letter build, cold, in a new process: under 0.7 s;
+- "cold" keeps what an earlier run compiled once, as a user's machine does: Python's .pyc files and
+  the layouts' compiled templates (generator/layouts.py TemplateCache); the anchor and each game are
+  also measured with no template cache (CASEBOOK_CACHE_DIR empty), as the first build after an
+  install or a layout edit finds it;
 - a big deck (10,000 cards in one YAML file, and in one CSV file) against the 500-card one: build
   time and peak memory (the child's own high-water mark, VmHWM), at most 1.5x the memory.
 Wall times and CPU times (user + system of the child) both: the machine is shared (2 cores, 8
@@ -55,10 +59,10 @@ def _children_cpu() -> float:
     return usage.children_user + usage.children_system
 
 
-def run(cmd: list[str]) -> tuple[float, float, str, str]:
+def run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str, str]:
     """Run a whole process: (wall s, CPU s of the child, its stdout, its stderr)."""
     cpu_before, start = _children_cpu(), time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, env=ENV, capture_output=True, text=True)  # reaped: its CPU is counted
+    proc = subprocess.run(cmd, cwd=ROOT, env=env or ENV, capture_output=True, text=True)  # reaped: its CPU is counted
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
@@ -141,6 +145,10 @@ def anchor(tmp: Path, n_rounds: int) -> None:
         shutil.rmtree(out, ignore_errors=True)
         return run(build)[:2]
 
+    def first() -> tuple[float, float]:  # no compiled templates kept from an earlier run either
+        shutil.rmtree(out, ignore_errors=True)
+        return run(build, {**ENV, "CASEBOOK_CACHE_DIR": ""})[:2]
+
     def edited() -> tuple[float, float]:
         edit_card(cards, 250, f" {next(edits)}")  # a new name each round: one scene to compose again
         return run(build)[:2]
@@ -157,13 +165,17 @@ def anchor(tmp: Path, n_rounds: int) -> None:
         return wall, cpu
 
     run(build)  # compiled .pyc files and a warm disk cache for every later run
-    t = rounds(n_rounds, {"bare": bare, "cold": cold, "edited": edited, "python": python, "imports": importing})
-    (bw, bc), (cw, cc), (ew, ec), (pw, _) = t["bare"], t["cold"], t["edited"], t["python"]
+    t = rounds(n_rounds, {"bare": bare, "cold": cold, "first": first, "edited": edited, "python": python,
+                          "imports": importing})
+    (bw, bc), (cw, cc), (ew, ec), (pw, _), (fw, fc) = t["bare"], t["cold"], t["edited"], t["python"], t["first"]
     print(f"anchor: a 500-card deck, {n_rounds} rounds; medians, wall | CPU; per-round ratios median [range]")
     print(f"  bare ReportLab script, 500 faces:   {median(bw):5.2f} s | {median(bc):5.2f} s")
     print(f"  casebook A4 PDF, cold:              {median(cw):5.2f} s | {median(cc):5.2f} s   "
           f"ratio {median(cw) / median(bw):4.2f} | {median(cc) / median(bc):4.2f}  (target <= 1.4: "
           f"{verdict(median(cc) / median(bc) <= 1.4)})  rounds {ratios(cw, bw)} | {ratios(cc, bc)}")
+    print(f"  the same, templates compiled anew:  {median(fw):5.2f} s | {median(fc):5.2f} s   "
+          f"ratio {median(fw) / median(bw):4.2f} | {median(fc) / median(bc):4.2f}  (no template cache: the first "
+          "build after an install or a layout edit)")
     print(f"  imports a build needs:              {median(imports):5.2f} s | {median(imports_cpu):5.2f} s   "
           f"(-X importtime | CPU; target < 0.12: {verdict(median(imports_cpu) < 0.12)})  rounds "
           f"{min(imports):.2f}-{max(imports):.2f} | {min(imports_cpu):.2f}-{max(imports_cpu):.2f};"
@@ -176,19 +188,23 @@ def anchor(tmp: Path, n_rounds: int) -> None:
 def games(tmp: Path, n_rounds: int) -> None:
     out = tmp / "games"
 
-    def job(game: str) -> Callable[[], tuple[float, float]]:
+    def job(game: str, env: dict[str, str] | None = None) -> Callable[[], tuple[float, float]]:
         def go() -> tuple[float, float]:
             shutil.rmtree(out, ignore_errors=True)
-            return run([PY, "-m", "casebook", "build", game, "--out", str(out)])[:2]
+            return run([PY, "-m", "casebook", "build", game, "--out", str(out)], env)[:2]
         return go
 
     for game in GAMES:
         run([PY, "-m", "casebook", "build", game, "--out", str(out)])
-    t = rounds(n_rounds, {game: job(game) for game in GAMES})
-    print(f"each game, A4 + Letter, cold, a new process ({n_rounds} rounds; medians, wall | CPU; target < 0.7 s):")
+    # the first build after an install or a layout edit: every template compiled (no template cache kept)
+    first = {**ENV, "CASEBOOK_CACHE_DIR": ""}
+    t = rounds(n_rounds, {**{game: job(game) for game in GAMES}, **{f"{game} first": job(game, first) for game in GAMES}})
+    print(f"each game, A4 + Letter, cold, a new process ({n_rounds} rounds; medians, wall | CPU; target < 0.7 s; "
+          "templates compiled by an earlier run kept, as Python keeps .pyc files | without them, compiled anew):")
     for game in GAMES:
-        wall, cpu = t[game]
-        print(f"  {game:<10} {median(wall):5.2f} s | {median(cpu):5.2f} s   {verdict(median(cpu) < 0.7)}")
+        (wall, cpu), (_, first_cpu) = t[game], t[f"{game} first"]
+        print(f"  {game:<10} {median(wall):5.2f} s | {median(cpu):5.2f} s   {verdict(median(cpu) < 0.7):<6}   "
+              f"templates compiled anew: {median(first_cpu):5.2f} s CPU")
 
 
 def big(tmp: Path, n: int, n_rounds: int) -> None:

@@ -234,7 +234,7 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> int:
-    from casebook.generator.build import compose_game, export_pngs, write_pdf
+    from casebook.generator.build import compose_game, export_pngs, is_board, write_pdf
 
     opts = _options(args)
     opts.out_dir = args.out
@@ -304,7 +304,8 @@ def build(args: argparse.Namespace) -> int:
                 break
             sets = f"; sets: {', '.join(composed.sets)}" if composed.sets else ""
             print(f"wrote {path} ({pages} pages, {path.stat().st_size / 1024:.0f} KiB{sets})")
-        if not problems:  # boards (sheets with a size of their own) also whole, on A3 and A2
+        if not problems and any(is_board(composed.lib, s, problems) for s in composed.db.sheets):
+            # boards (sheets with a size of their own) also whole, on A3 and A2
             from casebook.generator.board import write_boards
 
             for line in write_boards(composed.composer, composed.lib, composed.db, opts.out_dir / game, problems):

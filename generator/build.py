@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import casebook.rules.games  # noqa: F401 - registers the games' own checks with read_database
-from casebook.generator.board import board_pages
 from casebook.generator.cache import SceneStore
 from casebook.generator.calibration import calibration_pages
 from casebook.generator.card_sets import SetChoiceError, chosen_sets, restrict
@@ -26,10 +25,10 @@ from casebook.generator.compose import Composer, Face
 from casebook.generator.files import atomic_dir, atomic_file
 from casebook.generator.furniture import cut_lines, draw_furniture
 from casebook.generator.game_folder import add_own_folder
-from casebook.generator.layouts import LAYOUTS_DIR, LayoutLibrary, load_library
+from casebook.generator.layouts import LAYOUTS_DIR, LayoutLibrary, Size, load_library
 from casebook.generator.scene import Scene
 from casebook.generator.sheets import SheetPlan, best_plan, fill_sheets
-from casebook.rules.cards import CARDS_DIR, GameDatabase, Mark, Suit, read_database
+from casebook.rules.cards import CARDS_DIR, GameDatabase, Mark, Sheet, Suit, read_database
 from casebook.rules.problems import Place, Problems
 
 if TYPE_CHECKING:
@@ -129,7 +128,7 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
             continue
         sheets = []
         for sheet in db.sheets:
-            board = board_pages(composer, lib, sheet, size, problems)  # a sheet with a size of its own: tiled
+            board = _board_pages(composer, lib, sheet, size, problems)  # a sheet with a size of its own: tiled
             if board is not None:
                 sheets.extend(board)
                 continue
@@ -141,6 +140,22 @@ def compose_game(game_id: str, opts: BuildOptions, problems: Problems, store: Sc
         plans_for(composed, paper, opts, problems)  # every card size must fit the paper
     composer.forget_cards()  # every card and sheet is composed: what only templates read is let go while drawing
     return None if problems else composed
+
+
+def _board_pages(composer: Composer, lib: LayoutLibrary, sheet: Sheet, paper: Size,
+                 problems: Problems) -> list[tuple[str, Scene]] | None:
+    """board.board_pages for a sheet whose layout declares a size (a board); None, importing nothing, for a page."""
+    if not is_board(lib, sheet, problems):
+        return None
+    from casebook.generator.board import board_pages
+
+    return board_pages(composer, lib, sheet, paper, problems)
+
+
+def is_board(lib: LayoutLibrary, sheet: Sheet, problems: Problems) -> bool:
+    """Whether a sheet's layout declares a size of its own (generator/board.py lays it out)."""
+    layout = lib.layout(sheet.layout, problems, sheet.place)
+    return layout is not None and layout.size is not None
 
 
 def size_groups(composed: Composed) -> list[tuple[str, list[Face]]]:

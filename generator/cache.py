@@ -65,9 +65,9 @@ class SceneStore:
     atomically, so an interrupted build leaves the previous cache whole.
     """
 
-    def __init__(self, folder: Path | None = None, keep: int = 128):
+    def __init__(self, folder: Path | None = None, keep: int = 512):
         self.folder = folder
-        self.keep = keep  # scenes held in memory, most recent first; the rest are read back from the file
+        self.keep = keep  # scenes held in memory, most recent first (a 500-card deck all of them); the rest read back
         self.reused = 0  # entries found from the previous build
         self.reused_scenes = 0  # of them, scenes (not drawings kept by a backend)
         self._recent: OrderedDict[str, Any] = OrderedDict()

@@ -12,13 +12,14 @@ from typing import Any
 import jinja2
 from jinja2.runtime import Context
 
-from casebook.generator import images
 from casebook.generator.backends.fonts import FontError, GameFonts, metrics
 from casebook.generator.cache import SceneStore, library_fingerprint
 from casebook.generator.font_check import check_text_fonts, may_lack
 from casebook.generator.layouts import (
+    DICT_ATTRIBUTES,
     Element,
     LayoutLibrary,
+    Path_,
     PreparedElement,
     PreparedLayout,
     is_template,
@@ -51,6 +52,18 @@ def _digest(value: Any) -> str:
     if value is _MISSING:
         return "-"
     return repr(value)
+
+
+def _read(values: dict[str, Any], path: Path_) -> Any:
+    """What a template reading `path` (compiled()'s paths) sees of it; for a key a plain dict may not give as
+    Jinja2 would (a dict method's name), the whole value: coarser, never wrong."""
+    value = values.get(path[0], _MISSING)
+    if len(path) == 2 and type(value) is dict and path[1] not in DICT_ATTRIBUTES:
+        return value.get(path[1], _MISSING)
+    return value
+
+
+SHARED_PER_ELEMENT = 256  # drawings of one element kept for later cards: a deck's few suits and values, not its names
 
 
 class _Skip(Exception):
@@ -136,6 +149,10 @@ class Composer:
         self._shared_keys: dict[str, str] = {}  # by the parts a layout's keys start with
         self._plans: dict[int, tuple[PreparedLayout, Any, str, tuple[str, ...], tuple[PreparedElement, ...]]] = {}
         self._globals = lib.env.globals
+        # an element's drawing by what its templates read: the cards that agree on it share it (a deck's frame, its
+        # suit's emblem); by id(element), kept with the element so that the id stays its own
+        self._drawn: dict[int, tuple[PreparedElement, dict[tuple[Any, ...], tuple[Item, ...]]]] = {}
+        self._game_parts: dict[tuple[int, Path_], tuple[Any, str]] = {}  # game-wide values read at a path, as text
         self.icons = InlineIcons(lib.symbols, {sid: (s.symbol, s.ink) for sid, s in db.suits.items()},
                                  {mid: m.symbol for mid, m in db.marks.items()})
         # a text's {suit:ID} draws that suit's symbol in its ink, whatever the layout's templates read
@@ -173,6 +190,7 @@ class Composer:
         while it is drawn); composing again makes them anew."""
         self.base.pop("cards", None)
         self.base.pop("by_id", None)
+        self._game_parts.clear()  # it holds what it read of them
 
     def faces(self, component: Component) -> list[Face]:
         """Every printed card of a component, copies expanded; scenes not yet in the store are composed."""
@@ -238,7 +256,7 @@ class Composer:
         key = self.key(prepared, ctx, size)
         if key not in self.store:
             before = len(self.problems.items)
-            scene = self.scene(prepared, ctx, who, size) if size else Scene(1, 1)
+            scene = self.scene(prepared, ctx, who, size, share=True) if size else Scene(1, 1)
             self.composed += 1
             # a scene whose composing found problems is not kept for later builds: they must see them again
             self.store.put(key, scene, keep=len(self.problems.items) == before)
@@ -282,6 +300,9 @@ class Composer:
     def _image_files(self, pictures: tuple[PreparedElement, ...], prepared: PreparedLayout, ctx: dict[str, Any],
                      size: tuple[float, float] | None) -> list[str]:
         """The image files a card's scene shows, by path and content: an edited picture, a new scene."""
+        # Pillow's readers: imported only for a layout that shows pictures
+        from casebook.generator import images
+
         out, jctx = [], None
         for pe in pictures:
             src = pe.data.get("src")
@@ -298,7 +319,9 @@ class Composer:
         return out
 
     def scene(self, prepared: PreparedLayout, ctx: dict[str, Any], who: str, size: tuple[float, float] | None = None,
-              bleed: float | None = None) -> Scene:
+              bleed: float | None = None, share: bool = False) -> Scene:
+        """A card's or page's scene; with `share`, an element drawn for an earlier card from the same values is
+        not drawn again (prepare once, apply many: per card only what it reads differently is composed)."""
         if size is None:
             size = self._size(prepared)
             if size is None:
@@ -306,14 +329,44 @@ class Composer:
         b = self.bleed if bleed is None else bleed
         w, h = size
         scene = Scene(w + 2 * b, h + 2 * b, b, label=who)
+        values = {**ctx, "vars": prepared.layout.vars, "size": {"width": w, "height": h, "bleed": b}}
         # one template context for the whole card, not one per templated value
-        jctx = self._context({**ctx, "vars": prepared.layout.vars, "size": {"width": w, "height": h, "bleed": b}})
+        jctx = self._context(values)
         for pe in prepared.elements:
+            drawn, key = self._drawn_before(pe, values, (w, h, b)) if share else (None, ())
+            if drawn is not None and key in drawn:
+                scene.items.extend(drawn[key])
+                continue
+            start, problems = len(scene.items), len(self.problems.items)
             try:
                 self._element(scene, pe, jctx, who, w, h, b)
             except _Skip:
                 continue
+            # kept only if it said nothing: a problem is said for every card that has it
+            if drawn is not None and len(self.problems.items) == problems and len(drawn) < SHARED_PER_ELEMENT:
+                drawn[key] = tuple(scene.items[start:])
         return scene
+
+    def _drawn_before(self, pe: PreparedElement, values: dict[str, Any], box: tuple[float, float, float]
+                      ) -> tuple[dict[tuple[Any, ...], tuple[Item, ...]] | None, tuple[Any, ...]]:
+        """The drawings kept of an element, and the key of this card's: what its templates read of the card."""
+        if pe.el.type == "image":  # a picture's file is read as it is drawn
+            return None, ()
+        entry = self._drawn.get(id(pe))
+        if entry is None:
+            entry = self._drawn[id(pe)] = (pe, {})
+        return entry[1], (box, *(self._part(values, path) for path in pe.paths))
+
+    def _part(self, values: dict[str, Any], path: Path_) -> str:
+        """What a card reads at `path`, as text; a game-wide value (the same object for every card) once per build."""
+        name = path[0]
+        value = values.get(name, _MISSING)
+        if value is not self.base.get(name, _MISSING) and name != "vars":  # read per card
+            return _digest(_read(values, path))
+        held = self._game_parts.get((id(value), path))
+        if held is None or held[0] is not value:  # (held, the id cannot be another's)
+            held = self._game_parts[id(value), path] = (value, _digest(_read(values, path)))
+        return held[1]
 
     def _context(self, values: dict[str, Any]) -> Context:
         env = self.lib.env
@@ -475,6 +528,9 @@ class Composer:
 
     def _image(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
                x: float, y: float, w: float, h: float) -> None:
+        # Pillow's readers: imported only for a layout that shows pictures
+        from casebook.generator import images
+
         el = pe.el
         if w <= 0 or h <= 0:
             self.problems.add(el.place, f"{who}: image '{el.data.get('id', 'image')}' has a box {w:g} x {h:g} mm",
@@ -511,6 +567,8 @@ class Composer:
 
     def _image_problem(self, pe: PreparedElement, ctx: Context, who: str, why: str) -> None:
         """An image that cannot be drawn: at the card's field its path comes from, or at the element's src."""
+        from casebook.generator import images
+
         el = pe.el
         place = el.places.get("src", el.place)
         if "src" not in pe.templated:  # the same for every card: said once

@@ -12,15 +12,24 @@ turned index in a card's far corner), laid out in its box as it will be read.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import marshal
+import os
+import sys
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
+from io import StringIO
 from pathlib import Path
+from types import BuiltinMethodType, CodeType
 from typing import Any
 
 import jinja2
-import jinja2.meta
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.idtracking import VAR_LOAD_RESOLVE
+from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
 from casebook.generator.symbols import ICONS_FILE, Part, load_icons, parse_library
@@ -30,6 +39,7 @@ from casebook.rules.problems import Place, Problems
 from casebook.rules.yamlsource import Node, load_yaml, place_of
 
 LAYOUTS_DIR = shipped_folder("casebook.layouts")
+_MISSING = object()
 
 COMMON_KEYS = {"id", "type", "x", "y", "w", "h", "when", "repeat", "step", "ink_saver", "remove"}
 ELEMENT_KEYS: dict[str, set[str]] = {
@@ -66,16 +76,223 @@ def shade(colour: str, amount: float = 0.5) -> str:
     return _mix(colour, 0, amount)
 
 
+DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Sandbox(SandboxedEnvironment):
+    """Jinja2's sandbox, answering its hottest questions faster with the same answers.
+
+    A plain dict's key read as an attribute (`card.name`) is looked up directly, not after a
+    failed getattr; whether an attribute is safe, which depends only on the object's type and
+    the attribute's name, is worked out once per pair; and a plain dict's, list's or string's
+    own method (`by_id.get(x)`, the board's hottest call) is called as Context.call would call
+    it, without asking first what it never is (unsafe, or in want of the context).
+    """
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self._safe: dict[tuple[type, str], bool] = {}
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """SandboxedEnvironment.getattr, step for step."""
+        if type(obj) is dict and attribute not in DICT_ATTRIBUTES:  # getattr would fail: the key, or undefined
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        try:
+            value = getattr(obj, attribute)
+        except AttributeError:
+            try:
+                return obj[attribute]
+            except (TypeError, LookupError):
+                pass
+        else:
+            fmt = self.wrap_str_format(value)
+            if fmt is not None:
+                return fmt
+            if self.is_safe_attribute(obj, attribute, value):
+                return value
+            return self.unsafe_undefined(obj, attribute)
+        return self.undefined(obj=obj, name=attribute)
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        key = (type(obj), attr)
+        safe = self._safe.get(key)
+        if safe is None:
+            safe = self._safe[key] = super().is_safe_attribute(obj, attr, value)
+        return safe
+
+    def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - as Jinja2's
+        # a builtin method has no `unsafe_callable`, `alters_data` or `jinja_pass_arg`: safe, called as it is
+        if type(__obj) is BuiltinMethodType and type(__obj.__self__) in _PLAIN:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:  # as Context.call says it
+                return __context.environment.undefined(
+                    "value was undefined because a callable raised a StopIteration exception")
+        return super().call(__context, __obj, *args, **kwargs)
+
+
+_PLAIN = frozenset({dict, list, tuple, str})
+
+
 @cache
 def _environment() -> SandboxedEnvironment:
     """The one template environment: shared, so compiled templates outlive a library (a --watch rebuild)."""
-    env = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True,
-                               lstrip_blocks=True, keep_trailing_newline=False)
+    env = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True,
+                   lstrip_blocks=True, keep_trailing_newline=False)
     env.filters.update(tint=tint, shade=shade)
     return env
 
 
-_COMPILED: dict[str, jinja2.Template] = {}  # template source -> compiled, in the one environment
+class _NamesGenerator(CodeGenerator):
+    """Jinja2's code generator, noting as it goes the names a template reads from its context (as
+    jinja2.meta.find_undeclared_variables does, without generating the code a second time) and how it
+    reads them: a name whose every use is `name.key` is read only for those keys."""
+
+    def __init__(self, environment: jinja2.Environment):
+        self.code = StringIO()
+        super().__init__(environment, None, None, self.code)  # no name nor file: as Environment.compile names it
+        self.undeclared: set[str] = set()
+        self.keys: dict[str, set[str]] = {}  # name -> the keys read of it as name.key
+        self.whole: set[str] = set()  # names read otherwise
+        self._under: nodes.Name | None = None  # the name a `.key` is being generated for
+
+    def enter_frame(self, frame: Frame) -> None:
+        super().enter_frame(frame)
+        for _, (action, param) in frame.symbols.loads.items():
+            if action == VAR_LOAD_RESOLVE and param not in self.environment.globals:
+                self.undeclared.add(param)
+
+    def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
+        inner = node.node
+        if isinstance(inner, nodes.Name) and inner.ctx == "load":
+            self.keys.setdefault(inner.name, set()).add(node.attr)
+            self._under = inner
+        super().visit_Getattr(node, frame)
+
+    def visit_Name(self, node: nodes.Name, frame: Frame) -> None:
+        if node is self._under:
+            self._under = None
+        elif node.ctx == "load":
+            self.whole.add(node.name)
+        super().visit_Name(node, frame)
+
+    def paths(self) -> frozenset[Path_]:
+        """How the template reads each context name: some keys of it (`card.name`), or the value itself; a name
+        seen nowhere but in the frames (no use of it generated) counts as read whole."""
+        return frozenset((name,) if name in self.whole or name not in self.keys else (name, key)
+                         for name in self.undeclared for key in (self.keys.get(name) or ("",)))
+
+
+Path_ = tuple[str, ...]  # a context name, or a name and one key of it: ("card",), ("card", "name")
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A template compiled once: what Environment.from_string gives, the names it reads, and how it reads them."""
+
+    template: jinja2.Template
+    names: frozenset[str]
+    paths: frozenset[Path_]  # ("card", "name") where it only reads card.name; ("card",) where it reads card itself
+
+
+_COMPILED: dict[str, Compiled | None] = {}  # template source -> compiled, in the one environment (None: it does not)
+
+
+def compiled(source: str) -> Compiled | None:
+    """A template parsed and compiled once, its names found in the same pass; None if it does not compile
+    (Environment.from_string then raises the error, as it says it).
+
+    What was compiled is also kept on disk (TemplateCache), as Python keeps a module's bytecode and
+    Jinja2's bytecode caches keep a template's: the next run loads the code instead of compiling it.
+    """
+    found = _COMPILED.get(source, _MISSING)
+    if found is _MISSING:
+        env = _environment()
+        found = TEMPLATE_CACHE.load(source, env)
+        if found is None:
+            try:
+                ast = env.parse(source)
+                generator = _NamesGenerator(env)
+                generator.visit(ast)
+                code = compile(generator.code.getvalue(), "<template>", "exec")  # as Environment.compile does
+            except jinja2.TemplateSyntaxError:
+                found = None
+            else:
+                template = env.template_class.from_code(env, code, env.make_globals(None), None)
+                found = Compiled(template, frozenset(generator.undeclared), generator.paths())
+                TEMPLATE_CACHE.save(source, code, found)
+        _COMPILED[source] = found
+    return found  # type: ignore[return-value]
+
+
+class TemplateCache:
+    """Compiled templates kept between runs, one small file each, in the user's cache folder.
+
+    `$CASEBOOK_CACHE_DIR` chooses the folder (empty: keep nothing); else `$XDG_CACHE_HOME/casebook`,
+    else `~/.cache/casebook`. Each file holds a template's source, its Python code (marshal, as in
+    a .pyc) and the names it reads, under a folder named for everything the code depends on: this
+    module, Jinja2's version and Python's; a file that cannot be read or holds another source is
+    compiled again. Safe to delete at any time; a folder that cannot be written is simply not used.
+    """
+
+    def __init__(self) -> None:
+        self._folder: Path | None | object = _MISSING  # found when first asked for
+
+    def folder(self) -> Path | None:
+        if self._folder is _MISSING:
+            chosen = os.environ.get("CASEBOOK_CACHE_DIR")
+            if chosen is None:
+                home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+                chosen = os.path.join(home, "casebook")
+            try:  # (a package shipped as bytecode alone has no source to name the folder by: nothing kept)
+                flavour = hashlib.sha1(Path(__file__).read_bytes()) if chosen else None
+            except OSError:
+                flavour = None
+            if flavour is not None:
+                flavour.update(f"{jinja2.__version__} {sys.version} {sys.implementation.cache_tag}".encode())
+                self._folder = Path(chosen) / f"templates-{flavour.hexdigest()[:16]}"
+            else:
+                self._folder = None
+        return self._folder  # type: ignore[return-value]
+
+    def _path(self, source: str) -> Path | None:
+        folder = self.folder()
+        return folder / hashlib.sha1(source.encode()).hexdigest() if folder is not None else None
+
+    def load(self, source: str, env: SandboxedEnvironment) -> Compiled | None:
+        path = self._path(source)
+        if path is None:
+            return None
+        try:
+            kept, code, names, paths = marshal.loads(path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        if kept != source or not isinstance(code, CodeType):  # another template under the same digest
+            return None
+        template = env.template_class.from_code(env, code, env.make_globals(None), None)
+        return Compiled(template, frozenset(names), frozenset(tuple(p) for p in paths))
+
+    def save(self, source: str, code: CodeType, found: Compiled) -> None:
+        path = self._path(source)
+        if path is None:
+            return
+        data = marshal.dumps((source, code, tuple(sorted(found.names)), tuple(sorted(found.paths))))
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(data)
+            os.replace(tmp, path)  # whole or not at all: two builds at once each write a whole file
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+TEMPLATE_CACHE = TemplateCache()
 
 
 @dataclass(frozen=True)
@@ -127,14 +344,12 @@ class LayoutLibrary:
     layouts: dict[str, Layout | None] = field(default_factory=dict)
     own: Path | None = None  # a designer's game folder (`casebook build PATH`): its layouts are found there first
     env: SandboxedEnvironment = field(default_factory=_environment)
-    _templates: dict[str, jinja2.Template] = field(default_factory=lambda: _COMPILED)
 
     def template(self, source: str) -> jinja2.Template:
-        tpl = self._templates.get(source)
-        if tpl is None:
-            tpl = self.env.from_string(source)
-            self._templates[source] = tpl
-        return tpl
+        found = compiled(source) if self.env is _environment() else None
+        if found is None:  # a template that does not compile: from_string raises its error, as it says it
+            return self.env.from_string(source)
+        return found.template
 
     def layout(self, name: str, problems: Problems, place: Place) -> Layout | None:
         """The layout called `name` (its path below layouts/ without .yaml), extends resolved."""
@@ -275,6 +490,7 @@ class PreparedElement:
     data: dict[str, Any]  # ink-saver overrides already merged
     templated: frozenset[str]  # keys whose value holds a template; every other value is fixed
     when_per_copy: bool  # repeated, and its `when` reads the repeat index `i`: asked of each copy
+    paths: tuple[Path_, ...] = ()  # what its templates read, as compiled() says (`i` left out): equal, equal drawing
 
 
 @dataclass(frozen=True)
@@ -291,23 +507,16 @@ class PreparedLayout:
     fingerprint: str
 
 
-def _template_names(value: Any, env: SandboxedEnvironment) -> set[str]:
+def _template_paths(value: Any) -> set[Path_]:
+    """What the templates in a value read (compiled(): `card.name` as ("card", "name"))."""
     if isinstance(value, list):
-        return set().union(*(_template_names(v, env) for v in value)) if value else set()
+        return set().union(*(_template_paths(v) for v in value)) if value else set()
     if isinstance(value, dict):
-        return set().union(*(_template_names(v, env) for v in value.values())) if value else set()
+        return set().union(*(_template_paths(v) for v in value.values())) if value else set()
     if not is_template(value):
         return set()
-    return set(_names_read(str(value), env))
-
-
-@lru_cache(maxsize=4096)
-def _names_read(source: str, env: SandboxedEnvironment) -> frozenset[str]:
-    """The context names a template reads (parsed once per source, not once per build)."""
-    try:
-        return frozenset(jinja2.meta.find_undeclared_variables(env.parse(source)))
-    except jinja2.TemplateSyntaxError:
-        return frozenset()  # reported when it is rendered
+    found = compiled(str(value))
+    return set(found.paths) if found is not None else set()  # one that does not compile is reported when rendered
 
 
 def prepare(layout: Layout, env: SandboxedEnvironment, ink_saver: bool) -> PreparedLayout:
@@ -319,10 +528,11 @@ def prepare(layout: Layout, env: SandboxedEnvironment, ink_saver: bool) -> Prepa
         if ink_saver and isinstance(data.get("ink_saver"), dict):
             data = {**data, **data["ink_saver"]}
         templated = frozenset(k for k, v in data.items() if k != "ink_saver" and holds_template(v))
-        used = set().union(*(_template_names(data[k], env) for k in templated)) if templated else set()
-        names |= used
-        per_copy = "repeat" in data and "i" in _template_names(data.get("when"), env)
-        elements.append(PreparedElement(el, data, templated, per_copy))
+        read = set().union(*(_template_paths(data[k]) for k in templated)) if templated else set()
+        names |= {path[0] for path in read}
+        per_copy = "repeat" in data and any(path[0] == "i" for path in _template_paths(data.get("when")))
+        read = {path for path in read if path[0] != "i" and (len(path) == 1 or (path[0],) not in read)}
+        elements.append(PreparedElement(el, data, templated, per_copy, tuple(sorted(read))))
     names.discard("i")
     content = json.dumps([layout.name, layout.size, layout.page, layout.vars, [e.data for e in elements], ink_saver],
                          sort_keys=True, default=str)

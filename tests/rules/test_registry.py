@@ -35,8 +35,9 @@ from casebook.rules.problems import Problems
 
 problems = Problems()
 composed = compose_game("graves", BuildOptions(cards_dir=Path(sys.argv[1])), problems)
-print(json.dumps({"checks": {gid: f"{check.__module__}.{check.__name__}" for gid, check in GAME_CHECKS.items()},
-                  "composed": composed is not None, "said": problems.format()}))
+engines = sorted(m for m in sys.modules if m.startswith("casebook.rules.games."))  # imported by this build
+checks = {gid: f"{check.target.__module__}.{check.target.__name__}" for gid, check in GAME_CHECKS.items()}
+print(json.dumps({"checks": checks, "engines": engines, "composed": composed is not None, "said": problems.format()}))
 """
 
 LOADER_ALONE = """
@@ -72,7 +73,14 @@ def broken_graves(tmp_path: Path) -> Path:
 
 def test_every_game_registers_its_check_database():
     assert set(GAME_CHECKS) == set(GAMES)
-    assert all(GAME_CHECKS[gid] is game.check_database for gid, game in GAMES.items())
+    assert all(GAME_CHECKS[gid].target is game.check_database for gid, game in GAMES.items())
+
+
+def test_the_registry_lists_every_engine_by_its_own_id():
+    """The table of names (MODULES) is the folder's engines, and each module says the id it is listed under."""
+    engines = sorted(p.stem for p in (ROOT / "rules" / "games").glob("*.py") if not p.stem.startswith("_"))
+    assert sorted(GAMES) == engines
+    assert all(gid == GAMES[gid].ID for gid in GAMES)
 
 
 def test_the_loader_imports_nothing_of_the_games():
@@ -84,6 +92,7 @@ def test_the_loader_imports_nothing_of_the_games():
 def test_importing_the_build_alone_registers_the_games_and_their_checks_still_refuse(tmp_path):
     out = run(THROUGH_THE_BUILD, str(broken_graves(tmp_path)))
     assert out["checks"] == CHECKS
+    assert out["engines"] == ["casebook.rules.games.graves"]  # the other four engines are not imported
     assert out["composed"] is False
     said = str(out["said"])
     assert "evidence_02: the same 3 viable identities as 'evidence_01'" in said, said
