@@ -13,7 +13,7 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -330,6 +330,8 @@ def _placed_below(sheets: list[CardSheet]) -> list[CardSheet]:
             last = (host.riders or [host])[-1]
             placed = last.plan.below(sheet.plan)
             if placed is not None:
+                if not host.riders:  # its label keeps above the blocks below
+                    host.plan = replace(host.plan, clear_below=host.plan.parting(placed))
                 host.riders.append(CardSheet(sheet.size_id, placed, sheet.faces))
                 break
         else:

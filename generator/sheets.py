@@ -79,6 +79,7 @@ class SheetPlan:
     notes: list[str] = field(default_factory=list)
     reserve: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # kept for a label beyond the marks, per side
     count: int = 0  # the cards on this sheet, filled row by row (0: every slot)
+    clear_below: float = 0.0  # where a block placed below this one begins (`below`): no label strip runs past it
     # marks and label strips, worked out once per shift: every sheet of a deck asks again (not copied by replace())
     _memo: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -317,6 +318,8 @@ class SheetPlan:
         for b in self._label_bands():
             x0, y0 = max(b.x + shift[0], m), max(b.y + shift[1], m)
             x1, y1 = min(b.x + b.w + shift[0], self.paper_w - m), min(b.y + b.h + shift[1], self.paper_h - m)
+            if self.clear_below and b.turned:  # a label up the side stops above the block placed below
+                y1 = min(y1, self.clear_below + shift[1] - LABEL_PAD)
             if x1 - x0 > 1e-9 and y1 - y0 > 1e-9:
                 out.append(b if (x0, y0, x1, y1) == (b.x, b.y, b.x + b.w, b.y + b.h)
                            else replace(b, x=x0, y=y0, w=x1 - x0, h=y1 - y0))

@@ -7,6 +7,8 @@ above by one cut across the page; its backs land behind its faces like any card'
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from casebook.generator.build import BuildOptions, card_sheets, compose_game
@@ -131,3 +133,14 @@ def test_a_game_takes_no_more_sheets_than_before(hasty):
             opts = BuildOptions(papers=(paper,), gutter=gutter)
             faces = [f for s in card_sheets(hasty, paper, opts, Problems()) for f in s.all_faces()]
             assert sorted(id(f) for f in faces) == sorted(id(f) for fs in hasty.faces.values() for f in fs)
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_a_label_up_the_side_stops_above_the_block_below(paper):
+    host, rider = _placed(paper, 2, 1)
+    parting = host.parting(rider)
+    assert any(b.turned and b.y + b.h > parting for b in host.label_bands()), "a side strip runs down the page"
+    kept = replace(host, clear_below=parting)
+    for shift in ((0.0, 0.0), (0.5, -0.8)):
+        assert all(b.y + b.h <= parting + shift[1] for b in kept.label_bands(shift) if b.turned)
+    assert [b for b in kept.label_bands() if not b.turned] == [b for b in host.label_bands() if not b.turned]
