@@ -13,7 +13,7 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -221,30 +221,34 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                           store=composed.composer.store)  # pages kept compressed for the next build
         bookmarked: set[str] = set()
         for n, sheet in enumerate(sheets):
-            plan, batch = sheet.plan, sheet.faces
             label = f"{composed.db.short_title}{_sets_tag(composed)} · {sheet.label}"
             if opts.sides != "backs":
-                doc.begin_page(plan.paper_w, plan.paper_h)
-                for comp in (f.component for f in batch):
-                    if comp.id not in bookmarked:
-                        bookmarked.add(comp.id)
-                        doc.bookmark(comp.name, f"{comp.id}-{paper}-{n}")
-                for i, face in enumerate(batch):
-                    slot = plan.slot(i)
-                    _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
-                if opts.cut_lines:
-                    doc.draw(cut_lines(plan))
-                draw_furniture(doc, plan, opts.crop_marks, f"{label} · faces" if labelled else "", (0.0, 0.0),
-                               composed.composer.store)
+                doc.begin_page(sheet.plan.paper_w, sheet.plan.paper_h)
+                for part, span in sheet.parts():  # its own cards, then the blocks placed below them
+                    plan, batch = part.plan, part.faces
+                    for comp in (f.component for f in batch):
+                        if comp.id not in bookmarked:
+                            bookmarked.add(comp.id)
+                            doc.bookmark(comp.name, f"{comp.id}-{paper}-{n}")
+                    for i, face in enumerate(batch):
+                        slot = plan.slot(i)
+                        _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
+                    if opts.cut_lines:
+                        doc.draw(cut_lines(plan, span))
+                    draw_furniture(doc, plan, opts.crop_marks, f"{label} · faces" if labelled and part is sheet else "",
+                                   (0.0, 0.0), composed.composer.store)
                 doc.end_page()
             if opts.sides != "faces" and backs:
-                doc.begin_page(plan.paper_w, plan.paper_h)
-                shift = plan.page_offset(opts.back_offset)
-                for i, face in enumerate(batch):
-                    slot = plan.back_slot(i, opts.back_offset)
-                    _draw_card(doc, composed, face.back_key, slot.x, slot.y, plan.back_clip(i, opts.back_offset))
-                draw_furniture(doc, plan.for_backs(), opts.crop_marks, f"{label} · backs" if labelled else "",
-                               shift, composed.composer.store)
+                doc.begin_page(sheet.plan.paper_w, sheet.plan.paper_h)
+                for part, _ in sheet.parts():
+                    plan, batch = part.plan, part.faces
+                    shift = plan.page_offset(opts.back_offset)
+                    for i, face in enumerate(batch):
+                        slot = plan.back_slot(i, opts.back_offset)
+                        _draw_card(doc, composed, face.back_key, slot.x, slot.y, plan.back_clip(i, opts.back_offset))
+                    draw_furniture(doc, plan.for_backs(), opts.crop_marks,
+                                   f"{label} · backs" if labelled and part is sheet else "", shift,
+                                   composed.composer.store)
                 doc.end_page()
         for name, scene in composed.pages.get(paper, []):
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
@@ -295,6 +299,16 @@ class CardSheet:
     plan: SheetPlan
     faces: list[Face]
     label: str = ""
+    riders: list[CardSheet] = field(default_factory=list)  # blocks of other cards placed below its own (SheetPlan.below)
+
+    def parts(self) -> list[tuple[CardSheet, tuple[float, float]]]:
+        """Its own block, then each placed below it, with the part of the page each one's cut lines run down."""
+        blocks = [self, *self.riders]
+        cuts = [0.0, *(a.plan.parting(b.plan) for a, b in zip(blocks, blocks[1:], strict=False)), self.plan.paper_h]
+        return [(block, (cuts[i], cuts[i + 1])) for i, block in enumerate(blocks)]
+
+    def all_faces(self) -> list[Face]:
+        return [face for part, _ in self.parts() for face in part.faces]
 
 
 def card_sheets(composed: Composed, paper: str, opts: BuildOptions, problems: Problems) -> list[CardSheet]:
@@ -313,9 +327,31 @@ def card_sheets(composed: Composed, paper: str, opts: BuildOptions, problems: Pr
             _size_plan(composed, paper, opts, size_id, 2 * plain.bleed)
         for plan, batch in fill_sheets(groups, plain, spaced):
             sheets.append(CardSheet(size_id, plan, batch))
-    for sheet, label in zip(sheets, sheet_labels([s.faces for s in sheets]), strict=True):
+    sheets = _placed_below(sheets)
+    for sheet, label in zip(sheets, sheet_labels([s.all_faces() for s in sheets]), strict=True):
         sheet.label = label
     return sheets
+
+
+def _placed_below(sheets: list[CardSheet]) -> list[CardSheet]:
+    """Each sheet whose cards fit in the free rows below an earlier sheet's cards, moved there (a page pair less).
+
+    A lone token, the last few pieces of a size, ride on a part-filled sheet of cards, each
+    block with its own bleed and marks, parted from the block above by a cut across the page.
+    """
+    kept: list[CardSheet] = []
+    for sheet in sheets:
+        for host in reversed(kept):  # the nearest first: pieces stay near their place in the PDF
+            last = (host.riders or [host])[-1]
+            placed = last.plan.below(sheet.plan)
+            if placed is not None:
+                if not host.riders:  # its label keeps above the blocks below
+                    host.plan = replace(host.plan, clear_below=host.plan.parting(placed))
+                host.riders.append(CardSheet(sheet.size_id, placed, sheet.faces))
+                break
+        else:
+            kept.append(sheet)
+    return kept
 
 
 def back_groups(composed: Composed) -> list[tuple[str, list[list[Face]]]]:

@@ -78,13 +78,19 @@ def label_run(plan: SheetPlan, label: str, shift: tuple[float, float]) -> list[R
     return [patch, run] if band.on_bleed else [run]
 
 
-def cut_lines(plan: SheetPlan) -> Scene:
+def cut_lines(plan: SheetPlan, span: tuple[float, float] | None = None) -> Scene:
     """Lines from page edge to page edge along every trim line of the plan's block, for a guillotine.
 
-    The blade follows a line from edge to edge; crop marks only show where to start.
+    The blade follows a line from edge to edge; crop marks only show where to start. On a page
+    holding blocks one below another (SheetPlan.below), `span` is the part of the page this
+    block's lines run down (from the cut that parts it from the block above to the one below),
+    and the cut that parts it from the block above is drawn too.
     """
     xs, ys = plan.trim_lines()
-    items: list[Polyline] = [Polyline(((x, 0.0), (x, plan.paper_h)), stroke=CUT_LINE_COLOUR, width=CUT_LINE_WIDTH)
+    top, bottom = span or (0.0, plan.paper_h)
+    items: list[Polyline] = [Polyline(((x, top), (x, bottom)), stroke=CUT_LINE_COLOUR, width=CUT_LINE_WIDTH)
                              for x in xs]
+    if top > 0.0:
+        ys = [top, *ys]
     items += [Polyline(((0.0, y), (plan.paper_w, y)), stroke=CUT_LINE_COLOUR, width=CUT_LINE_WIDTH) for y in ys]
     return Scene(plan.paper_w, plan.paper_h, items=list(items))

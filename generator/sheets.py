@@ -34,6 +34,7 @@ MARK_HALO = 0.35  # white on each side of a mark that lies over the bleed
 LABEL_BAND = (100.0, 2.0)  # the least free strip (length, depth) that takes a long label (two components) at 6.5 pt
 LABEL_DEPTH = 2.3  # the strip a 6.5 pt label fills, kept free beyond the marks when no strip is free
 LABEL_PAD = 0.3  # between a label's strip and the margin, a mark or a card
+RIDER_GAP = 3.0  # between the tips of the marks below one block and those above a block placed under it
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 SIDES = ("left", "top", "right", "bottom")
@@ -78,6 +79,7 @@ class SheetPlan:
     notes: list[str] = field(default_factory=list)
     reserve: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # kept for a label beyond the marks, per side
     count: int = 0  # the cards on this sheet, filled row by row (0: every slot)
+    clear_below: float = 0.0  # where a block placed below this one begins (`below`): no label strip runs past it
     # marks and label strips, worked out once per shift: every sheet of a deck asks again (not copied by replace())
     _memo: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -105,6 +107,30 @@ class SheetPlan:
             return self
         used = replace(self, rows=rows, cols=cols, count=min(count, rows * cols), notes=[])
         return replace(used, outer=_kept_outer(used))
+
+    def below(self, other: SheetPlan) -> SheetPlan | None:
+        """`other`'s cards as a block of their own in the free rows below this sheet's, or None where they do not fit.
+
+        The block keeps its columns, its full bleed and marks on every side; its marks above it
+        begin RIDER_GAP past the tips of this block's marks below, so the two blocks part with
+        one cut across the page, and their bleeds stand far more than twice the bleed apart.
+        Only on a portrait page (the backs of both blocks then mirror about the same axis), where
+        this sheet keeps no label room at the bottom, and leaving a label's strip below the block.
+        """
+        if self.landscape or other.landscape or (self.paper_w, self.paper_h) != (other.paper_w, other.paper_h) \
+                or self.reserve[3]:
+            return None
+        top = self.block()[3] + self.outer[3] + MARK_GAP + MARK_MAX + RIDER_GAP
+        placed = replace(other, y0=top + MARK_MAX + MARK_GAP + other.bleed, notes=[],
+                         reserve=(0.0, top - other.margin - 2 * LABEL_PAD, 0.0, LABEL_DEPTH))  # below: the page's label
+        placed = replace(placed, outer=_kept_outer(placed))
+        if not placed.marks_fit() or placed.mark_span("bottom")[2] or placed.outer[3] < placed.bleed - 1e-9:
+            return None
+        return placed
+
+    def parting(self, lower: SheetPlan) -> float:
+        """Where a cut across the page parts this block from `lower`, a block placed below it: midway between their marks."""
+        return (self.block()[3] + self.outer[3] + MARK_GAP + MARK_MAX + lower.mark_span("top")[0]) / 2
 
     def slot(self, index: int) -> Slot:
         col, row = index % self.cols, index // self.cols
@@ -292,6 +318,8 @@ class SheetPlan:
         for b in self._label_bands():
             x0, y0 = max(b.x + shift[0], m), max(b.y + shift[1], m)
             x1, y1 = min(b.x + b.w + shift[0], self.paper_w - m), min(b.y + b.h + shift[1], self.paper_h - m)
+            if self.clear_below and b.turned:  # a label up the side stops above the block placed below
+                y1 = min(y1, self.clear_below + shift[1] - LABEL_PAD)
             if x1 - x0 > 1e-9 and y1 - y0 > 1e-9:
                 out.append(b if (x0, y0, x1, y1) == (b.x, b.y, b.x + b.w, b.y + b.h)
                            else replace(b, x=x0, y=y0, w=x1 - x0, h=y1 - y0))

@@ -17,7 +17,7 @@ import io
 import re
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from casebook.rules.problems import CellPlace, Place, Problem, Problems, column_letter
 from casebook.rules.yamlsource import MAX_BYTES, MAX_SCALAR, Node, PackedNode, Seq
@@ -34,24 +34,26 @@ LIST_SEPARATOR = ";"  # between the items of a list cell (`base; advanced`)
 RE_EXPORT = ("re-export it as UTF-8: Google Sheets: File > Download > Comma-separated values; "
              "Excel: Save As > 'CSV UTF-8 (Comma delimited)'; LibreOffice: Save As > Text CSV, "
              "character set 'Unicode (UTF-8)'")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")  # a line and its end, as a file opened with newline="" gives it
 _INT = re.compile(r"^[+-]?\d{1,18}(\.0*)?$")  # 7, or 7.0 as some exports write whole numbers
 _YES, _NO = {"true", "yes", "y", "1"}, {"false", "no", "n", "0"}
+SHARED_TEXT = 24  # characters: a text this short (a suit, a kind, a set) may recur on many rows, and is kept once
 COPIES_NAMES = ("copies", "copy", "qty", "quantity", "count", "number", "how_many", "amount")  # a sheet's names for copies
 
 
 class SheetRow(PackedNode):
     """One card read from a row: plain values; each field's place is its cell, made when asked for."""
 
-    __slots__ = ("_row", "_line", "_columns")
+    __slots__ = ("_columns",)  # its row and line are its place's (a CellPlace)
 
     def __init__(self, items: dict[str, Any], place: CellPlace, columns: Mapping[str, tuple[int, str]]):
         dict.__init__(self, items)
-        self.place, self._row, self._line, self._columns = place, place.row, place.line, columns
+        self.place, self._columns = place, columns
 
     @property
     def row(self) -> int:
         """The spreadsheet's number of this row (a card without an id is `<component>_<row>`)."""
-        return self._row
+        return cast(CellPlace, self.place).row
 
     def column_number(self, key: str) -> int:
         """The number of the column a field is read from (after every column if none)."""
@@ -61,7 +63,7 @@ class SheetRow(PackedNode):
         if key not in self._columns:
             return self.place
         number, header = self._columns[key]
-        return CellPlace(self.place.path, self._line, number, self._row, header)
+        return CellPlace(self.place.path, self.place.line, number, self.row, header)
 
     def key_place(self, key: str) -> Place:
         return self._cell(key)
@@ -103,33 +105,37 @@ def load_sheet(path: Path, fields: Mapping[str, Any], problems: Problems,
                          "the sheet saved as CSV (a workbook saved under a .csv name?): " + RE_EXPORT)
             return None
         rows = _rows(spath, text, refused)
-    table = list(rows)  # all of it: a column without a header is one problem however many rows fill it
-    header = next((row for row in table if _filled(row[2])), None)
+    header = next((row for row in rows if _filled(row[2])), None)  # the rows are read one at a time, never all kept
     if header is None:
         problems.items.extend(refused)
         if not refused:
             problems.add(Place(spath), "the sheet is empty", "a header row naming the fields, then one card a row")
         return None
-    body = table[table.index(header) + 1:]
     before = len(problems.items)
     columns = _columns(spath, header, fields, problems)
     misread = len(problems.items) > before
-    if _unnamed_columns(spath, header, body, [*fields, *BUILT_IN], problems) or misread:
-        problems.items.extend(refused)
-        return None  # a wrong header row would misread every card: the cards wait until it is right
     cards = Seq()
     cards.place, cards.item_places = Place(spath, 1, 1), []
+    gaps: list[Problem] = []  # empty rows between cards: said once the header row is known to be right
     empty: list[tuple[int, int]] = []  # (row, line) of the empty rows since the last card: refused if a card follows
-    for row, line, cells in body:
+    unnamed = _Unnamed(header[2])
+    pool: dict[str, str] = {}  # short texts (a suit, a kind), one string however many rows hold them
+    for row, line, cells in rows:
         if not _filled(cells):
             empty.append((row, line))
             continue
+        unnamed.see(row, cells)
         if empty:
-            _refuse_empty(spath, empty, problems)
+            gaps.append(_empty_rows(spath, empty))
             empty = []
-        card = _card(spath, row, line, cells, columns, fields, ids)
-        cards.append(card)
-        cards.item_places.append(card.place)
+        if not misread:  # a wrong header row would misread every card: none is made
+            card = _card(spath, row, line, cells, columns, fields, ids, pool)
+            cards.append(card)
+            cards.item_places.append(card.place)
+    if unnamed.report(spath, header, [*fields, *BUILT_IN], problems) or misread:
+        problems.items.extend(refused)
+        return None  # the cards wait until the header row is right
+    problems.items.extend(gaps)
     if refused:
         problems.items.extend(refused)
         return None  # nothing is checked half-read
@@ -143,12 +149,12 @@ def _filled(cells: list[str]) -> bool:
     return any(cell.strip() for cell in cells)
 
 
-def _refuse_empty(spath: str, empty: list[tuple[int, int]], problems: Problems) -> None:
+def _empty_rows(spath: str, empty: list[tuple[int, int]]) -> Problem:
     """Empty rows between cards: a card forgotten, or rows to delete (empty rows after the last card are ignored)."""
     (first, line), last = empty[0], empty[-1][0]
     rows = f"row {first} is empty: delete it" if first == last else f"rows {first}-{last} are empty: delete them"
-    problems.add(CellPlace(spath, line, 1, first), f"{rows} (empty rows at the end are ignored)",
-                 "one card a row, with no empty rows between cards")
+    return Problem(CellPlace(spath, line, 1, first), f"{rows} (empty rows at the end are ignored)",
+                   "one card a row, with no empty rows between cards")
 
 
 def _read_text(path: Path, problems: Problems) -> str | None:
@@ -205,7 +211,8 @@ def _delimiter(text: str) -> str:
 
 def _rows(spath: str, text: str, refused: list[Problem]) -> Iterator[tuple[int, int, list[str]]]:
     """(row, first line, cells) of each row, empty ones too; a refusal is added to `refused` and ends it."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
+    lines = (m.group() for m in _LINE.finditer(text))  # one line at a time: a StringIO would copy the text, 4 bytes a character
+    reader = csv.reader(lines, delimiter=_delimiter(text), strict=True)
     row = 0
     while True:
         line = reader.line_num + 1
@@ -278,37 +285,48 @@ def _columns(spath: str, header: tuple[int, int, list[str]], fields: Mapping[str
     return columns
 
 
-def _unnamed_columns(spath: str, header: tuple[int, int, list[str]], body: list[tuple[int, int, list[str]]],
-                     known: list[str], problems: Problems) -> bool:
-    """Each column without a header that holds a value, once, at the header row by its letter (not once a card).
+class _Unnamed:
+    """The columns without a header that hold a value, seen one row at a time: said once, by letter, at the header row."""
 
-    True if a card of every row fills one: the header row is wrong (a name missing, or the names shifted)."""
-    row, line, names = header
-    named = [number for number, cell in enumerate(names, 1) if cell.strip()]
-    cards = sum(1 for _, _, cells in body if _filled(cells))
-    filled: dict[int, list[int]] = {}  # a column without a header -> the rows with a value in it
-    for at, _, cells in body:
+    def __init__(self, names: list[str]):
+        self.names = names
+        self.cards = 0  # rows holding anything
+        self.filled: dict[int, list[int]] = {}  # a column without a header -> the rows with a value in it
+
+    def see(self, row: int, cells: list[str]) -> None:
+        self.cards += 1
+        names = self.names
         for number, cell in enumerate(cells, 1):
             if cell.strip() and (number > len(names) or not names[number - 1].strip()):
-                filled.setdefault(number, []).append(at)
-    every = False
-    for number, rows in sorted(filled.items()):
-        if len(rows) == cards:
-            where, every = "every card has a value in it", True
-        else:
-            where = f"row {rows[0]} has a value in it" + (f" (and {len(rows) - 1} more rows)" if len(rows) > 1 else "")
-        if len(rows) == cards and number > max(named, default=0):
-            where += (f"; row {row} names {len(named)} columns and the cards fill {number}: was a header cell "
-                      "deleted, moving the names after it one column to the left?")
-        problems.add(CellPlace(spath, line, number, row, number),
-                     f"column {column_letter(number)} ({number}) has no header, but {where}",
-                     f"name it in row {row} (one of: {', '.join(known)}), or delete the column if it is not needed")
-    return every
+                self.filled.setdefault(number, []).append(row)
+
+    def report(self, spath: str, header: tuple[int, int, list[str]], known: list[str], problems: Problems) -> bool:
+        """Each such column, once, at the header row by its letter (not once a card).
+
+        True if a card of every row fills one: the header row is wrong (a name missing, or the names shifted)."""
+        row, line, names = header
+        named = [number for number, cell in enumerate(names, 1) if cell.strip()]
+        every = False
+        for number, rows in sorted(self.filled.items()):
+            if len(rows) == self.cards:
+                where, every = "every card has a value in it", True
+            else:
+                where = f"row {rows[0]} has a value in it" + (f" (and {len(rows) - 1} more rows)" if len(rows) > 1 else "")
+            if len(rows) == self.cards and number > max(named, default=0):
+                where += (f"; row {row} names {len(named)} columns and the cards fill {number}: was a header cell "
+                          "deleted, moving the names after it one column to the left?")
+            problems.add(CellPlace(spath, line, number, row, number),
+                         f"column {column_letter(number)} ({number}) has no header, but {where}",
+                         f"name it in row {row} (one of: {', '.join(known)}), or delete the column if it is not needed")
+        return every
 
 
 def _card(spath: str, row: int, line: int, cells: list[str], columns: dict[str, tuple[int, str]],
-          fields: Mapping[str, Any], ids: Mapping[str, Collection[str]] | None) -> SheetRow:
-    """A row as a card's values, each cell read by its field's type (without an id it is `<component>_<row>`: rules/cards.py)."""
+          fields: Mapping[str, Any], ids: Mapping[str, Collection[str]] | None, pool: dict[str, str]) -> SheetRow:
+    """A row as a card's values, each cell read by its field's type (without an id it is `<component>_<row>`: rules/cards.py).
+
+    A short text (a suit, a kind, a set) is one string in `pool` however many rows hold it.
+    """
     by_number = {number: name for name, (number, _) in columns.items()}
     items: dict[str, Any] = {}
     for number, cell in enumerate(cells, 1):
@@ -320,10 +338,20 @@ def _card(spath: str, row: int, line: int, cells: list[str], columns: dict[str, 
                                                                        "sets": "list"}.get(name, "str")}
         spec = spec if isinstance(spec, Mapping) else {}
         if value:
-            items[name] = _value(value, spec, ids)
+            items[name] = _shared(_value(value, spec, ids), pool)
         elif spec.get("required") or spec.get("nullable"):
             items[name] = None  # the shared check says it is empty, at this cell
-    return SheetRow(items, CellPlace(spath, line, 1, row), columns)
+    # one number for both where a row is one line (each a 28-byte object on a deck of thousands)
+    return SheetRow(items, CellPlace(spath, row if line == row else line, 1, row), columns)
+
+
+def _shared(value: Any, pool: dict[str, str]) -> Any:
+    """A short text as the one string the sheet holds for it (a list's items too); anything else as it is."""
+    if isinstance(value, str):
+        return pool.setdefault(value, value) if len(value) <= SHARED_TEXT else value
+    if isinstance(value, list):
+        return [_shared(item, pool) for item in value]
+    return value
 
 
 def _value(cell: str, spec: Mapping[str, Any], ids: Mapping[str, Collection[str]] | None = None) -> Any:

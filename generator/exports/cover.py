@@ -52,7 +52,7 @@ def page_map(composed: Composed, paper: str, opts: BuildOptions) -> list[PageRan
         if not runs or runs[-1][0] != card_sheet.size_id:
             runs.append((card_sheet.size_id, 0, {}))
         size_id, n, on = runs[-1]
-        runs[-1] = (size_id, n + 1, on | dict.fromkeys(f.component.name for f in card_sheet.faces))
+        runs[-1] = (size_id, n + 1, on | dict.fromkeys(f.component.name for f in card_sheet.all_faces()))
     for _, sheets, on in runs:
         names = " + ".join(on)
         if backs:

@@ -56,7 +56,8 @@ def composed() -> Iterator[dict[str, Composed]]:
 @dataclass
 class Built:
     pdf: pdfium.PdfDocument
-    sheets: list[tuple[SheetPlan, list[str], list[str]]]  # plan, face keys, back keys: sheet n is pages 2n+1, 2n+2
+    # sheet n is pages 2n+1, 2n+2; each block on it (its own, then those placed below): plan, face keys, back keys
+    sheets: list[list[tuple[SheetPlan, list[str], list[str]]]]
     composed: Composed
     alone: dict[str, tuple[pdfium.PdfDocument, int]]  # scene key -> its scene drawn alone: a document and page
 
@@ -76,9 +77,9 @@ def built(composed, tmp_path_factory) -> Iterator[object]:
             path = out / f"{game}-{paper}-{gutter:g}.pdf"
             write_pdf(c, paper, path, opts, problems)
             assert not problems, problems.format()
-            sheets = [(s.plan, [f.face_key for f in s.faces], [f.back_key for f in s.faces])
-                      for s in card_sheets(c, paper, opts, problems)]
-            keys = [k for _, faces, backs in sheets for k in (*faces, *backs) if k not in alone]
+            sheets = [[(part.plan, [f.face_key for f in part.faces], [f.back_key for f in part.faces])
+                       for part, _ in s.parts()] for s in card_sheets(c, paper, opts, problems)]
+            keys = [k for parts in sheets for _, faces, backs in parts for k in (*faces, *backs) if k not in alone]
             _draw_alone(c, list(dict.fromkeys(keys)), out / f"alone-{len(alone)}.pdf", alone)
             done[key] = Built(pdfium.PdfDocument(path), sheets, c, alone)
         return done[key]
@@ -208,24 +209,34 @@ CASES = [(game, paper, gutter) for game in game_folders() for paper in ("a4", "l
 @pytest.mark.parametrize(("game", "paper", "gutter"), CASES, ids=[f"{g}-{p}-gutter{u:g}" for g, p, u in CASES])
 def test_every_back_looks_like_its_decks_back_after_a_1mm_drift(built, game, paper, gutter):
     b = built(game, paper, gutter)
-    store = b.composed.composer.store
     wrong: list[str] = []
-    for n, (plan, face_keys, back_keys) in enumerate(b.sheets):
-        for is_back, keys in ((False, face_keys), (True, back_keys)):
+    for n, parts in enumerate(b.sheets):
+        for is_back in (False, True):
             page = _render(b.pdf, 2 * n + is_back)
             what = f"{game} {paper} gutter {gutter:g} p{2 * n + is_back + 1}"
             if _has_ink_near_the_edge(page):
                 wrong.append(f"{what}: ink within {MARGIN:g} mm of the page edge")
-            slots = [plan.back_slot(i) if is_back else plan.slot(i) for i in range(len(keys))]
-            for i, (slot, key) in enumerate(zip(slots, keys, strict=True)):
-                scene = store.get(key)
-                alone = _alone(b, key)
-                name = f"{what} card {i + 1} ({'back' if is_back else 'face'})"
-                if is_back:  # the back and a drift's ring around it: that deck's back
-                    wrong += [f"{name}: {p}" for p in _ring_problems(page, alone, slot, plan.card_w, plan.card_h,
-                                                                     scene.bleed)]
-                wrong += [f"{name}: {p}" for p in _bleed_problems(page, alone, plan, slot, slots, scene.bleed)]
+            wrong += _card_problems(b, page, what, parts, is_back)
     assert not wrong, f"{len(wrong)} problems:\n" + "\n".join(wrong[:40])
+
+
+def _card_problems(b: Built, page: Image.Image, what: str, parts: list[tuple[SheetPlan, list[str], list[str]]],
+                   is_back: bool) -> list[str]:
+    """Every card of every block on a page: its bleed, and for a back the ring a drift may show."""
+    store = b.composed.composer.store
+    wrong: list[str] = []
+    for plan, face_keys, back_keys in parts:
+        keys = back_keys if is_back else face_keys
+        slots = [plan.back_slot(i) if is_back else plan.slot(i) for i in range(len(keys))]
+        for i, (slot, key) in enumerate(zip(slots, keys, strict=True)):
+            scene = store.get(key)
+            alone = _alone(b, key)
+            name = f"{what} card {i + 1} ({'back' if is_back else 'face'})"
+            if is_back:  # the back and a drift's ring around it: that deck's back
+                wrong += [f"{name}: {p}" for p in _ring_problems(page, alone, slot, plan.card_w, plan.card_h,
+                                                                 scene.bleed)]
+            wrong += [f"{name}: {p}" for p in _bleed_problems(page, alone, plan, slot, slots, scene.bleed)]
+    return wrong
 
 
 def test_cards_whose_backs_look_alike_abut_whatever_their_scene_keys(composed):
