@@ -93,11 +93,11 @@ class Hit:
 
 # --- tunables ----------------------------------------------------------------------------
 
-FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
+FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "asks": 1.5, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
                  "count": 1.0, "count_one": 0.5}
 # length normalisation: strong on titles (a long FAQ question is about more than the query),
 # weak on keyword lists (a long list is not a diluted one)
-FIELD_B = {"title": 0.95, "keywords": 0.2, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
+FIELD_B = {"title": 0.95, "keywords": 0.2, "asks": 0.5, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
            "count": 0.0, "count_one": 0.0}
 K1 = 5.0  # BM25F field weights inflate tf, so saturate late
 SYNONYM_WEIGHT = 0.7
@@ -105,7 +105,7 @@ SYNONYM_WEIGHT = 0.7
 # "tei" reads "tie" before "ten"
 TYPO_WEIGHT = {(1, True): 0.7, (1, False): 0.5, (2, True): 0.45, (2, False): 0.4}
 # bonus for consecutive query words found next to each other, by field
-PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "slug": 0.8, "text": 0.5}
+PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "asks": 0.6, "slug": 0.8, "text": 0.5}
 PHRASE_SCALE = 0.4
 EXACT_TITLE_BONUS = 1.0  # times the mean idf of the query words
 COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
@@ -656,6 +656,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
         yield _Doc(Entry("rule", rule.id, db.id, rule.title, rule.text, f"rule {rule.id}"), {
             "title": _segments([rule.title]),
             "keywords": _segments(rule.keywords),
+            "asks": _segments(rule.asks),
             "slug": _segments([_slug_words(rule.id)]),
             "section": _segments([rule.section]),
             "text": _segments([rule.text]),
@@ -666,6 +667,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
             "title": _segments([ruling.question]),
             "keywords": _segments(ruling.keywords),
+            "asks": _segments(ruling.asks),
             "slug": _segments([_slug_words(ruling.id)]),
             "text": _segments([ruling.ruling]),
         }, FAQ_WEIGHT)
@@ -683,6 +685,16 @@ class _Base:
     weight: float
     idf: float
     terms: dict[str, float]  # term -> share of its tf (1 for the word itself, less for synonyms)
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    scores: dict[int, float]  # doc -> BM25F score, phrase and title bonuses included
+    matched: dict[int, int]  # doc -> how many query words it matches
+    n: int  # query words
+    raw: list[str]  # the query's words as typed (table phrases rewritten)
+    words_of: dict[int, set[int]]  # doc -> the query words (their numbers) it matches
+    expanded: list[dict[str, tuple[float, float]]]  # per query word: term -> (weight, idf)
 
 
 @dataclass
@@ -791,6 +803,18 @@ class _GameIndex:
         return plan
 
     def search(self, query: str) -> list[tuple[float, int]]:
+        found = self.candidates(query)
+        if found is None:
+            return []
+        scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw)))
+        kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
+        named = self.named_in(raw) if kind_weight and not card_wanted else set()
+        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
+                 * self.weights[d], d) for d, s in scores.items()]
+
+    def candidates(self, query: str) -> _Candidates | None:
+        """Every entry that matches a word of the query, with its BM25F score and what it matched."""
         words: list[tuple[str, int]] = []
         raw = _words(_table_words(query))
         count = COUNT_QUERY.search(" ".join(raw))
@@ -809,7 +833,7 @@ class _GameIndex:
             if all(tok != w for w, _ in words):
                 words.append((tok, len(word)))
         if not words:
-            return []
+            return None
         typed = {tok for tok, _ in words}
         plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
                  for tok, n in words]
@@ -828,8 +852,9 @@ class _GameIndex:
         expanded = [{t: (b.weight * tw, b.idf) for b in plan for t, tw in b.terms.items()} for plan in plans]
         scores: dict[int, float] = {}
         matched: dict[int, int] = {}
+        words_of: dict[int, set[int]] = {}
         k1 = K1
-        for plan in plans:
+        for p, plan in enumerate(plans):
             best: dict[int, float] = {}
             for base in plan:
                 # the word's own tf, plus its best synonym's at a share (a cluster of
@@ -852,8 +877,9 @@ class _GameIndex:
             for d, s in best.items():
                 scores[d] = scores.get(d, 0.0) + s
                 matched[d] = matched.get(d, 0) + 1
+                words_of.setdefault(d, set()).add(p)
         if not scores:
-            return []
+            return None
         for left, right in zip(expanded, expanded[1:], strict=False):
             bonus: dict[int, float] = {}
             for t1, (w1, i1) in left.items():
@@ -874,12 +900,7 @@ class _GameIndex:
             for d in self.titles.get(frozenset(base.term for base in readings), ()):
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
-        n = len(plans)
-        card_wanted = bool(_CARD_WANTED.search(" ".join(raw)))
-        kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) if kind_weight and not card_wanted else set()
-        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
-                 * self.weights[d], d) for d, s in scores.items()]
+        return _Candidates(scores, matched, len(plans), raw, words_of, expanded)
 
     def named_in(self, raw: list[str]) -> set[int]:
         """The cards whose name (of two words or more) the query spells out, word for word."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import shutil
 import sys
 import time
@@ -601,3 +602,34 @@ def test_table_phrases_read_as_the_rules(game, query, expected):
 
     hits = RulesIndex.build([load_database(game)]).search(query, game=game, limit=3)
     assert hits and hits[0].entry.id in expected, [h.entry.id for h in hits]
+
+
+def test_an_entry_is_found_by_a_question_players_ask(tmp_path):
+    """`asks` holds questions in the table's words; the entry answers them though its text shares no word."""
+    from casebook.rules.cards import load_database
+
+    shutil.copytree(TINY_CARDS / "moth", tmp_path / "moth")
+    rules = tmp_path / "moth" / "rules.yaml"
+    ask = "what about a doppelganger kerfuffle"
+    plain = RulesIndex.build([load_database("moth", tmp_path)])
+    assert plain.search("doppelganger kerfuffle") == [], "none of the words is in the database"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "    refs: [turn_play, gas_mantle]", f'    refs: [turn_play, gas_mantle]\n    asks: ["{ask}"]'), encoding="utf-8")
+    db = load_database("moth", tmp_path)
+    assert db.faq[0].asks == (ask,)
+    assert RulesIndex.build([db]).search("doppelganger kerfuffle")[0].entry.id == "faq_equal_flames"
+
+
+@pytest.mark.parametrize("bad, why", [("{a: 1}", "asks must be a list of questions"),
+                                      ("['']", "asks must be a list of questions"),
+                                      ("[" + ", ".join(["q"] * 13) + "]", "asks holds 13 questions; at most 12")])
+def test_asks_that_are_not_a_short_list_of_questions_are_refused(tmp_path, bad, why):
+    from casebook.rules.cards import load_database
+    from casebook.rules.problems import DataError
+
+    shutil.copytree(TINY_CARDS / "moth", tmp_path / "moth")
+    rules = tmp_path / "moth" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "    refs: [turn_play, gas_mantle]", f"    refs: [turn_play, gas_mantle]\n    asks: {bad}"), encoding="utf-8")
+    with pytest.raises(DataError, match=rf"rules.yaml:\d+.*{re.escape(why)}"):
+        load_database("moth", tmp_path)
