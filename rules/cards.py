@@ -34,7 +34,7 @@ CARDS_DIR = shipped_folder("casebook.cards")
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
 SPEC_KEYS = {"type", "required", "nullable", "values", "min", "max", "to", "item", "length", "fields"}
-CARD_KEYS = {"id", "copies", "designed", "sets"}
+CARD_KEYS = {"id", "copies", "designed", "sets", "asks"}  # asks: questions players ask that the card answers (rules lookup)
 DEFAULT_COLOUR = "#000000"  # a suit's colour (and ink) when game.yaml gives none
 DEFAULT_SIZE = "poker"  # a component's card size when game.yaml gives none (layouts/sizes.yaml)
 
@@ -748,6 +748,8 @@ def _read_card(node: Node, number: int, component: Component, db: GameDatabase, 
     if not isinstance(designed, bool):
         problems.add(node.value_place("designed"), f"'designed' must be true or false, not {_kind(designed)}")
         designed = False
+    if "asks" in node:
+        _asks(node, problems)
     fields = component.fields
     for key in node:
         if key not in CARD_KEYS and key not in fields:

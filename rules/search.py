@@ -593,7 +593,14 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "slug": _segments([_slug_words(card.id)]),
                 "facts": _segments([fact_line]),
                 "text": _segments(paragraphs),
+                "asks": _segments(_card_asks(data)),
             })
+
+
+def _card_asks(data: Any) -> list[str]:
+    """A card's `asks` (checked by the loader): the questions players ask that it answers."""
+    asks = data.get("asks")
+    return [a for a in asks if isinstance(a, str)] if isinstance(asks, list) else []
 
 
 def _deck_card_title(card: Any, component: Any, specs: dict[str, Any], db: Any) -> str:

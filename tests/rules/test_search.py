@@ -633,3 +633,22 @@ def test_asks_that_are_not_a_short_list_of_questions_are_refused(tmp_path, bad, 
         "    refs: [turn_play, gas_mantle]", f"    refs: [turn_play, gas_mantle]\n    asks: {bad}"), encoding="utf-8")
     with pytest.raises(DataError, match=rf"rules.yaml:\d+.*{re.escape(why)}"):
         load_database("moth", tmp_path)
+
+
+def test_a_card_is_found_by_a_question_players_ask(tmp_path):
+    """A card takes `asks` too ("which one is the gaslight"): the lookup finds it by the table's name for it."""
+    from casebook.rules.cards import load_database
+    from casebook.rules.problems import DataError
+
+    shutil.copytree(TINY_CARDS / "moth", tmp_path / "moth")
+    deck = tmp_path / "moth" / "deck.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert RulesIndex.build([load_database("moth", tmp_path)]).search("gaslight doohickey") == []
+    deck.write_text(text.replace("value: 3}", 'value: 3, asks: ["which one is the gaslight doohickey"]}'), encoding="utf-8")
+    db = load_database("moth", tmp_path)
+    assert [c.get("asks") for c in db.components["deck"].cards if c.id == "gas_mantle"] == [
+        ["which one is the gaslight doohickey"]]
+    assert RulesIndex.build([db]).search("gaslight doohickey")[0].entry.id == "gas_mantle"
+    deck.write_text(text.replace("value: 3}", "value: 3, asks: 7}"), encoding="utf-8")
+    with pytest.raises(DataError, match=r"deck.yaml:8.*asks must be a list of questions"):
+        load_database("moth", tmp_path)
