@@ -652,3 +652,16 @@ def test_a_card_is_found_by_a_question_players_ask(tmp_path):
     deck.write_text(text.replace("value: 3}", "value: 3, asks: 7}"), encoding="utf-8")
     with pytest.raises(DataError, match=r"deck.yaml:8.*asks must be a list of questions"):
         load_database("moth", tmp_path)
+
+
+@pytest.mark.parametrize("game, ask, answer, says", [
+    ("hasty", "how many cards are in the base set", "components", "base 47"),
+    ("graves", "how many trump change tokens are there", "components_other", "10 trump-change tokens"),
+    ("graves", "is there a hand limit", "faq_hand_limit", "no hand limit"),
+])
+def test_what_the_blind_question_sets_found_missing_is_answered(game, ask, answer, says):
+    """Questions the blind sets' writers had to leave out (no entry said it) now find an entry that says it."""
+    from casebook.rules.cards import load_database
+
+    hit = RulesIndex.build([load_database(game)]).search(ask)[0]
+    assert (hit.entry.id, says in hit.entry.text) == (answer, True)
