@@ -603,6 +603,18 @@ def _card_asks(data: Any) -> list[str]:
     return [a for a in asks if isinstance(a, str)] if isinstance(asks, list) else []
 
 
+GENERIC_KIND_WORDS = frozenset(stem(w) for w in "card cards deck tile tiles token tokens piece pieces marker tower".split())
+
+
+def _kind_words(db: Any) -> Iterator[str]:
+    """The head noun of each component or record set whose cards have names ("Investigation Sites": site)."""
+    for component in [*db.components.values(), *db.records.values()]:
+        words = tokenize(component.name)
+        if words and words[-1] not in GENERIC_KIND_WORDS and any(
+                isinstance(card.data.get("name"), str) for card in component.cards):
+            yield words[-1]
+
+
 def _deck_card_title(card: Any, component: Any, specs: dict[str, Any], db: Any) -> str:
     rank = card.get("rank", card.get("value"))
     suit = ""
@@ -717,6 +729,7 @@ class _GameIndex:
     weights: list[float]  # each doc's standing (SECONDARY_WEIGHT for variants, examples, tips)
     names: dict[str, list[tuple[tuple[str, ...], int]]] = field(default_factory=dict)  # a card name's first token -> (name, doc)
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
+    kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
 
     @classmethod
@@ -817,7 +830,7 @@ class _GameIndex:
         if found is None:
             return []
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
-        card_wanted = bool(_CARD_WANTED.search(" ".join(raw)))
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or self.asks_for_a_kind(raw)
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
         named = self.named_in(raw) if kind_weight and not card_wanted else set()
         return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
@@ -912,6 +925,20 @@ class _GameIndex:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
         return _Candidates(scores, matched, len(plans), raw, words_of, expanded)
 
+    def asks_for_a_kind(self, raw: list[str]) -> bool:
+        """ "which site ...", "which of the suspects ...": the question asks for one of the game's named things."""
+        for at, word in enumerate(raw):
+            if word != "which":
+                continue
+            after = raw[at + 1:at + 4]
+            if after[:1] == ["of"]:
+                after = after[1:]
+            if after[:1] == ["the"]:
+                after = after[1:]
+            if after and stem(after[0]) in self.kind_words:
+                return True
+        return False
+
     def named_in(self, raw: list[str]) -> set[int]:
         """The cards whose name (of two words or more) the query spells out, word for word."""
         tokens = [stem(w) for w in raw if w not in STOPWORDS]
@@ -935,10 +962,14 @@ class RulesIndex:
         """Index each GameDatabase (rules.cards) given; games are ranked independently."""
         docs: dict[str, list[_Doc]] = {}
         titles: dict[str, str] = {}
-        for db in databases:
+        databases_seen = list(databases)
+        for db in databases_seen:
             docs.setdefault(db.id, []).extend(_database_docs(db))
             titles[db.id] = getattr(db, "short_title", "") or getattr(db, "title", "") or db.id
-        return cls({game: _GameIndex.build(d) for game, d in docs.items()}, titles)
+        games = {game: _GameIndex.build(d) for game, d in docs.items()}
+        for db in databases_seen:
+            games[db.id].kind_words = frozenset(_kind_words(db))
+        return cls(games, titles)
 
     @property
     def games(self) -> list[str]:

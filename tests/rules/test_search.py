@@ -665,3 +665,14 @@ def test_what_the_blind_question_sets_found_missing_is_answered(game, ask, answe
 
     hit = RulesIndex.build([load_database(game)]).search(ask)[0]
     assert (hit.entry.id, says in hit.entry.text) == (answer, True)
+
+
+def test_which_site_asks_for_a_site():
+    """ "which site ..." asks for one of the game's named things (Clash's Investigation Sites), as "which card"
+    does: the site comes before the rules that share its words."""
+    from casebook.rules.cards import load_database
+
+    index = RulesIndex.build([load_database("clash")])
+    assert "sit" in index._games["clash"].kind_words
+    hits = index.search("which site makes a support card count double", game="clash")
+    assert hits[0].entry.id == "embankment"
