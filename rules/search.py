@@ -603,7 +603,7 @@ def _card_asks(data: Any) -> list[str]:
     return [a for a in asks if isinstance(a, str)] if isinstance(asks, list) else []
 
 
-GENERIC_KIND_WORDS = frozenset(stem(w) for w in "card cards deck tile tiles token tokens piece pieces marker tower".split())
+GENERIC_KIND_WORDS = frozenset(stem(w) for w in ("card", "deck", "tile", "token", "piece", "marker", "tower"))
 
 
 def _kind_words(db: Any) -> Iterator[str]:
