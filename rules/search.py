@@ -549,6 +549,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
         for card in component.cards:
             data = card.data
             ability = _text_of(data.get("ability"))
+            power = _text_of(data.get("power"))  # a Hasty suspect's: shown with the card (its asks find it)
             name = data.get("name") if isinstance(data.get("name"), str) else ""
             if not ability and not name:
                 continue
@@ -559,7 +560,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 facts = []
                 for key, spec in specs.items():
                     ftype = _field_type(spec)
-                    if key in ("name", "epithet") or key not in data:
+                    if key in ("name", "epithet", *ART_FIELDS) or key not in data:
                         continue
                     item = _field_type(spec.get("item")) if ftype == "list" and isinstance(spec, dict) else ""
                     if ftype in ("int", "suit", "mark", "enum", "symbol", "bool") or \
@@ -583,7 +584,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 for key, spec in specs.items():
                     if _field_type(spec) == "text" and isinstance(data.get(key), str) and data[key].strip():
                         paragraphs.append(data[key].strip())
-            body = list(paragraphs)
+            body = [power, *paragraphs] if power else list(paragraphs)
             if fact_line:
                 body.append(fact_line)
             own_name = title.removesuffix(f" ({component.name})")
@@ -595,6 +596,9 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "text": _segments(paragraphs),
                 "asks": _segments(_card_asks(data)),
             })
+
+
+ART_FIELDS = ("portrait", "picture")  # what a card's art draws: a symbol's id, no rules fact for a player
 
 
 def _card_asks(data: Any) -> list[str]:

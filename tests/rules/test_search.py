@@ -676,3 +676,13 @@ def test_which_site_asks_for_a_site():
     assert "sit" in index._games["clash"].kind_words
     hits = index.search("which site makes a support card count double", game="clash")
     assert hits[0].entry.id == "embankment"
+
+
+def test_a_hasty_suspect_shows_its_power_and_no_art_id():
+    """A suspect's hit says what the suspect does (its power), not the id of the bust its card draws."""
+    from casebook.rules.cards import load_database
+
+    hit = RulesIndex.build([load_database("hasty")]).search("hattie quill")[0]
+    assert hit.entry.id == "hattie_quill"
+    assert hit.entry.text.startswith("When a card is played here: discard the bottom card")
+    assert "bust_" not in hit.entry.text and "Portrait" not in hit.entry.text
