@@ -34,7 +34,7 @@ CARDS_DIR = shipped_folder("casebook.cards")
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
 SPEC_KEYS = {"type", "required", "nullable", "values", "min", "max", "to", "item", "length", "fields"}
-CARD_KEYS = {"id", "copies", "designed", "sets"}
+CARD_KEYS = {"id", "copies", "designed", "sets", "asks"}  # asks: questions players ask that the card answers (rules lookup)
 DEFAULT_COLOUR = "#000000"  # a suit's colour (and ink) when game.yaml gives none
 DEFAULT_SIZE = "poker"  # a component's card size when game.yaml gives none (layouts/sizes.yaml)
 
@@ -187,6 +187,7 @@ class RuleEntry:
     text: str
     keywords: tuple[str, ...]
     place: Place
+    asks: tuple[str, ...] = ()  # questions players ask that this entry answers, in their words
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,7 @@ class Ruling:
     refs: tuple[str, ...]
     place: Place
     keywords: tuple[str, ...] = ()  # a player's words for the situation, as on a rule
+    asks: tuple[str, ...] = ()  # as on a rule
 
 
 @dataclass
@@ -746,6 +748,8 @@ def _read_card(node: Node, number: int, component: Component, db: GameDatabase, 
     if not isinstance(designed, bool):
         problems.add(node.value_place("designed"), f"'designed' must be true or false, not {_kind(designed)}")
         designed = False
+    if "asks" in node:
+        _asks(node, problems)
     fields = component.fields
     for key in node:
         if key not in CARD_KEYS and key not in fields:
@@ -956,6 +960,23 @@ def _keywords(node: Node, problems: Problems) -> tuple[str, ...]:
     return tuple(str(k) for k in keywords)
 
 
+MAX_ASKS = 12
+
+
+def _asks(node: Node, problems: Problems) -> tuple[str, ...]:
+    """A rule's or ruling's optional `asks`: questions players ask at the table that it answers."""
+    asks = node.get("asks") or []
+    if not isinstance(asks, list) or not all(isinstance(a, str) and a.strip() for a in asks):
+        problems.add(node.value_place("asks"), "asks must be a list of questions (strings)",
+                     'asks: ["how many cards do I draw"]')
+        return ()
+    if len(asks) > MAX_ASKS:
+        problems.add(node.value_place("asks"), f"asks holds {len(asks)} questions; at most {MAX_ASKS}",
+                     "keep the ones players really ask")
+        return ()
+    return tuple(asks)
+
+
 def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
     data = load_yaml(path, problems)
     if data is None:
@@ -976,7 +997,8 @@ def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
         rid = r.slug("id")
         unique(node, rid)
         db.rules.append(RuleEntry(rid, r.text("section", required=True), r.text("title", required=True),
-                                  r.text("text", required=True), _keywords(node, problems), node.place))
+                                  r.text("text", required=True), _keywords(node, problems), node.place,
+                                  _asks(node, problems)))
     for node in _seq(data, "faq", problems):
         r = _Reader(node, problems)
         rid = r.slug("id")
@@ -986,4 +1008,5 @@ def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
             problems.add(node.value_place("refs"), "refs must be a list of ids")
             refs = []
         db.faq.append(Ruling(rid, r.text("question", required=True), r.text("ruling", required=True),
-                             tuple(str(x) for x in refs), node.place, _keywords(node, problems)))
+                             tuple(str(x) for x in refs), node.place, _keywords(node, problems),
+                             _asks(node, problems)))

@@ -93,11 +93,14 @@ class Hit:
 
 # --- tunables ----------------------------------------------------------------------------
 
-FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
+FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "asks": 0.25, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
                  "count": 1.0, "count_one": 0.5}
+# `asks` (questions players ask, written for each entry) weigh little: many of them share the table's
+# common words, and weighed like keywords they pulled general rules over their FAQ rulings (fitted on the
+# question sets 1 to 9: 0.25 best of 0.1 to 2.5)
 # length normalisation: strong on titles (a long FAQ question is about more than the query),
 # weak on keyword lists (a long list is not a diluted one)
-FIELD_B = {"title": 0.95, "keywords": 0.2, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
+FIELD_B = {"title": 0.95, "keywords": 0.2, "asks": 0.8, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
            "count": 0.0, "count_one": 0.0}
 K1 = 5.0  # BM25F field weights inflate tf, so saturate late
 SYNONYM_WEIGHT = 0.7
@@ -105,7 +108,7 @@ SYNONYM_WEIGHT = 0.7
 # "tei" reads "tie" before "ten"
 TYPO_WEIGHT = {(1, True): 0.7, (1, False): 0.5, (2, True): 0.45, (2, False): 0.4}
 # bonus for consecutive query words found next to each other, by field
-PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "slug": 0.8, "text": 0.5}
+PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "asks": 0.6, "slug": 0.8, "text": 0.5}
 PHRASE_SCALE = 0.4
 EXACT_TITLE_BONUS = 1.0  # times the mean idf of the query words
 COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
@@ -546,6 +549,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
         for card in component.cards:
             data = card.data
             ability = _text_of(data.get("ability"))
+            power = _text_of(data.get("power"))  # a Hasty suspect's: shown with the card (its asks find it)
             name = data.get("name") if isinstance(data.get("name"), str) else ""
             if not ability and not name:
                 continue
@@ -556,7 +560,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 facts = []
                 for key, spec in specs.items():
                     ftype = _field_type(spec)
-                    if key in ("name", "epithet") or key not in data:
+                    if key in ("name", "epithet", *ART_FIELDS) or key not in data:
                         continue
                     item = _field_type(spec.get("item")) if ftype == "list" and isinstance(spec, dict) else ""
                     if ftype in ("int", "suit", "mark", "enum", "symbol", "bool") or \
@@ -580,7 +584,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 for key, spec in specs.items():
                     if _field_type(spec) == "text" and isinstance(data.get(key), str) and data[key].strip():
                         paragraphs.append(data[key].strip())
-            body = list(paragraphs)
+            body = [power, *paragraphs] if power else list(paragraphs)
             if fact_line:
                 body.append(fact_line)
             own_name = title.removesuffix(f" ({component.name})")
@@ -590,7 +594,29 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "slug": _segments([_slug_words(card.id)]),
                 "facts": _segments([fact_line]),
                 "text": _segments(paragraphs),
+                "asks": _segments(_card_asks(data)),
             })
+
+
+ART_FIELDS = ("portrait", "picture")  # what a card's art draws: a symbol's id, no rules fact for a player
+
+
+def _card_asks(data: Any) -> list[str]:
+    """A card's `asks` (checked by the loader): the questions players ask that it answers."""
+    asks = data.get("asks")
+    return [a for a in asks if isinstance(a, str)] if isinstance(asks, list) else []
+
+
+GENERIC_KIND_WORDS = frozenset(stem(w) for w in ("card", "deck", "tile", "token", "piece", "marker", "tower"))
+
+
+def _kind_words(db: Any) -> Iterator[str]:
+    """The head noun of each component or record set whose cards have names ("Investigation Sites": site)."""
+    for component in [*db.components.values(), *db.records.values()]:
+        words = tokenize(component.name)
+        if words and words[-1] not in GENERIC_KIND_WORDS and any(
+                isinstance(card.data.get("name"), str) for card in component.cards):
+            yield words[-1]
 
 
 def _deck_card_title(card: Any, component: Any, specs: dict[str, Any], db: Any) -> str:
@@ -656,6 +682,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
         yield _Doc(Entry("rule", rule.id, db.id, rule.title, rule.text, f"rule {rule.id}"), {
             "title": _segments([rule.title]),
             "keywords": _segments(rule.keywords),
+            "asks": _segments(rule.asks),
             "slug": _segments([_slug_words(rule.id)]),
             "section": _segments([rule.section]),
             "text": _segments([rule.text]),
@@ -666,6 +693,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
             "title": _segments([ruling.question]),
             "keywords": _segments(ruling.keywords),
+            "asks": _segments(ruling.asks),
             "slug": _segments([_slug_words(ruling.id)]),
             "text": _segments([ruling.ruling]),
         }, FAQ_WEIGHT)
@@ -685,6 +713,16 @@ class _Base:
     terms: dict[str, float]  # term -> share of its tf (1 for the word itself, less for synonyms)
 
 
+@dataclass(frozen=True)
+class _Candidates:
+    scores: dict[int, float]  # doc -> BM25F score, phrase and title bonuses included
+    matched: dict[int, int]  # doc -> how many query words it matches
+    n: int  # query words
+    raw: list[str]  # the query's words as typed (table phrases rewritten)
+    words_of: dict[int, set[int]]  # doc -> the query words (their numbers) it matches
+    expanded: list[dict[str, tuple[float, float]]]  # per query word: term -> (weight, idf)
+
+
 @dataclass
 class _GameIndex:
     docs: list[Entry]
@@ -695,6 +733,7 @@ class _GameIndex:
     weights: list[float]  # each doc's standing (SECONDARY_WEIGHT for variants, examples, tips)
     names: dict[str, list[tuple[tuple[str, ...], int]]] = field(default_factory=dict)  # a card name's first token -> (name, doc)
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
+    kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
 
     @classmethod
@@ -791,6 +830,18 @@ class _GameIndex:
         return plan
 
     def search(self, query: str) -> list[tuple[float, int]]:
+        found = self.candidates(query)
+        if found is None:
+            return []
+        scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or self.asks_for_a_kind(raw)
+        kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
+        named = self.named_in(raw) if kind_weight and not card_wanted else set()
+        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
+                 * self.weights[d], d) for d, s in scores.items()]
+
+    def candidates(self, query: str) -> _Candidates | None:
+        """Every entry that matches a word of the query, with its BM25F score and what it matched."""
         words: list[tuple[str, int]] = []
         raw = _words(_table_words(query))
         count = COUNT_QUERY.search(" ".join(raw))
@@ -809,7 +860,7 @@ class _GameIndex:
             if all(tok != w for w, _ in words):
                 words.append((tok, len(word)))
         if not words:
-            return []
+            return None
         typed = {tok for tok, _ in words}
         plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
                  for tok, n in words]
@@ -828,8 +879,9 @@ class _GameIndex:
         expanded = [{t: (b.weight * tw, b.idf) for b in plan for t, tw in b.terms.items()} for plan in plans]
         scores: dict[int, float] = {}
         matched: dict[int, int] = {}
+        words_of: dict[int, set[int]] = {}
         k1 = K1
-        for plan in plans:
+        for p, plan in enumerate(plans):
             best: dict[int, float] = {}
             for base in plan:
                 # the word's own tf, plus its best synonym's at a share (a cluster of
@@ -852,8 +904,9 @@ class _GameIndex:
             for d, s in best.items():
                 scores[d] = scores.get(d, 0.0) + s
                 matched[d] = matched.get(d, 0) + 1
+                words_of.setdefault(d, set()).add(p)
         if not scores:
-            return []
+            return None
         for left, right in zip(expanded, expanded[1:], strict=False):
             bonus: dict[int, float] = {}
             for t1, (w1, i1) in left.items():
@@ -874,12 +927,21 @@ class _GameIndex:
             for d in self.titles.get(frozenset(base.term for base in readings), ()):
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
-        n = len(plans)
-        card_wanted = bool(_CARD_WANTED.search(" ".join(raw)))
-        kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) if kind_weight and not card_wanted else set()
-        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
-                 * self.weights[d], d) for d, s in scores.items()]
+        return _Candidates(scores, matched, len(plans), raw, words_of, expanded)
+
+    def asks_for_a_kind(self, raw: list[str]) -> bool:
+        """ "which site ...", "which of the suspects ...": the question asks for one of the game's named things."""
+        for at, word in enumerate(raw):
+            if word != "which":
+                continue
+            after = raw[at + 1:at + 4]
+            if after[:1] == ["of"]:
+                after = after[1:]
+            if after[:1] == ["the"]:
+                after = after[1:]
+            if after and stem(after[0]) in self.kind_words:
+                return True
+        return False
 
     def named_in(self, raw: list[str]) -> set[int]:
         """The cards whose name (of two words or more) the query spells out, word for word."""
@@ -904,10 +966,14 @@ class RulesIndex:
         """Index each GameDatabase (rules.cards) given; games are ranked independently."""
         docs: dict[str, list[_Doc]] = {}
         titles: dict[str, str] = {}
-        for db in databases:
+        databases_seen = list(databases)
+        for db in databases_seen:
             docs.setdefault(db.id, []).extend(_database_docs(db))
             titles[db.id] = getattr(db, "short_title", "") or getattr(db, "title", "") or db.id
-        return cls({game: _GameIndex.build(d) for game, d in docs.items()}, titles)
+        games = {game: _GameIndex.build(d) for game, d in docs.items()}
+        for db in databases_seen:
+            games[db.id].kind_words = frozenset(_kind_words(db))
+        return cls(games, titles)
 
     @property
     def games(self) -> list[str]:

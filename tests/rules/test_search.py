@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 import shutil
 import sys
 import time
@@ -601,3 +602,87 @@ def test_table_phrases_read_as_the_rules(game, query, expected):
 
     hits = RulesIndex.build([load_database(game)]).search(query, game=game, limit=3)
     assert hits and hits[0].entry.id in expected, [h.entry.id for h in hits]
+
+
+def test_an_entry_is_found_by_a_question_players_ask(tmp_path):
+    """`asks` holds questions in the table's words; the entry answers them though its text shares no word."""
+    from casebook.rules.cards import load_database
+
+    shutil.copytree(TINY_CARDS / "moth", tmp_path / "moth")
+    rules = tmp_path / "moth" / "rules.yaml"
+    ask = "what about a doppelganger kerfuffle"
+    plain = RulesIndex.build([load_database("moth", tmp_path)])
+    assert plain.search("doppelganger kerfuffle") == [], "none of the words is in the database"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "    refs: [turn_play, gas_mantle]", f'    refs: [turn_play, gas_mantle]\n    asks: ["{ask}"]'), encoding="utf-8")
+    db = load_database("moth", tmp_path)
+    assert db.faq[0].asks == (ask,)
+    assert RulesIndex.build([db]).search("doppelganger kerfuffle")[0].entry.id == "faq_equal_flames"
+
+
+@pytest.mark.parametrize("bad, why", [("{a: 1}", "asks must be a list of questions"),
+                                      ("['']", "asks must be a list of questions"),
+                                      ("[" + ", ".join(["q"] * 13) + "]", "asks holds 13 questions; at most 12")])
+def test_asks_that_are_not_a_short_list_of_questions_are_refused(tmp_path, bad, why):
+    from casebook.rules.cards import load_database
+    from casebook.rules.problems import DataError
+
+    shutil.copytree(TINY_CARDS / "moth", tmp_path / "moth")
+    rules = tmp_path / "moth" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "    refs: [turn_play, gas_mantle]", f"    refs: [turn_play, gas_mantle]\n    asks: {bad}"), encoding="utf-8")
+    with pytest.raises(DataError, match=rf"rules.yaml:\d+.*{re.escape(why)}"):
+        load_database("moth", tmp_path)
+
+
+def test_a_card_is_found_by_a_question_players_ask(tmp_path):
+    """A card takes `asks` too ("which one is the gaslight"): the lookup finds it by the table's name for it."""
+    from casebook.rules.cards import load_database
+    from casebook.rules.problems import DataError
+
+    shutil.copytree(TINY_CARDS / "moth", tmp_path / "moth")
+    deck = tmp_path / "moth" / "deck.yaml"
+    text = deck.read_text(encoding="utf-8")
+    assert RulesIndex.build([load_database("moth", tmp_path)]).search("gaslight doohickey") == []
+    deck.write_text(text.replace("value: 3}", 'value: 3, asks: ["which one is the gaslight doohickey"]}'), encoding="utf-8")
+    db = load_database("moth", tmp_path)
+    assert [c.get("asks") for c in db.components["deck"].cards if c.id == "gas_mantle"] == [
+        ["which one is the gaslight doohickey"]]
+    assert RulesIndex.build([db]).search("gaslight doohickey")[0].entry.id == "gas_mantle"
+    deck.write_text(text.replace("value: 3}", "value: 3, asks: 7}"), encoding="utf-8")
+    with pytest.raises(DataError, match=r"deck.yaml:8.*asks must be a list of questions"):
+        load_database("moth", tmp_path)
+
+
+@pytest.mark.parametrize("game, ask, answer, says", [
+    ("hasty", "how many cards are in the base set", "components", "base 47"),
+    ("graves", "how many trump change tokens are there", "components_other", "10 trump-change tokens"),
+    ("graves", "is there a hand limit", "faq_hand_limit", "no hand limit"),
+])
+def test_what_the_blind_question_sets_found_missing_is_answered(game, ask, answer, says):
+    """Questions the blind sets' writers had to leave out (no entry said it) now find an entry that says it."""
+    from casebook.rules.cards import load_database
+
+    hit = RulesIndex.build([load_database(game)]).search(ask)[0]
+    assert (hit.entry.id, says in hit.entry.text) == (answer, True)
+
+
+def test_which_site_asks_for_a_site():
+    """ "which site ..." asks for one of the game's named things (Clash's Investigation Sites), as "which card"
+    does: the site comes before the rules that share its words."""
+    from casebook.rules.cards import load_database
+
+    index = RulesIndex.build([load_database("clash")])
+    assert "sit" in index._games["clash"].kind_words
+    hits = index.search("which site makes a support card count double", game="clash")
+    assert hits[0].entry.id == "embankment"
+
+
+def test_a_hasty_suspect_shows_its_power_and_no_art_id():
+    """A suspect's hit says what the suspect does (its power), not the id of the bust its card draws."""
+    from casebook.rules.cards import load_database
+
+    hit = RulesIndex.build([load_database("hasty")]).search("hattie quill")[0]
+    assert hit.entry.id == "hattie_quill"
+    assert hit.entry.text.startswith("When a card is played here: discard the bottom card")
+    assert "bust_" not in hit.entry.text and "Portrait" not in hit.entry.text

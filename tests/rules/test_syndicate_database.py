@@ -35,7 +35,8 @@ def test_the_basic_decktet(syndicate_db):
      "id: ace_of_suns, name: Ace of Suns, rank: A, suits: [suns], marks: [event]", "Ace 'ace_of_suns' has a mark"),
     ("id: author, name: Author, rank: 2, suits: [moons, knots]",
      "id: author, name: Author, rank: 2, suits: [moons, suns]", "two cards of rank 2 in suns"),
-    ("marks: [personality]}\n  - {id: desert", "marks: [villain]}\n  - {id: desert", "unknown mark 'villain'"),
+    ("id: author, name: Author, rank: 2, suits: [moons, knots], marks: [personality]",
+     "id: author, name: Author, rank: 2, suits: [moons, knots], marks: [villain]", "unknown mark 'villain'"),
 ])
 def test_a_wrong_deck_is_refused_with_its_place(tmp_path: Path, find, replace, message):
     shutil.copytree(CARDS_DIR / "syndicate", tmp_path / "syndicate")
