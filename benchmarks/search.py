@@ -29,6 +29,8 @@ from tests.rules.question_set import (  # noqa: E402
     HELD_OUT_7,
     HELD_OUT_8,
     HELD_OUT_9,
+    HELD_OUT_10,
+    HELD_OUT_11,
     SETS,
     evaluate,
     games_in,
@@ -89,7 +91,8 @@ def main() -> int:
 def print_question_sets() -> None:
     """Each question set's accuracy per game: right answer first, and within the first three."""
     index = RulesIndex.build([load_database(game) for game in QUESTION_GAMES])
-    for name, folder in {**SETS, "held-out 6": HELD_OUT_6, "held-out 7": HELD_OUT_7, "held-out 8": HELD_OUT_8, "held-out 9": HELD_OUT_9}.items():
+    for name, folder in {**SETS, "held-out 6": HELD_OUT_6, "held-out 7": HELD_OUT_7, "held-out 8": HELD_OUT_8, "held-out 9": HELD_OUT_9,
+                         "held-out 10": HELD_OUT_10, "held-out 11": HELD_OUT_11}.items():
         for game in (g for g in QUESTION_GAMES if g in games_in(folder)):
             questions = load_questions(folder, game)
             start = time.perf_counter()
