@@ -8,7 +8,7 @@
 - only what is drawn is vendored.
 
 What a set draws is caught at draw_symbol while it is composed and written; a picture counts as on a
-card side when the items it drew are in that side's scene.
+card side when all the items it drew are in that side's scene.
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ def drawn(tmp_path_factory) -> Iterator[Any]:
     def get(game: str) -> Drawn:
         if game in done:
             return done[game]
-        first_items: dict[object, str] = {}
+        # every drawing of a symbol as the set of items it made: a symbol is on a side when all its items are
+        # (not just its first: two busts may begin with the same head and differ in their hat)
+        drawings: dict[frozenset[object], str] = {}
         real = symbols.draw_symbol
 
         def spy(parts: list[Part], *args: Any, **kwargs: Any) -> list:
@@ -63,7 +65,7 @@ def drawn(tmp_path_factory) -> Iterator[Any]:
             name = by_parts.get(tuple(parts))
             assert name is not None, "a symbol the library does not hold was drawn"
             if items:
-                first_items[items[0]] = name
+                drawings[frozenset(items)] = name
             return items
 
         mp = pytest.MonkeyPatch()
@@ -78,12 +80,13 @@ def drawn(tmp_path_factory) -> Iterator[Any]:
             assert not problems, problems.format()
         finally:
             mp.undo()
-        got = Drawn(composed.db.credit, set(first_items.values()))
+        got = Drawn(composed.db.credit, set(drawings.values()))
         got.markers = {m.symbol for m in [*composed.db.suits.values(), *composed.db.marks.values()] if m.symbol}
         for cid, faces in composed.faces.items():
             for f in faces:
                 for side, scene in (("face", f.face), ("back", f.back)):
-                    names = {first_items[item] for item in scene.items if item in first_items}
+                    present = set(scene.items)
+                    names = {name for made, name in drawings.items() if made <= present}
                     got.sides.setdefault((cid, f.card.id, side), set()).update(names)
         done[game] = got
         return got
@@ -264,3 +267,72 @@ def test_the_vendor_tool_refuses_an_icon_that_is_more_than_paths():
     tool = _tool()
     with pytest.raises(tool.VendorError, match="holds more than paths"):
         tool.convert('<g><path d="M0 0h10v10z"/></g>', 512)
+
+
+# Clash and Hasty (issue 22): their own functions, beside Graves' rules above.
+CLASH_THINGS = ("sites", "crime_plans", "holmes_agents", "moriarty_agents")
+
+
+def _cards(game: str, component: str) -> list[Any]:
+    from casebook.rules.cards import read_database
+
+    db = read_database(game, ROOT / "cards", Problems())
+    assert db is not None
+    return list(db.components[component].cards)
+
+
+def test_no_two_clash_sites_agents_or_crime_plans_share_a_picture(drawn):
+    got = drawn("clash")
+    assert shared_pictures(got.sides, CLASH_THINGS, got.markers) == []
+
+
+def test_each_clash_site_agent_and_crime_plan_draws_the_picture_its_card_names(drawn):
+    got = drawn("clash")
+    for component in CLASH_THINGS:
+        own = own_pictures(got.sides, component, got.markers)
+        cards = _cards("clash", component)
+        for card in cards:
+            assert own[card.id] == {card.data["picture"]}, (component, card.id, own[card.id])
+        assert len({c.data["picture"] for c in cards}) == len(cards)
+
+
+def kind_pictures(sides: dict[tuple[str, str, str], set[str]], kind_of: dict[str, str],
+                  markers: set[str]) -> dict[str, set[str]]:
+    """Each kind of action card: the pictures its cards' faces all draw and no card of another kind draws."""
+    by_kind: dict[str, list[set[str]]] = {}
+    for (cid, card, side), names in sides.items():
+        if cid == "actions" and side == "face":
+            by_kind.setdefault(kind_of[card], []).append(names - markers)
+    common = {kind: set.intersection(*faces) for kind, faces in by_kind.items()}
+    return {kind: {n for n in names if not any(n in f for k, faces in by_kind.items() if k != kind for f in faces)}
+            for kind, names in common.items()}
+
+
+def test_each_hasty_kind_of_action_card_has_a_picture_no_other_kind_draws(drawn):
+    got = drawn("hasty")
+    kind_of = {c.id: c.data["kind"] for c in _cards("hasty", "actions")}
+    own = kind_pictures(got.sides, kind_of, got.markers)
+    assert set(own) == set(kind_of.values())
+    import yaml
+
+    pictures = {k: v["picture"] for k, v in yaml.safe_load((LAYOUTS_DIR / "hasty" / "kinds.yaml").read_text())["vars"]
+                ["kinds"].items()}
+    for kind in own:
+        assert pictures[kind] in own[kind], (kind, own[kind])
+    assert len(set(pictures.values())) == len(pictures)
+
+
+def test_no_two_hasty_suspects_share_a_bust(drawn):
+    got = drawn("hasty")
+    assert shared_pictures(got.sides, ("suspects", "traitor"), got.markers) == []
+    own = own_pictures(got.sides, "suspects", got.markers)
+    for card in _cards("hasty", "suspects"):
+        assert own[card.id] == {card.data["portrait"]}, card.id
+
+
+def test_the_kind_check_can_fail():
+    """Two kinds drawing one picture, and only shared ones, are found; a picture on every card of a kind is its own."""
+    sides = {("actions", "a", "face"): {"dagger", "loupe"}, ("actions", "b", "face"): {"dagger"},
+             ("actions", "c", "face"): {"shield", "loupe"}, ("actions", "d", "face"): {"dagger", "eye"}}
+    own = kind_pictures(sides, {"a": "kill", "b": "kill", "c": "protect", "d": "information"}, markers=set())
+    assert own == {"kill": set(), "protect": {"shield"}, "information": {"eye"}}
