@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+import yaml
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 import casebook.generator.compose as compose_module
@@ -25,6 +27,9 @@ from tests.generator.test_render_agree import FAILED, RMS_TOLERANCE
 RESTRICTIONS = ("must_loupe", "cant_loupe", "must_own", "cant_own")
 TRIGGERS = ("on_death", "on_play")
 KINDS = ("kill", "protect", "pile", "review", "information", "order", "misc")
+# each kind's picture (layouts/hasty/kinds.yaml `picture`): our kind_* or a clearer icon (issue 22)
+KIND_PICTURES = {k: v["picture"] for k, v in yaml.safe_load(
+    (Path(__file__).resolve().parents[2] / "layouts" / "hasty" / "kinds.yaml").read_text())["vars"]["kinds"].items()}
 ALWAYS = {"suspects": 24, "traitor": 1, "loupe": 1}  # printed whatever the sets
 
 
@@ -137,7 +142,7 @@ def test_the_aid_shows_every_icon_at_5_mm_or_more_with_its_words(monkeypatch, ev
                                     {"sheet": {"id": "aid", "name": sheet.name}, "sets": [{"id": "base", "name": "Base set"}]})
     assert scene is not None and not every_set.composer.problems.items, every_set.composer.problems.format()
     icons = {name: min(w, h) for name, w, h in drawn}
-    assert set(icons) == {*RESTRICTIONS, *TRIGGERS, *(f"kind_{k}" for k in KINDS)}
+    assert set(icons) == {*RESTRICTIONS, *TRIGGERS, *(KIND_PICTURES[k] for k in KINDS)}
     assert min(icons.values()) >= 5.0
     words = " ".join(r.text for r in scene.items if isinstance(r, TextRun))
     for said in ("MUST be played at the loupe", "CAN'T be played at the loupe", "MUST be played at your own",
@@ -155,10 +160,11 @@ def test_each_action_card_shows_its_kind_shape_and_restriction_icon(monkeypatch,
         del drawn[:], boxes[:]
         composer.scene(layout, composer._card_ctx(comp, card, number, comp.printed, 0), card.id)
         names = [n for n, w, h in drawn if min(w, h) >= 5.0]
-        assert names.count(f"kind_{card['kind']}") == 2, card.id  # in the band and turned at the foot
+        # in the band, large above the effect, and turned at the foot
+        assert names.count(KIND_PICTURES[card['kind']]) == 3, card.id
         expected = 0 if card["restriction"] == "none" else 3  # the corner, beside its words, turned
         assert names.count(card["restriction"]) == expected, card.id
-        assert set(names) <= {f"kind_{card['kind']}", card["restriction"]}, card.id
+        assert set(names) <= {KIND_PICTURES[card['kind']], card["restriction"]}, card.id
 
 
 def test_each_suspect_shows_its_trigger_icon(monkeypatch, every_set):
@@ -182,7 +188,7 @@ def _at_5mm(lib, name):
     return png.render(scene, 300).convert("L")
 
 
-@pytest.mark.parametrize("group", [RESTRICTIONS, TRIGGERS, tuple(f"kind_{k}" for k in KINDS)])
+@pytest.mark.parametrize("group", [RESTRICTIONS, TRIGGERS, tuple(KIND_PICTURES[k] for k in KINDS)])
 def test_icons_of_a_group_differ_in_shape_at_5_mm(every_set, group):
     """In black on white, so no colour helps: any two differ in at least a quarter of their ink."""
     images = {name: _at_5mm(every_set.lib, name) for name in group}
@@ -292,7 +298,8 @@ def test_every_kind_has_a_colour_an_ink_and_a_shape(every_set):
     declared = every_set.db.components["actions"].fields["kind"]["values"]
     assert list(kinds) == list(declared) == list(KINDS)
     assert len({k["colour"] for k in kinds.values()}) == len(KINDS)
-    assert all(f"kind_{k}" in every_set.lib.symbols for k in KINDS)
+    assert all(kinds[k]["picture"] in every_set.lib.symbols for k in KINDS)
+    assert len({k["picture"] for k in kinds.values()}) == len(KINDS)
     from casebook.generator.legibility import contrast
 
     for kind, look in kinds.items():  # the kind's word on its band
