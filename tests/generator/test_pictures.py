@@ -32,7 +32,8 @@ from casebook.rules.problems import Problems
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = game_folders()
 # Components whose cards each stand for a distinct thing, per game: a game joins as its pictures land (issue 22).
-THINGS = {"graves": ("locations", "identities")}
+THINGS = {"graves": ("locations", "identities"),
+          "pi": ("suspect_cases", "crime_cases", "location_cases")}  # one card each; tiles, evidence: same picture
 
 
 @dataclass
@@ -152,6 +153,26 @@ def test_each_graves_location_draws_the_picture_its_card_names(drawn):
     for card in db.components["locations"].cards:
         assert own[card.id] == {card.data["picture"]}, card.id
     assert len({c.data["picture"] for c in db.components["locations"].cards}) == 12
+
+
+def test_each_pi_thing_draws_its_picture_on_its_tiles_cases_evidence_and_the_board(drawn):
+    """A suspect, crime or district has one picture of its own (its record's `picture`), drawn on every tile,
+    case card and evidence card of it, and a district's on the board; no two of the 36 share one."""
+    from casebook.rules.cards import read_database
+
+    db = read_database("pi", ROOT / "cards", Problems())
+    assert db is not None
+    got = drawn("pi")
+    picture = {r.id: r.data["picture"] for rs in db.records.values() for r in rs.cards}
+    assert len(picture) == 36 and len(set(picture.values())) == 36
+    for cid in ("evidence", "suspect_tiles", "crime_tiles", "suspect_cases", "crime_cases", "location_cases"):
+        for card in db.components[cid].cards:
+            element = card.data.get("element")
+            if element:
+                assert picture[element] in got.sides[(cid, card.id, "face")], (cid, card.id)
+    board = {n for (cid, _, _), names in got.sides.items() if cid.startswith("board") for n in names}
+    districts = {picture[d.id] for d in db.records["districts"].cards}
+    assert districts <= got.names and (not board or districts <= board)
 
 
 def test_the_sharing_check_can_fail():
