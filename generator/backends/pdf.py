@@ -12,6 +12,9 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+# isort: off
+import casebook.generator.backends.lazy_pillow  # noqa: F401 - before ReportLab, which imports PIL.Image
+# isort: on
 import reportlab
 from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor

@@ -18,6 +18,9 @@ import hashlib
 import marshal
 from pathlib import Path
 
+# isort: off
+import casebook.generator.backends.lazy_pillow  # noqa: F401 - before ReportLab, which imports PIL.Image
+# isort: on
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 
