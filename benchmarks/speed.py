@@ -11,10 +11,10 @@ in turn (so that a busy spell of the shared machine weighs on all of them alike)
 - one card edited and rebuilt in a new process (the scene cache of the build before) against the
   cold build: under half;
 - each game's A4 + Letter build, cold, in a new process: under 0.7 s;
-- "cold" keeps what an earlier run compiled once, as a user's machine does: Python's .pyc files and
-  the layouts' compiled templates (generator/layouts.py TemplateCache); the anchor and each game are
-  also measured with no template cache (CASEBOOK_CACHE_DIR empty), as the first build after an
-  install or a layout edit finds it;
+- "cold" keeps what an earlier run compiled once, as a user's machine does: Python's .pyc files,
+  the layouts' compiled templates and parsed layout files (generator/layouts.py TemplateCache and
+  ParseCache); the anchor and each game are also measured with neither (CASEBOOK_CACHE_DIR empty),
+  as the first build after an install or a layout edit finds it;
 - a big deck (10,000 cards in one YAML file, and in one CSV file) against the 500-card one: build
   time and peak memory (the child's own high-water mark, VmHWM), at most 1.5x the memory.
 Wall times and CPU times (user + system of the child) both: the machine is shared (2 cores, 8

@@ -17,6 +17,7 @@ import hashlib
 import json
 import marshal
 import os
+import pickle
 import sys
 from dataclasses import dataclass, field
 from functools import cache
@@ -245,19 +246,7 @@ class TemplateCache:
 
     def folder(self) -> Path | None:
         if self._folder is _MISSING:
-            chosen = os.environ.get("CASEBOOK_CACHE_DIR")
-            if chosen is None:
-                home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-                chosen = os.path.join(home, "casebook")
-            try:  # (a package shipped as bytecode alone has no source to name the folder by: nothing kept)
-                flavour = hashlib.sha1(Path(__file__).read_bytes()) if chosen else None
-            except OSError:
-                flavour = None
-            if flavour is not None:
-                flavour.update(f"{jinja2.__version__} {sys.version} {sys.implementation.cache_tag}".encode())
-                self._folder = Path(chosen) / f"templates-{flavour.hexdigest()[:16]}"
-            else:
-                self._folder = None
+            self._folder = _cache_folder("templates", (Path(__file__),), jinja2.__version__)
         return self._folder  # type: ignore[return-value]
 
     def _path(self, source: str) -> Path | None:
@@ -293,6 +282,85 @@ class TemplateCache:
 
 
 TEMPLATE_CACHE = TemplateCache()
+
+
+def _cache_folder(kind: str, sources: tuple[Path, ...], versions: str) -> Path | None:
+    """A folder of the user's cache for what was made by the code in `sources` (and libraries at `versions`).
+
+    `$CASEBOOK_CACHE_DIR` chooses the cache (empty: keep nothing); else `$XDG_CACHE_HOME/casebook`,
+    else `~/.cache/casebook`. None when nothing is kept.
+    """
+    chosen = os.environ.get("CASEBOOK_CACHE_DIR")
+    if chosen is None:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        chosen = os.path.join(home, "casebook")
+    if not chosen:
+        return None
+    flavour = hashlib.sha1(f"{versions} {sys.version} {sys.implementation.cache_tag}".encode())
+    try:  # (a package shipped as bytecode alone has no source to name the folder by: nothing kept)
+        for source in sources:
+            flavour.update(source.read_bytes())
+    except OSError:
+        return None
+    return Path(chosen) / f"{kind}-{flavour.hexdigest()[:16]}"
+
+
+class ParseCache:
+    """Layout files as parsed, kept between runs in the user's cache folder, as TemplateCache keeps templates.
+
+    A file's entry is found by its path and holds the file's modification time (ns), size and
+    inode with the parsed tree (pickle: mappings and lists that know their places); a file whose
+    time, size or inode changed, or an entry that cannot be read, is parsed again. The folder is
+    named for the parser's code (rules/yamlsource.py, rules/problems.py), PyYAML's version and
+    Python's. A file with a problem is never kept: its problems are said again on every run.
+    """
+
+    def __init__(self) -> None:
+        self._folder: Path | None | object = _MISSING
+
+    def folder(self) -> Path | None:
+        if self._folder is _MISSING:
+            import yaml
+
+            from casebook.rules import problems, yamlsource
+
+            self._folder = _cache_folder("yaml", (Path(yamlsource.__file__), Path(problems.__file__)), yaml.__version__)
+        return self._folder  # type: ignore[return-value]
+
+    def load(self, path: Path, problems: Problems) -> Any:
+        """load_yaml(path, problems), from the cache when the file is unchanged since it was kept."""
+        folder = self.folder()
+        if folder is None:
+            return load_yaml(path, problems)
+        try:
+            st = path.stat()
+        except OSError:
+            return load_yaml(path, problems)  # says it cannot be read
+        stamp = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
+        entry = folder / hashlib.sha1(str(path).encode()).hexdigest()
+        try:
+            with open(entry, "rb") as f:
+                if pickle.load(f) == stamp:
+                    return pickle.load(f)
+        except (OSError, EOFError, ValueError, TypeError, AttributeError, pickle.UnpicklingError):
+            pass
+        before = len(problems)
+        tree = load_yaml(path, problems)
+        if tree is not None and len(problems) == before:
+            tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                with open(tmp, "wb") as f:
+                    pickle.dump(stamp, f, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, entry)  # whole or not at all
+            except (OSError, pickle.PicklingError, TypeError, AttributeError):
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+        return tree
+
+
+PARSE_CACHE = ParseCache()
 
 
 @dataclass(frozen=True)
@@ -372,7 +440,7 @@ class LayoutLibrary:
             problems.add(place, f"no layout '{name}' ({path} does not exist)",
                          "a layout name below layouts/ without .yaml, e.g. graves/detective-face")
             return None
-        raw = load_yaml(path, problems)
+        raw = PARSE_CACHE.load(path, problems)
         if raw is None:
             return None
         if not isinstance(raw, Node):
@@ -544,7 +612,7 @@ def load_library(root: Path = LAYOUTS_DIR, problems: Problems | None = None) -> 
     problems = problems if problems is not None else Problems()
     lib = LayoutLibrary(root)
     sizes_path = root / "sizes.yaml"
-    raw = load_yaml(sizes_path, problems)
+    raw = PARSE_CACHE.load(sizes_path, problems)
     if isinstance(raw, Node):
         for group, target in (("sizes", lib.sizes), ("papers", lib.papers)):
             entries = raw.get(group)
@@ -569,10 +637,10 @@ def load_library(root: Path = LAYOUTS_DIR, problems: Problems | None = None) -> 
                     except ValueError as exc:
                         problems.add(settings.value_place(key), f"{key}: {exc}")
     sym_path = root / "symbols.yaml"
-    raw = load_yaml(sym_path, problems)
+    raw = PARSE_CACHE.load(sym_path, problems)
     if raw is not None:
         lib.symbols = parse_library(raw, problems, Place(str(sym_path)))
     icons_path = root / ICONS_FILE  # pictures vendored from icon sets, beside our own
     if icons_path.is_file():
-        lib.symbols |= load_icons(load_yaml(icons_path, problems), problems, Place(str(icons_path)), lib.symbols)[0]
+        lib.symbols |= load_icons(PARSE_CACHE.load(icons_path, problems), problems, Place(str(icons_path)), lib.symbols)[0]
     return lib

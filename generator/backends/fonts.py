@@ -18,6 +18,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+# isort: off
+import casebook.generator.backends.lazy_pillow  # noqa: F401 - before ReportLab, which imports PIL.Image
+# isort: on
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFile

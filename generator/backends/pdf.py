@@ -12,14 +12,17 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+# isort: off
+import casebook.generator.backends.lazy_pillow  # noqa: F401 - before ReportLab, which imports PIL.Image
+# isort: on
 import reportlab
 from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfdoc
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
+from reportlab.lib.rl_accel import escapePDF, fp_str
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, PATH_OPS, Canvas
 
-from casebook.generator.backends import imagefiles
 from casebook.generator.backends.fonts import PDF_NAMES, register_pdf_fonts
 from casebook.generator.scene import (
     Clip,
@@ -43,6 +46,60 @@ def _colour(hexstr: str) -> Color:
     return HexColor(hexstr)
 
 
+@cache
+def _fill_op(hexstr: str) -> str:
+    """What Canvas.setFillColor writes for a colour."""
+    colour = _colour(hexstr)
+    return f"{fp_str(colour.red, colour.green, colour.blue)} rg"
+
+
+@cache
+def _size_ops(size: float) -> str:
+    """A font size as drawString sets it (the leading 1.2 times the size, as Canvas.setFont leaves it)."""
+    return f"{fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+
+
+@cache
+def _font(name: str) -> TTFont:
+    return pdfmetrics.getFont(name)
+
+
+def _placers(ox: float, oy: float, page_h: float) -> tuple[Callable[[float], float], Callable[[float], float]]:
+    """A scene's x and y in mm (y down, from (ox, oy)) as the page's points (y up)."""
+
+    def X(v: float) -> float:
+        return mm_to_pt(ox + v)
+
+    def Y(v: float) -> float:
+        return mm_to_pt(page_h - (oy + v))
+
+    return X, Y
+
+
+@cache
+def _paint_ops(fill: str | None, stroke: str | None, width: float, dash: tuple[float, ...]) -> str:
+    """What PdfDocument._paint writes (setFillColor, setStrokeColor, setLineWidth, setDash), each line ended."""
+    ops = [_fill_op(fill)] if fill else []
+    if stroke:
+        colour = _colour(stroke)
+        ops += [f"{fp_str(colour.red, colour.green, colour.blue)} RG", f"{fp_str(mm_to_pt(width))} w",
+                f"[{fp_str([mm_to_pt(d) for d in dash])}] 0 d"]
+    return "".join(f"{op}\n" for op in ops)
+
+
+def _outline(points: tuple[tuple[float, float], ...], ox: float, oy: float, page_h: float, closed: bool) -> str:
+    """A path's moveto and linetos (and h to close it) as PDFPathObject writes them, its numbers formatted at once."""
+    numbers = fp_str(*[v for px, py in points for v in (mm_to_pt(ox + px), mm_to_pt(page_h - (oy + py)))]).split(" ")
+    ops = [f"{numbers[0]} {numbers[1]} m", *(f"{numbers[i]} {numbers[i + 1]} l" for i in range(2, len(numbers), 2))]
+    if closed:
+        ops.append("h")
+    return " ".join(ops)
+
+
+OPS_HELD = 4096  # drawn items whose operators are kept (a deck's recurring shapes; its names, drawn once each, come and go)
+_SHAPE_OPS: dict[tuple[object, ...], str] = {}  # (shape, ox, oy, page height) -> its operators, the same in every document
+
+
 class PdfDocument:
     """A PDF being written: pages of a size in mm, scenes drawn at offsets in mm."""
 
@@ -62,6 +119,8 @@ class PdfDocument:
         self.canvas.setCreator("Casebook")
         self.page_h = 0.0
         self.pages = 0
+        self._texts: dict[tuple[object, ...], str] = {}  # (text run, ox, oy, page height) -> its operators here
+        self._ascii: dict[str, set[str]] = {}  # font -> the ASCII characters that are their own codes in its subset 0
 
     def begin_page(self, width: float, height: float, trim: tuple[float, float, float, float] | None = None,
                    bleed: tuple[float, float, float, float] | None = None) -> None:
@@ -93,81 +152,142 @@ class PdfDocument:
 
     def draw(self, scene: Scene, ox: float = 0.0, oy: float = 0.0,
              clip: tuple[float, float, float, float] | None = None) -> None:
-        """Draw a scene with its top-left corner at (ox, oy) mm, clipped to a page box if given."""
+        """Draw a scene with its top-left corner at (ox, oy) mm, clipped to a page box if given.
+
+        Each item's operators are the ones ReportLab's canvas calls write for it (the file's
+        bytes are the same), made once and kept: a shape's in _SHAPE_OPS for every document
+        (a deck's frames and emblems recur on every card), a line of text's for this one (its
+        font's name is this document's). Between a Clip and its Unclip the operators are q
+        and Q alone: no drawing here changes the canvas's own state, so none is saved.
+        """
         c = self.canvas
+        code = c._code
         ph = self.page_h
         if clip is not None:
             c.saveState()
             self.clip_box(clip)
-
-        def X(v: float) -> float:
-            return mm_to_pt(ox + v)
-
-        def Y(v: float) -> float:
-            return mm_to_pt(ph - (oy + v))
-
+        shapes, texts = _SHAPE_OPS, self._texts
         for item in scene.items:
-            if isinstance(item, TextRun):
-                c.setFillColor(_colour(item.colour))
-                c.setFont(PDF_NAMES[item.font], item.size)
-                if item.angle:
-                    c.saveState()
-                    c.translate(X(item.x), Y(item.y))
-                    c.rotate(-item.angle)  # the scene turns clockwise with y down; PDF's y is up
-                    c.drawString(0, 0, item.text)
-                    c.restoreState()
-                else:
-                    c.drawString(X(item.x), Y(item.y), item.text)
-            elif isinstance(item, Rect):
-                self._paint(item.fill, item.stroke, item.width, item.dash)
-                if item.radius > 0:
-                    c.roundRect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h),
-                                mm_to_pt(item.radius), stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
-                else:
-                    c.rect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h),
-                           stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
-            elif isinstance(item, Ellipse):
-                self._paint(item.fill, item.stroke, item.width, ())
-                c.ellipse(X(item.cx - item.rx), Y(item.cy + item.ry), X(item.cx + item.rx), Y(item.cy - item.ry),
-                          stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
-            elif isinstance(item, Polyline):
-                fill = item.fill if item.closed else None
-                if not fill and not item.stroke:
-                    continue
-                self._paint(fill, item.stroke, item.width, item.dash)
-                path = c.beginPath()
-                path.moveTo(X(item.points[0][0]), Y(item.points[0][1]))
-                for px, py in item.points[1:]:
-                    path.lineTo(X(px), Y(py))
-                if item.closed:
-                    path.close()
-                c.drawPath(path, stroke=int(bool(item.stroke)), fill=int(bool(fill)))
-            elif isinstance(item, Shape):
-                if not item.fill and not item.stroke:
-                    continue
-                self._paint(item.fill, item.stroke, item.width, ())
-                path = c.beginPath()
-                for ring in item.subpaths:
-                    path.moveTo(X(ring[0][0]), Y(ring[0][1]))
-                    for px, py in ring[1:]:
-                        path.lineTo(X(px), Y(py))
-                    path.close()
-                c.drawPath(path, stroke=int(bool(item.stroke)), fill=int(bool(item.fill)),
-                           fillMode=FILL_EVEN_ODD if item.even_odd else FILL_NON_ZERO)
-            elif isinstance(item, Clip):
-                c.saveState()
-                path = c.beginPath()
-                path.rect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h))
-                c.clipPath(path, stroke=0, fill=0)
-            elif isinstance(item, Unclip):
-                c.restoreState()
-            elif isinstance(item, Picture):
-                self._picture(item, X, Y)
+            kind = type(item)
+            if kind is TextRun:
+                key = (item, ox, oy, ph)
+                ops = texts.get(key)
+                if ops is None:
+                    if len(texts) >= OPS_HELD:  # a deck's names are each drawn once: start afresh
+                        texts.clear()
+                    ops = texts[key] = self._text_ops(item, ox, oy)
+                code.append(ops)
+            elif kind is Unclip:
+                code.append("Q")
+            elif kind is Picture:
+                self._picture(item, *_placers(ox, oy, ph))
+            else:
+                key = (item, ox, oy, ph)
+                ops = shapes.get(key)
+                if ops is None:
+                    if len(shapes) >= OPS_HELD:
+                        shapes.clear()
+                    ops = shapes[key] = self._shape_ops(item, ox, oy)
+                if ops:
+                    code.append(ops)
         if clip is not None:
             c.restoreState()
 
+    def _shape_ops(self, item: Rect | Ellipse | Polyline | Shape | Clip, ox: float, oy: float) -> str:
+        """The operators the canvas writes for a shape (or a Clip's q and clipping path), '' for one that paints nothing.
+
+        Straight outlines (a plain rectangle, a polyline, a compound shape: a board's thousands of
+        pieces, each drawn once) are written here as Canvas.rect and drawPath write them; a rounded
+        rectangle and an ellipse, whose curves ReportLab works out, through the canvas.
+        """
+        ph = self.page_h
+        fill_mode = self.canvas._fillMode
+        if isinstance(item, Rect) and item.radius <= 0:
+            paint = _paint_ops(item.fill, item.stroke, item.width, item.dash)
+            box = fp_str(mm_to_pt(ox + item.x), mm_to_pt(ph - (oy + (item.y + item.h))), mm_to_pt(item.w),
+                         mm_to_pt(item.h))
+            return f"{paint}n {box} re {PATH_OPS[int(bool(item.stroke)), int(bool(item.fill)), fill_mode]}"
+        if isinstance(item, Polyline):
+            fill = item.fill if item.closed else None
+            if not fill and not item.stroke:
+                return ""
+            path = _outline(item.points, ox, oy, ph, item.closed)
+            return (f"{_paint_ops(fill, item.stroke, item.width, item.dash)}n {path}\n"
+                    f"{PATH_OPS[int(bool(item.stroke)), int(bool(fill)), fill_mode]}")
+        if isinstance(item, Shape):
+            if not item.fill and not item.stroke:
+                return ""
+            path = " ".join(_outline(ring, ox, oy, ph, True) for ring in item.subpaths)
+            mode = FILL_EVEN_ODD if item.even_odd else FILL_NON_ZERO
+            return (f"{_paint_ops(item.fill, item.stroke, item.width, ())}n {path}\n"
+                    f"{PATH_OPS[int(bool(item.stroke)), int(bool(item.fill)), mode]}")
+        c = self.canvas
+        code = c._code
+        start = len(code)
+        X, Y = _placers(ox, oy, ph)
+        if isinstance(item, Rect):
+            self._paint(item.fill, item.stroke, item.width, item.dash)
+            c.roundRect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h),
+                        mm_to_pt(item.radius), stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+        elif isinstance(item, Ellipse):
+            self._paint(item.fill, item.stroke, item.width, ())
+            c.ellipse(X(item.cx - item.rx), Y(item.cy + item.ry), X(item.cx + item.rx), Y(item.cy - item.ry),
+                      stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
+        else:  # Clip: what saveState writes (q), then the clipping path
+            code.append("q")
+            path = c.beginPath()
+            path.rect(X(item.x), Y(item.y + item.h), mm_to_pt(item.w), mm_to_pt(item.h))
+            c.clipPath(path, stroke=0, fill=0)
+        ops = "\n".join(code[start:])
+        del code[start:]
+        return ops
+
+    def _text_ops(self, item: TextRun, ox: float, oy: float) -> str:
+        """The operators setFillColor, setFont and drawString write for a line of text (the same bytes)."""
+        X, Y = _placers(ox, oy, self.page_h)
+        if item.angle:  # turned: through the canvas (its state is saved and put back around it)
+            c = self.canvas
+            code = c._code
+            start = len(code)
+            c.setFillColor(_colour(item.colour))
+            c.setFont(PDF_NAMES[item.font], item.size)
+            c.saveState()
+            c.translate(X(item.x), Y(item.y))
+            c.rotate(-item.angle)  # the scene turns clockwise with y down; PDF's y is up
+            c.drawString(0, 0, item.text)
+            c.restoreState()
+            ops = "\n".join(code[start:])
+            del code[start:]
+            return ops
+        return f"{_fill_op(item.colour)}\nBT 1 0 0 1 {fp_str(X(item.x), Y(item.y))} Tm {self._shown(item)} T* ET"
+
+    def _shown(self, item: TextRun) -> str:
+        """What PDFTextObject._formatText writes for a TrueType font: each subset's font, then its bytes shown."""
+        name = PDF_NAMES[item.font]
+        font = _font(name)
+        doc = self.canvas._doc
+        text = item.text
+        known = self._ascii.get(name)
+        if known is not None and text.isascii() and known.issuperset(text):
+            parts = [(0, text.encode("ascii"))]  # each character is its own code in subset 0: no need to ask the font
+        else:
+            parts = font.splitString(text, doc)
+            if font._asciiReadable and text.isascii() and parts == [(0, text.encode("ascii"))]:
+                self._ascii.setdefault(name, set()).update(text)
+        size = _size_ops(item.size)
+        shown, current = [], -1
+        for subset, chunk in parts:
+            if subset != current:
+                shown.append(f"{font.getSubsetInternalName(subset, doc)} {size}")
+                current = subset
+            shown.append(f"({escapePDF(chunk)}) Tj")
+        return " ".join(shown)
+
     def _picture(self, item: Picture, X: Callable[[float], float], Y: Callable[[float], float]) -> None:
         """An image placed on its box: a raster file's pixels or an SVG's drawing, each embedded once per document."""
+        # Pillow's image readers: imported only for a scene that shows a picture
+        from casebook.generator.backends import imagefiles
+
         c = self.canvas
         c.saveState()
         if item.clip is not None:
@@ -198,6 +318,8 @@ class PdfDocument:
         made: dict[str, tuple[str, int]] = self.__dict__.setdefault("_images", {})
         found = made.get(item.digest)
         if found is None:
+            from casebook.generator.backends import imagefiles
+
             doc = self.canvas._doc
             name = f"Img{item.digest[:20]}"
             image, alpha, orientation = imagefiles.pdf_image(item.path, item.digest, name, self.store)
@@ -212,6 +334,8 @@ class PdfDocument:
         made: dict[str, tuple[str, float, float]] = self.__dict__.setdefault("_svgs", {})
         found = made.get(item.digest)
         if found is None:
+            from casebook.generator.backends import imagefiles
+
             drawing = imagefiles.svg_drawing(item.path, item.digest, item.root)
             name = f"Svg{item.digest[:20]}"
             imagefiles.svg_form(self.canvas, name, drawing)

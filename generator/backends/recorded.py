@@ -7,14 +7,20 @@ after one edit cheap. Only what is safe to replay is kept: text in ASCII, whose 
 the same in every document (ReportLab's ASCII-readable TrueType subsets), with the
 fonts' document-wide names left as placeholders that are filled in, in the order the
 fonts were first used, so a replayed scene gives the same bytes as a drawn one.
+
+A recording is kept as bytes (marshal) in the store's file, not as an object in its memory:
+the scenes a build is still to draw stay among the store's recent ones.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import marshal
 from pathlib import Path
 
+# isort: off
+import casebook.generator.backends.lazy_pillow  # noqa: F401 - before ReportLab, which imports PIL.Image
+# isort: on
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 
@@ -22,7 +28,6 @@ from casebook.generator.backends.fonts import PDF_NAMES
 from casebook.generator.backends.pdf import PdfDocument
 from casebook.generator.cache import SceneStore
 from casebook.generator.scene import Picture, Scene, TextRun
-from casebook.generator.units import mm_to_pt
 
 _fingerprint: str | None = None
 
@@ -39,14 +44,10 @@ def backend_fingerprint() -> str:
     return _fingerprint
 
 
-@dataclass(frozen=True)
-class Recording:
-    """A scene's PDF operators in its own coordinates, fonts as placeholders."""
-
-    width: float
-    height: float
-    fonts: tuple[str, ...]  # styles, in the order the scene first uses them
-    ops: str
+def _recording(ops: str, height: float, fonts: tuple[str, ...]) -> bytes:
+    """A scene's PDF operators in its own coordinates, fonts as placeholders; its height; the fonts' styles in the
+    order the scene first uses them."""
+    return marshal.dumps((ops, height, fonts))
 
 
 def _placeholder(style: str) -> str:
@@ -84,35 +85,30 @@ def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: 
     """Draw the scene stored under `key` with its top-left at (ox, oy) mm, replaying it if it was drawn before."""
     c = doc.canvas
     rkey = f"{key}:pdf:{backend_fingerprint()}"
-    recording = store.get(rkey) if rkey in store else None
-    scene = store.get(key) if recording is None else None
-    height = recording.height if recording is not None else scene.height  # type: ignore[union-attr]
-    if recording is not None:
+    kept = store.blob(rkey)
+    if kept is not None:
+        ops, height, fonts = marshal.loads(kept)
         doc.begin_placed(ox, oy, height, clip)
-        ops = recording.ops
-        for style in recording.fonts:  # named now, in first-use order, as drawing would have named them
+        for style in fonts:  # named now, in first-use order, as drawing would have named them
             ops = ops.replace(_placeholder(style), _subset_name(doc, style))
         c._code.append(ops)
         doc.end_placed()
         return
-    c.saveState()
-    if clip is not None:
-        doc.clip_box(clip)
-    c.translate(mm_to_pt(ox), mm_to_pt(doc.page_h - oy - height))
-    assert scene is not None
+    scene = store.get(key)
+    doc.begin_placed(ox, oy, scene.height, clip)  # what saveState, clip_box and translate write
     start = len(c._code)
     page_h, doc.page_h = doc.page_h, scene.height
     try:
-        doc.draw(scene)  # through the canvas, whose state restoreState puts back
+        doc.draw(scene)  # changes nothing of the canvas's state: end_placed's Q is all it needs
     finally:
         doc.page_h = page_h
-    fonts = _replayable(scene, doc)
-    if fonts is not None:
+    replayable = _replayable(scene, doc)
+    if replayable is not None:
         ops = "\n".join(c._code[start:])
-        for style in fonts:
+        for style in replayable:
             ops = ops.replace(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ")
-        store.put(rkey, Recording(scene.width, scene.height, fonts, ops))
-    c.restoreState()
+        store.put_blob(rkey, _recording(ops, scene.height, replayable))
+    doc.end_placed()
 
 
 def draw_page_marks(doc: PdfDocument, scene: Scene, store: SceneStore | None) -> None:
