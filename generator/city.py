@@ -320,7 +320,7 @@ def _cell_land(spec: MapSpec, cell: Cell, edges: dict[tuple[str, int, int], Edge
 def _piers(spec: MapSpec, edges: dict[tuple[str, int, int], Edge], owner: dict[Cell, str], length: float = 13.0,
            width: float = 2.4) -> list[Polygon]:
     """Two jetties from each quay (a district's edge on a water cell of the grid), reaching into the water."""
-    out = []
+    out: list[tuple[Point, ...]] = []
     for _, edge in sorted(edges.items()):
         a, b = edge.cells
         if a is None or b is None or (a in owner) == (b in owner):

@@ -10,7 +10,7 @@ import zlib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 # isort: off
 import casebook.generator.backends.lazy_pillow  # noqa: F401 - before ReportLab, which imports PIL.Image
@@ -175,19 +175,19 @@ class PdfDocument:
                 if ops is None:
                     if len(texts) >= OPS_HELD:  # a deck's names are each drawn once: start afresh
                         texts.clear()
-                    ops = texts[key] = self._text_ops(item, ox, oy)
+                    ops = texts[key] = self._text_ops(cast(TextRun, item), ox, oy)
                 code.append(ops)
             elif kind is Unclip:
                 code.append("Q")
             elif kind is Picture:
-                self._picture(item, *_placers(ox, oy, ph))
+                self._picture(cast(Picture, item), *_placers(ox, oy, ph))
             else:
                 key = (item, ox, oy, ph)
                 ops = shapes.get(key)
                 if ops is None:
                     if len(shapes) >= OPS_HELD:
                         shapes.clear()
-                    ops = shapes[key] = self._shape_ops(item, ox, oy)
+                    ops = shapes[key] = self._shape_ops(cast("Rect | Ellipse | Polyline | Shape | Clip", item), ox, oy)
                 if ops:
                     code.append(ops)
         if clip is not None:
