@@ -155,11 +155,14 @@ def test_the_composed_board_draws_these_shapes(lib, db):
 
 
 def test_a_district_with_a_picture_shows_it_in_its_picture_box(lib, db):
-    plain, _ = _board(lib, db)
-    pictured_db = copy.deepcopy(db)
-    downtown = next(r for r in pictured_db.records["districts"].cards if r.id == "downtown")
-    downtown.data["symbol"] = "spider"
+    """A district's `picture` is drawn on its plate between the two slots; one without shows the plain mark."""
+    downtown = next(r for r in db.records["districts"].cards if r.id == "downtown")
+    own = downtown.data["picture"]
+    pictured_db, plain_db = copy.deepcopy(db), copy.deepcopy(db)
+    next(r for r in pictured_db.records["districts"].cards if r.id == "downtown").data["picture"] = "spider"
+    del next(r for r in plain_db.records["districts"].cards if r.id == "downtown").data["picture"]
     pictured, problems = _board(lib, pictured_db)
+    plain, _ = _board(lib, plain_db)
     assert pictured is not None and plain is not None and not problems, problems.items
     city = _city(lib, db)
     x, y, w, h = city.boxes["downtown"]
@@ -169,8 +172,9 @@ def test_a_district_with_a_picture_shows_it_in_its_picture_box(lib, db):
     assert x + slot < px and px + size < x + w - slot  # between the suspect and the crime slot
     ground = tint(city.colours["downtown"], 0.55)
     spider = draw_symbol(lib.symbols["spider"], px, py, size, size, "#1F5A55", ground)
+    theirs = draw_symbol(lib.symbols[own], px, py, size, size, "#1F5A55", ground)
     mark = draw_symbol(lib.symbols["pi_district"], px, py, size, size, "#6F7F73", ground)
-    assert all(item in pictured.items for item in spider) and not any(item in pictured.items for item in mark)
+    assert all(item in pictured.items for item in spider) and not any(item in pictured.items for item in theirs)
     assert all(item in plain.items for item in mark) and not any(item in plain.items for item in spider)
 
 
