@@ -254,5 +254,5 @@ def test_an_unknown_symbol_points_at_the_picture_of_them_all(garden: Path, capsy
     edit(garden / "cards.csv", "{symbol:wave}", "{symbol:wav}")
     said = refused(capsys)
     assert "error: card 'Heatwave' (row 3): text 'text' draws {symbol:wav}: unknown symbol 'wav'" in said, said
-    assert "flame, heart," in said and "(Casebook's shapes, each drawn with its name: docs/symbols.png)" in said, said
+    assert ", flame, " in said and ", heart, " in said and "(Casebook's shapes, each drawn with its name: docs/symbols.png)" in said, said
     assert (ROOT / "docs" / "symbols.png").is_file()
