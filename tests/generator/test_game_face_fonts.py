@@ -21,6 +21,7 @@ from casebook.rules.problems import Problems
 from tests.conftest import build_once
 from tests.generator.test_clash_build import LIGHTNESS_APART
 from tests.generator.test_colour_safety import VISIONS, mean_lightness
+from tests.generator.test_fonts_embedded import base_font_name
 
 DISPLAY = {"clash": ("OldStandard", "OldStandard-Bold.ttf"), "hasty": ("LeckerliOne", "LeckerliOne-Regular.ttf")}
 # texts the display font sets: card names on the faces, deck titles on the backs
@@ -38,10 +39,7 @@ def _text_fonts(path: Path) -> dict[str, set[str]]:
             for obj in page.get_objects():
                 if obj.type != pdfium_raw.FPDF_PAGEOBJ_TEXT:
                     continue
-                font = pdfium_raw.FPDFTextObj_GetFont(obj.raw)
-                buf = ctypes.create_string_buffer(256)
-                n = pdfium_raw.FPDFFont_GetBaseFontName(font, buf, 256)
-                name = buf.raw[:max(0, n - 1)].decode("latin-1").split("+", 1)[-1]
+                name = base_font_name(pdfium_raw.FPDFTextObj_GetFont(obj.raw)).split("+", 1)[-1]
                 size = pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)  # bytes, the NUL included
                 text_buf = ctypes.create_string_buffer(max(size, 2))
                 pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw,
