@@ -96,8 +96,62 @@ def _outline(points: tuple[tuple[float, float], ...], ox: float, oy: float, page
     return " ".join(ops)
 
 
+def _picture_form(points: list[tuple[float, float]], rings: list[tuple[int, bool]], paint: str,
+                  ox: float, oy: float, page_h: float) -> tuple[str, float, float, float]:
+    """A big outline as a form's body in its own units (its larger side FORM_UNITS long, y up from its
+    bottom-left), with where it lands: (body, scale in points a unit, x and y of that corner in points).
+
+    The body depends only on the outline's shape, not on where it is drawn nor how large: the same
+    picture on every card, or the same board on every tile, gives the same body, written once.
+    """
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    left, top = min(xs), min(ys)
+    extent = max(max(xs) - left, max(ys) - top) or 1.0
+    k = FORM_UNITS / extent
+    bottom = max(ys)
+    numbers = fp_str(*[v for x, y in points for v in (round((x - left) * k, 2), round((bottom - y) * k, 2))]).split(" ")
+    ops, at = [], 0
+    for count, closed in rings:
+        ops.append(f"{numbers[2 * at]} {numbers[2 * at + 1]} m")
+        ops.extend(f"{numbers[i]} {numbers[i + 1]} l" for i in range(2 * at + 2, 2 * (at + count), 2))
+        if closed:
+            ops.append("h")
+        at += count
+    body = f"n {' '.join(ops)}\n{paint}"
+    return body, mm_to_pt(extent) / FORM_UNITS, mm_to_pt(ox + left), mm_to_pt(page_h - (oy + bottom))
+
+
+def _placed_form(item: Polyline | Shape, ox: float, oy: float, page_h: float,
+                 fill: str | None, paint: str) -> tuple[str, str, str] | None:
+    """A big outline drawn through a picture form: (the operators placing it, the form's name, its body);
+    None for a small one, a dashed one, or one whose line is wider than it (drawn as it is)."""
+    if isinstance(item, Shape):
+        rings = [(len(ring), True) for ring in item.subpaths]
+        points = [p for ring in item.subpaths for p in ring]
+        dash: tuple[float, ...] = ()
+    else:
+        rings, points, dash = [(len(item.points), item.closed)], list(item.points), item.dash
+    if len(points) < PICTURE_POINTS or dash:
+        return None
+    body, scale, x, y = _picture_form(points, rings, paint, ox, oy, page_h)
+    width = mm_to_pt(item.width) / scale if item.stroke else 0.0
+    if width > FORM_UNITS:
+        return None
+    name = f"Pic{hashlib.sha1(body.encode()).hexdigest()[:12]}"
+    ops = [_fill_op(fill)] if fill else []
+    if item.stroke:
+        colour = _colour(item.stroke)
+        ops += [f"{fp_str(colour.red, colour.green, colour.blue)} RG", f"{fp_str(width)} w", "[] 0 d"]
+    ops.append(f"{fp_str(scale, 0, 0, scale, x, y)} cm /{pdfdoc.xObjectName(name)} Do")
+    return f"q\n{chr(10).join(ops)}\nQ", name, body
+
+
+PICTURE_POINTS = 24  # an outline of this many points or more is a picture: written once a document, placed by reference
+FORM_UNITS = 1000.0  # a picture form's larger side, in its own units
 OPS_HELD = 4096  # drawn items whose operators are kept (a deck's recurring shapes; its names, drawn once each, come and go)
-_SHAPE_OPS: dict[tuple[object, ...], str] = {}  # (shape, ox, oy, page height) -> its operators, the same in every document
+# (shape, ox, oy, page height) -> its operators, the same in every document; for a picture, with its form's name and body
+_SHAPE_OPS: dict[tuple[object, ...], str | tuple[str, str, str]] = {}
 
 
 class PdfDocument:
@@ -188,13 +242,38 @@ class PdfDocument:
                     if len(shapes) >= OPS_HELD:
                         shapes.clear()
                     ops = shapes[key] = self._shape_ops(cast("Rect | Ellipse | Polyline | Shape | Clip", item), ox, oy)
-                if ops:
+                if type(ops) is tuple:
+                    self.use_picture(ops[1], ops[2])
+                    code.append(ops[0])
+                elif ops:
                     code.append(ops)
         if clip is not None:
             c.restoreState()
 
-    def _shape_ops(self, item: Rect | Ellipse | Polyline | Shape | Clip, ox: float, oy: float) -> str:
+    def use_picture(self, name: str, body: str) -> None:
+        """Let the page (or form) being drawn place the picture form `name`, written into this document the first time."""
+        c = self.canvas
+        pictures: dict[str, str] = self.__dict__.setdefault("_pictures", {})
+        if name not in pictures:
+            pictures[name] = body
+            margin = FORM_UNITS / 2  # a stroke's half width at most (a wider line is not drawn as a form)
+            form = pdfdoc.PDFFormXObject(-margin, -margin, FORM_UNITS + margin, FORM_UNITS + margin)
+            form.compression = 1
+            form.hasImages = 0
+            form.setStreamList(body)
+            c._doc.Reference(form, pdfdoc.xObjectName(name))
+        c._formsinuse.append(name)
+
+    def picture_body(self, name: str) -> str:
+        """The body of a picture form this document holds."""
+        return cast("dict[str, str]", self.__dict__["_pictures"])[name]
+
+    def _shape_ops(self, item: Rect | Ellipse | Polyline | Shape | Clip, ox: float,
+                   oy: float) -> str | tuple[str, str, str]:
         """The operators the canvas writes for a shape (or a Clip's q and clipping path), '' for one that paints nothing.
+
+        A big outline (a picture's, a board's district) is placed as a form instead: (the operators,
+        the form's name, its body), the form written once a document however often it is drawn.
 
         Straight outlines (a plain rectangle, a polyline, a compound shape: a board's thousands of
         pieces, each drawn once) are written here as Canvas.rect and drawPath write them; a rounded
@@ -211,6 +290,10 @@ class PdfDocument:
             fill = item.fill if item.closed else None
             if not fill and not item.stroke:
                 return ""
+            op = PATH_OPS[int(bool(item.stroke)), int(bool(fill)), fill_mode]
+            placed = _placed_form(item, ox, oy, ph, fill, op)
+            if placed is not None:
+                return placed
             path = _outline(item.points, ox, oy, ph, item.closed)
             return (f"{_paint_ops(fill, item.stroke, item.width, item.dash)}n {path}\n"
                     f"{PATH_OPS[int(bool(item.stroke)), int(bool(fill)), fill_mode]}")
@@ -219,6 +302,9 @@ class PdfDocument:
                 return ""
             path = " ".join(_outline(ring, ox, oy, ph, True) for ring in item.subpaths)
             mode = FILL_EVEN_ODD if item.even_odd else FILL_NON_ZERO
+            placed = _placed_form(item, ox, oy, ph, item.fill, PATH_OPS[int(bool(item.stroke)), int(bool(item.fill)), mode])
+            if placed is not None:
+                return placed
             return (f"{_paint_ops(item.fill, item.stroke, item.width, ())}n {path}\n"
                     f"{PATH_OPS[int(bool(item.stroke)), int(bool(item.fill)), mode]}")
         c = self.canvas
@@ -402,9 +488,13 @@ class PdfDocument:
             c.showPage()
         doc = c._doc
         doc.__class__ = _StreamingDocument
-        with open(c._filename, "wb") as out:
-            doc.out = out
-            doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
+        a85, rl_config.useA85 = rl_config.useA85, 0  # forms' streams compressed only, as the pages' (_compress_now)
+        try:
+            with open(c._filename, "wb") as out:
+                doc.out = out
+                doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
+        finally:
+            rl_config.useA85 = a85
 
 
 def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
@@ -418,7 +508,7 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     """
     if not page.compression or page.Override_default_compilation or not page.stream:
         return
-    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    filters = [pdfdoc.PDFZCompress]  # no ASCII85: it makes a compressed stream a quarter larger
     names: list[str] = [pdfdoc.PDFName(f.pdfname) for f in filters]
     key, content = None, None
     if store is not None:
