@@ -258,9 +258,9 @@ class PdfDocument:
             pictures[name] = body
             margin = FORM_UNITS / 2  # a stroke's half width at most (a wider line is not drawn as a form)
             form = pdfdoc.PDFFormXObject(-margin, -margin, FORM_UNITS + margin, FORM_UNITS + margin)
-            form.compression = 1
             form.hasImages = 0
             form.setStreamList(body)
+            flate_only(form)
             c._doc.Reference(form, pdfdoc.xObjectName(name))
         c._formsinuse.append(name)
 
@@ -476,6 +476,7 @@ class PdfDocument:
             c.beginForm(name, 0, 0, mm_to_pt(scene.width), mm_to_pt(scene.height))
             self.draw(scene)
             c.endForm()
+            flate_only(c._doc.idToObject[c._doc.getXObjectName(name)])
             self.page_h = page_h
         self.begin_placed(ox, oy, scene.height, clip)
         c.doForm(name)
@@ -488,21 +489,24 @@ class PdfDocument:
             c.showPage()
         doc = c._doc
         doc.__class__ = _StreamingDocument
-        a85, rl_config.useA85 = rl_config.useA85, 0  # forms' streams compressed only, as the pages' (_compress_now)
-        try:
-            with open(c._filename, "wb") as out:
-                doc.out = out
-                doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
-        finally:
-            rl_config.useA85 = a85
+        with open(c._filename, "wb") as out:
+            doc.out = out
+            doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
+
+
+def flate_only(form: pdfdoc.PDFFormXObject) -> None:
+    """A form's stream compressed without ASCII85, as the pages' (ReportLab would add it: a quarter more bytes)."""
+    stream = pdfdoc.PDFStream(content=form.stream, filters=[pdfdoc.PDFZCompress])
+    stream.__Comment__ = "xobject form stream"
+    form.Contents, form.compression, form.stream = stream, 0, None
 
 
 def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     """Flate the page's content stream as soon as the page ends, as ReportLab would at save.
 
     ReportLab keeps every page's operators as text until the document is saved; an 8000-card
-    deck's pages then hold tens of MB. Compressed now (the same zlib call, the same filter
-    entries, so the file's bytes are unchanged), each page keeps a fraction of that. With a
+    deck's pages then hold tens of MB. Compressed now (the same zlib call, Flate alone: ASCII85,
+    which ReportLab adds by default, makes a stream a quarter larger), each page keeps a fraction of that. With a
     store, a page the previous build compressed (all but the edited card's, in a rebuild)
     is taken from it by the digest of its operators.
     """
@@ -518,7 +522,6 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
         encoded: str | bytes = page.stream
         for f in reversed(filters):
             encoded = f.encode(encoded)  # in the order PDFStream.format applies them
-        # ASCII85 text held as the bytes save() would write for it (no second copy made then)
         content = encoded.encode("latin-1") if isinstance(encoded, str) else encoded
         if key is not None and store is not None:
             store.put_blob(key, content)
