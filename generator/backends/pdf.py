@@ -27,6 +27,7 @@ from casebook.generator.backends.fonts import PDF_NAMES, register_pdf_fonts
 from casebook.generator.scene import (
     Clip,
     Ellipse,
+    Item,
     Picture,
     Polyline,
     Rect,
@@ -94,6 +95,13 @@ def _outline(points: tuple[tuple[float, float], ...], ox: float, oy: float, page
     if closed:
         ops.append("h")
     return " ".join(ops)
+
+
+def _shared_part(scene: Scene) -> tuple[Scene, tuple[float, float], tuple[int, int]] | None:
+    """What of a scene is another scene moved, if the scene says so (a tiled board's page, board.TiledPage, offers
+    shared_part(): the board, how far it is moved, which of the page's items are the board's)."""
+    offer = getattr(scene, "shared_part", None)
+    return offer() if callable(offer) else None
 
 
 def _picture_form(points: list[tuple[float, float]], rings: list[tuple[int, bool]], paint: str,
@@ -215,13 +223,26 @@ class PdfDocument:
         and Q alone: no drawing here changes the canvas's own state, so none is saved.
         """
         c = self.canvas
-        code = c._code
-        ph = self.page_h
         if clip is not None:
             c.saveState()
             self.clip_box(clip)
+        shared = _shared_part(scene)
+        if shared is None:
+            self._draw_items(scene.items, ox, oy)
+        else:  # a tiled board's page: the board drawn once as a form, placed on each of its pages
+            board, (dx, dy), (start, stop) = shared
+            self._draw_items(scene.items[:start], ox, oy)
+            self.draw_reused(f"board-{id(board)}", board, ox + dx, oy + dy)
+            self._draw_items(scene.items[stop:], ox, oy)
+        if clip is not None:
+            c.restoreState()
+
+    def _draw_items(self, items: list[Item], ox: float, oy: float) -> None:
+        """Scene items with the scene's top-left at (ox, oy) mm (see draw)."""
+        code = self.canvas._code
+        ph = self.page_h
         shapes, texts = _SHAPE_OPS, self._texts
-        for item in scene.items:
+        for item in items:
             kind = type(item)
             if kind is TextRun:
                 key = (item, ox, oy, ph)
@@ -247,8 +268,6 @@ class PdfDocument:
                     code.append(ops[0])
                 elif ops:
                     code.append(ops)
-        if clip is not None:
-            c.restoreState()
 
     def use_picture(self, name: str, body: str) -> None:
         """Let the page (or form) being drawn place the picture form `name`, written into this document the first time."""
