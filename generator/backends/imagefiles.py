@@ -350,9 +350,6 @@ def svg_form(canvas: Any, name: str, drawing: Any) -> None:
     states, shadings, colours = canvas._extgstate.getState(), dict(canvas._shadingUsed), dict(canvas._colorsUsed)
     canvas.endForm()
     form = canvas._doc.idToObject[canvas._doc.getXObjectName(name)]
-    from casebook.generator.backends.pdf import flate_only
-
-    flate_only(form)
     resources = pdfdoc.PDFResourceDictionary()
     resources.basicFonts()
     resources.allProcs()
