@@ -258,16 +258,16 @@ class PdfDocument:
                 self._picture(cast(Picture, item), *_placers(ox, oy, ph))
             else:
                 key = (item, ox, oy, ph)
-                ops = shapes.get(key)
-                if ops is None:
+                drawn = shapes.get(key)
+                if drawn is None:
                     if len(shapes) >= OPS_HELD:
                         shapes.clear()
-                    ops = shapes[key] = self._shape_ops(cast("Rect | Ellipse | Polyline | Shape | Clip", item), ox, oy)
-                if type(ops) is tuple:
-                    self.use_picture(ops[1], ops[2])
-                    code.append(ops[0])
-                elif ops:
-                    code.append(ops)
+                    drawn = shapes[key] = self._shape_ops(cast("Rect | Ellipse | Polyline | Shape | Clip", item), ox, oy)
+                if isinstance(drawn, tuple):  # a picture: its form written into this document once
+                    self.use_picture(drawn[1], drawn[2])
+                    code.append(drawn[0])
+                elif drawn:
+                    code.append(drawn)
 
     def use_picture(self, name: str, body: str) -> None:
         """Let the page (or form) being drawn place the picture form `name`, written into this document the first time."""
