@@ -1,9 +1,14 @@
 """What the vendored pictures cost: reading the library (curves flattened once), drawing an icon into a card
-(per card), and rendering it in each backend. `python benchmarks/pictures.py` prints the figures.
+(per card), rendering it in each backend, and each game's A4 and Letter PDF beside its size before the pictures
+(benchmarks/pdf_baseline.json; issue 22 keeps each under 1.5 times that). `python benchmarks/pictures.py` prints
+the figures.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import sys
 import tempfile
 import time
@@ -53,7 +58,27 @@ def main() -> int:
             scenes.append(s)
         print(f"PDF of {len(icons)} cards, one icon each: {best(lambda: scenes_to_pdf(scenes, path), 3) * 1000:.0f} ms, "
               f"{path.stat().st_size / 1024:.0f} KiB")
+    print_game_sizes()
     return 0
+
+
+def print_game_sizes() -> None:
+    """Each game's A4 and Letter print-and-play PDF: its size, the baseline's, and the ratio."""
+    from casebook.cli import main as casebook
+
+    baseline = json.loads((ROOT / "benchmarks" / "pdf_baseline.json").read_text(encoding="utf-8"))
+    print(f"game PDFs against {baseline['commit']} (before the pictures):")
+    with tempfile.TemporaryDirectory() as tmp:
+        for game, sizes in sorted(baseline["sizes"].items()):
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                failed = casebook(["build", game, "--out", tmp])
+            if failed:
+                print(f"  {game}: the build failed")
+                continue
+            for paper, before in sorted(sizes.items()):
+                size = (Path(tmp) / game / f"{game}-{paper}.pdf").stat().st_size
+                print(f"  {game:<10} {paper:<7} {size / 1024:7.0f} KiB, baseline {before / 1024:5.0f} KiB: "
+                      f"{size / before:.2f} x")
 
 
 if __name__ == "__main__":

@@ -156,11 +156,33 @@ def _line(a: tuple[float, float], b: tuple[float, float], width: float = 0.25, c
     return [Polyline((a, b), stroke="#FFFFFF", width=width + 0.6), Polyline((a, b), stroke=colour, width=width, dash=dash)]
 
 
+@dataclass
+class TiledPage(Scene):
+    """A tiled board's page. Its items hold the whole board moved into the page's window, as every backend
+    draws them; `board`, `shift` and `span` say so (items[span[0]:span[1]] are the board's items moved by
+    `shift` mm), so a backend may draw the board once and place it on every page: the PDF's one form."""
+
+    board: Scene | None = None
+    shift: tuple[float, float] = (0.0, 0.0)
+    span: tuple[int, int] = (0, 0)
+
+    def shared_part(self) -> tuple[Scene, tuple[float, float], tuple[int, int]] | None:
+        """(board, shift, span) while the items still hold the board's moved there (the first and the last), else None."""
+        start, stop = self.span
+        board = self.board
+        if board is None or not board.items or stop - start != len(board.items) or stop > len(self.items):
+            return None
+        if shift_scene_items([board.items[0], board.items[-1]], *self.shift) != [self.items[start], self.items[stop - 1]]:
+            return None
+        return board, self.shift, self.span
+
+
 def tile_page(board: Scene, t: Tiling, page: TilePage, name: str) -> Scene:
     """One tiled page: the board's window at 1:1, its glue strips, cut edges, ticks and label."""
     p = page
     items: list[Item] = [Clip(p.ox, p.oy, p.w, p.h)]
     items.extend(shift_scene_items(board.items, p.ox - p.x, p.oy - p.y))
+    span = (1, len(items))
     items.append(Unclip())
     last_col, last_row = p.col == t.cols - 1, p.row == t.rows - 1
     right = f"{row_name(p.row)}{p.col + 2}"
@@ -219,7 +241,8 @@ def tile_page(board: Scene, t: Tiling, page: TilePage, name: str) -> Scene:
     detail = (f"{name} · page {p.label}: row {row_name(p.row)} (rows A-{row_name(t.rows - 1)}), column {p.col + 1} of {t.cols}"
               + (f" · cut the dashed edges, lay the {how}" if how else " · the top-left page: the others are laid on it"))
     items.append(_text(p.ox + 16, band_y, detail, 7.5, p.w - 16))
-    return Scene(t.page_w, t.page_h, items=items, label=f"{name} {p.label}")
+    return TiledPage(t.page_w, t.page_h, items=items, label=f"{name} {p.label}", board=board,
+                     shift=(p.ox - p.x, p.oy - p.y), span=span)
 
 
 def seams(count: int, index: int, start: float, size: float, overlap: float) -> list[float]:

@@ -27,6 +27,7 @@ from casebook.generator.backends.fonts import PDF_NAMES, register_pdf_fonts
 from casebook.generator.scene import (
     Clip,
     Ellipse,
+    Item,
     Picture,
     Polyline,
     Rect,
@@ -96,8 +97,69 @@ def _outline(points: tuple[tuple[float, float], ...], ox: float, oy: float, page
     return " ".join(ops)
 
 
+def _shared_part(scene: Scene) -> tuple[Scene, tuple[float, float], tuple[int, int]] | None:
+    """What of a scene is another scene moved, if the scene says so (a tiled board's page, board.TiledPage, offers
+    shared_part(): the board, how far it is moved, which of the page's items are the board's)."""
+    offer = getattr(scene, "shared_part", None)
+    return offer() if callable(offer) else None
+
+
+def _picture_form(points: list[tuple[float, float]], rings: list[tuple[int, bool]], paint: str,
+                  ox: float, oy: float, page_h: float) -> tuple[str, float, float, float]:
+    """A big outline as a form's body in its own units (its larger side FORM_UNITS long, y up from its
+    bottom-left), with where it lands: (body, scale in points a unit, x and y of that corner in points).
+
+    The body depends only on the outline's shape, not on where it is drawn nor how large: the same
+    picture on every card, or the same board on every tile, gives the same body, written once.
+    """
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    left, top = min(xs), min(ys)
+    extent = max(max(xs) - left, max(ys) - top) or 1.0
+    k = FORM_UNITS / extent
+    bottom = max(ys)
+    numbers = fp_str(*[v for x, y in points for v in (round((x - left) * k, 2), round((bottom - y) * k, 2))]).split(" ")
+    ops, at = [], 0
+    for count, closed in rings:
+        ops.append(f"{numbers[2 * at]} {numbers[2 * at + 1]} m")
+        ops.extend(f"{numbers[i]} {numbers[i + 1]} l" for i in range(2 * at + 2, 2 * (at + count), 2))
+        if closed:
+            ops.append("h")
+        at += count
+    body = f"n {' '.join(ops)}\n{paint}"
+    return body, mm_to_pt(extent) / FORM_UNITS, mm_to_pt(ox + left), mm_to_pt(page_h - (oy + bottom))
+
+
+def _placed_form(item: Polyline | Shape, ox: float, oy: float, page_h: float,
+                 fill: str | None, paint: str) -> tuple[str, str, str] | None:
+    """A big outline drawn through a picture form: (the operators placing it, the form's name, its body);
+    None for a small one, a dashed one, or one whose line is wider than it (drawn as it is)."""
+    if isinstance(item, Shape):
+        rings = [(len(ring), True) for ring in item.subpaths]
+        points = [p for ring in item.subpaths for p in ring]
+        dash: tuple[float, ...] = ()
+    else:
+        rings, points, dash = [(len(item.points), item.closed)], list(item.points), item.dash
+    if len(points) < PICTURE_POINTS or dash:
+        return None
+    body, scale, x, y = _picture_form(points, rings, paint, ox, oy, page_h)
+    width = mm_to_pt(item.width) / scale if item.stroke else 0.0
+    if width > FORM_UNITS:
+        return None
+    name = f"Pic{hashlib.sha1(body.encode()).hexdigest()[:12]}"
+    ops = [_fill_op(fill)] if fill else []
+    if item.stroke:
+        colour = _colour(item.stroke)
+        ops += [f"{fp_str(colour.red, colour.green, colour.blue)} RG", f"{fp_str(width)} w", "[] 0 d"]
+    ops.append(f"{fp_str(scale, 0, 0, scale, x, y)} cm /{pdfdoc.xObjectName(name)} Do")
+    return f"q\n{chr(10).join(ops)}\nQ", name, body
+
+
+PICTURE_POINTS = 24  # an outline of this many points or more is a picture: written once a document, placed by reference
+FORM_UNITS = 1000.0  # a picture form's larger side, in its own units
 OPS_HELD = 4096  # drawn items whose operators are kept (a deck's recurring shapes; its names, drawn once each, come and go)
-_SHAPE_OPS: dict[tuple[object, ...], str] = {}  # (shape, ox, oy, page height) -> its operators, the same in every document
+# (shape, ox, oy, page height) -> its operators, the same in every document; for a picture, with its form's name and body
+_SHAPE_OPS: dict[tuple[object, ...], str | tuple[str, str, str]] = {}
 
 
 class PdfDocument:
@@ -161,13 +223,26 @@ class PdfDocument:
         and Q alone: no drawing here changes the canvas's own state, so none is saved.
         """
         c = self.canvas
-        code = c._code
-        ph = self.page_h
         if clip is not None:
             c.saveState()
             self.clip_box(clip)
+        shared = _shared_part(scene)
+        if shared is None:
+            self._draw_items(scene.items, ox, oy)
+        else:  # a tiled board's page: the board drawn once as a form, placed on each of its pages
+            board, (dx, dy), (start, stop) = shared
+            self._draw_items(scene.items[:start], ox, oy)
+            self.draw_reused(f"board-{id(board)}", board, ox + dx, oy + dy)
+            self._draw_items(scene.items[stop:], ox, oy)
+        if clip is not None:
+            c.restoreState()
+
+    def _draw_items(self, items: list[Item], ox: float, oy: float) -> None:
+        """Scene items with the scene's top-left at (ox, oy) mm (see draw)."""
+        code = self.canvas._code
+        ph = self.page_h
         shapes, texts = _SHAPE_OPS, self._texts
-        for item in scene.items:
+        for item in items:
             kind = type(item)
             if kind is TextRun:
                 key = (item, ox, oy, ph)
@@ -183,18 +258,41 @@ class PdfDocument:
                 self._picture(cast(Picture, item), *_placers(ox, oy, ph))
             else:
                 key = (item, ox, oy, ph)
-                ops = shapes.get(key)
-                if ops is None:
+                drawn = shapes.get(key)
+                if drawn is None:
                     if len(shapes) >= OPS_HELD:
                         shapes.clear()
-                    ops = shapes[key] = self._shape_ops(cast("Rect | Ellipse | Polyline | Shape | Clip", item), ox, oy)
-                if ops:
-                    code.append(ops)
-        if clip is not None:
-            c.restoreState()
+                    drawn = shapes[key] = self._shape_ops(cast("Rect | Ellipse | Polyline | Shape | Clip", item), ox, oy)
+                if isinstance(drawn, tuple):  # a picture: its form written into this document once
+                    self.use_picture(drawn[1], drawn[2])
+                    code.append(drawn[0])
+                elif drawn:
+                    code.append(drawn)
 
-    def _shape_ops(self, item: Rect | Ellipse | Polyline | Shape | Clip, ox: float, oy: float) -> str:
+    def use_picture(self, name: str, body: str) -> None:
+        """Let the page (or form) being drawn place the picture form `name`, written into this document the first time."""
+        c = self.canvas
+        pictures: dict[str, str] = self.__dict__.setdefault("_pictures", {})
+        if name not in pictures:
+            pictures[name] = body
+            margin = FORM_UNITS / 2  # a stroke's half width at most (a wider line is not drawn as a form)
+            form = pdfdoc.PDFFormXObject(-margin, -margin, FORM_UNITS + margin, FORM_UNITS + margin)
+            form.hasImages = 0
+            form.setStreamList(body)
+            flate_only(form)
+            c._doc.Reference(form, pdfdoc.xObjectName(name))
+        c._formsinuse.append(name)
+
+    def picture_body(self, name: str) -> str:
+        """The body of a picture form this document holds."""
+        return cast("dict[str, str]", self.__dict__["_pictures"])[name]
+
+    def _shape_ops(self, item: Rect | Ellipse | Polyline | Shape | Clip, ox: float,
+                   oy: float) -> str | tuple[str, str, str]:
         """The operators the canvas writes for a shape (or a Clip's q and clipping path), '' for one that paints nothing.
+
+        A big outline (a picture's, a board's district) is placed as a form instead: (the operators,
+        the form's name, its body), the form written once a document however often it is drawn.
 
         Straight outlines (a plain rectangle, a polyline, a compound shape: a board's thousands of
         pieces, each drawn once) are written here as Canvas.rect and drawPath write them; a rounded
@@ -211,6 +309,10 @@ class PdfDocument:
             fill = item.fill if item.closed else None
             if not fill and not item.stroke:
                 return ""
+            op = PATH_OPS[int(bool(item.stroke)), int(bool(fill)), fill_mode]
+            placed = _placed_form(item, ox, oy, ph, fill, op)
+            if placed is not None:
+                return placed
             path = _outline(item.points, ox, oy, ph, item.closed)
             return (f"{_paint_ops(fill, item.stroke, item.width, item.dash)}n {path}\n"
                     f"{PATH_OPS[int(bool(item.stroke)), int(bool(fill)), fill_mode]}")
@@ -219,6 +321,9 @@ class PdfDocument:
                 return ""
             path = " ".join(_outline(ring, ox, oy, ph, True) for ring in item.subpaths)
             mode = FILL_EVEN_ODD if item.even_odd else FILL_NON_ZERO
+            placed = _placed_form(item, ox, oy, ph, item.fill, PATH_OPS[int(bool(item.stroke)), int(bool(item.fill)), mode])
+            if placed is not None:
+                return placed
             return (f"{_paint_ops(item.fill, item.stroke, item.width, ())}n {path}\n"
                     f"{PATH_OPS[int(bool(item.stroke)), int(bool(item.fill)), mode]}")
         c = self.canvas
@@ -339,6 +444,7 @@ class PdfDocument:
             drawing = imagefiles.svg_drawing(item.path, item.digest, item.root)
             name = f"Svg{item.digest[:20]}"
             imagefiles.svg_form(self.canvas, name, drawing)
+            flate_only(self.canvas._doc.idToObject[self.canvas._doc.getXObjectName(name)])
             found = made[item.digest] = (name, float(drawing.width), float(drawing.height))
         return found
 
@@ -390,6 +496,7 @@ class PdfDocument:
             c.beginForm(name, 0, 0, mm_to_pt(scene.width), mm_to_pt(scene.height))
             self.draw(scene)
             c.endForm()
+            flate_only(c._doc.idToObject[c._doc.getXObjectName(name)])
             self.page_h = page_h
         self.begin_placed(ox, oy, scene.height, clip)
         c.doForm(name)
@@ -407,18 +514,25 @@ class PdfDocument:
             doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
 
 
+def flate_only(form: pdfdoc.PDFFormXObject) -> None:
+    """A form's stream compressed without ASCII85, as the pages' (ReportLab would add it: a quarter more bytes)."""
+    stream = pdfdoc.PDFStream(content=form.stream, filters=[pdfdoc.PDFZCompress])
+    stream.__Comment__ = "xobject form stream"
+    form.Contents, form.compression, form.stream = stream, 0, None
+
+
 def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     """Flate the page's content stream as soon as the page ends, as ReportLab would at save.
 
     ReportLab keeps every page's operators as text until the document is saved; an 8000-card
-    deck's pages then hold tens of MB. Compressed now (the same zlib call, the same filter
-    entries, so the file's bytes are unchanged), each page keeps a fraction of that. With a
+    deck's pages then hold tens of MB. Compressed now (the same zlib call, Flate alone: ASCII85,
+    which ReportLab adds by default, makes a stream a quarter larger), each page keeps a fraction of that. With a
     store, a page the previous build compressed (all but the edited card's, in a rebuild)
     is taken from it by the digest of its operators.
     """
     if not page.compression or page.Override_default_compilation or not page.stream:
         return
-    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    filters = [pdfdoc.PDFZCompress]  # no ASCII85: it makes a compressed stream a quarter larger
     names: list[str] = [pdfdoc.PDFName(f.pdfname) for f in filters]
     key, content = None, None
     if store is not None:
@@ -428,7 +542,6 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
         encoded: str | bytes = page.stream
         for f in reversed(filters):
             encoded = f.encode(encoded)  # in the order PDFStream.format applies them
-        # ASCII85 text held as the bytes save() would write for it (no second copy made then)
         content = encoded.encode("latin-1") if isinstance(encoded, str) else encoded
         if key is not None and store is not None:
             store.put_blob(key, content)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import re
 from pathlib import Path
 
 # isort: off
@@ -44,10 +45,20 @@ def backend_fingerprint() -> str:
     return _fingerprint
 
 
-def _recording(ops: str, height: float, fonts: tuple[str, ...]) -> bytes:
+def _recording(ops: str, height: float, fonts: tuple[str, ...], pictures: tuple[tuple[str, str], ...]) -> bytes:
     """A scene's PDF operators in its own coordinates, fonts as placeholders; its height; the fonts' styles in the
-    order the scene first uses them."""
-    return marshal.dumps((ops, height, fonts))
+    order the scene first uses them; the picture forms it places (name, body), which the replaying document may
+    not hold yet."""
+    return marshal.dumps((ops, height, fonts, pictures))
+
+
+_PLACED = re.compile(r"/FormXob\.(Pic[0-9a-f]{12}) Do")
+
+
+def pictures_placed(doc: PdfDocument, ops: str) -> tuple[tuple[str, str], ...]:
+    """The picture forms a drawing's operators place, each once: (name, body)."""
+    names = dict.fromkeys(_PLACED.findall(ops))
+    return tuple((name, doc.picture_body(name)) for name in names)
 
 
 def _placeholder(style: str) -> str:
@@ -87,8 +98,10 @@ def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: 
     rkey = f"{key}:pdf:{backend_fingerprint()}"
     kept = store.blob(rkey)
     if kept is not None:
-        ops, height, fonts = marshal.loads(kept)
+        ops, height, fonts, pictures = marshal.loads(kept)
         doc.begin_placed(ox, oy, height, clip)
+        for name, body in pictures:
+            doc.use_picture(name, body)
         for style in fonts:  # named now, in first-use order, as drawing would have named them
             ops = ops.replace(_placeholder(style), _subset_name(doc, style))
         c._code.append(ops)
@@ -107,7 +120,7 @@ def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: 
         ops = "\n".join(c._code[start:])
         for style in replayable:
             ops = ops.replace(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ")
-        store.put_blob(rkey, _recording(ops, scene.height, replayable))
+        store.put_blob(rkey, _recording(ops, scene.height, replayable, pictures_placed(doc, ops)))
     doc.end_placed()
 
 
@@ -132,6 +145,8 @@ def draw_page_marks(doc: PdfDocument, scene: Scene, store: SceneStore | None) ->
         else:
             start = len(doc.canvas._code)
             doc.draw(shapes)
-            store.put(rkey, "\n".join(doc.canvas._code[start:]))
+            ops = "\n".join(doc.canvas._code[start:])
+            if not pictures_placed(doc, ops):  # one that places a picture form is drawn each time (the form is this document's)
+                store.put(rkey, ops)
     if texts.items:
         doc.draw(texts)

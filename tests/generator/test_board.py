@@ -110,6 +110,10 @@ def fill_centres(page, rgb, min_size: float = 0.0) -> list[tuple[float, float]]:
         if (r.value, g.value, b.value) != rgb:
             continue
         x0, y0, x1, y1 = obj.get_bounds()
+        form = obj.container
+        while form is not None:  # a path inside a form (a picture, the tiled board): its bounds are the form's
+            x0, y0, x1, y1 = form.get_matrix().on_rect(x0, y0, x1, y1)
+            form = form.container
         if min(x1 - x0, y1 - y0) < min_size * PT:
             continue
         out.append(((x0 + x1) / 2 / PT, (ph - (y0 + y1) / 2) / PT))

@@ -105,7 +105,9 @@ def test_a_failed_build_keeps_the_last_good_cache(built):
 def test_identical_backs_are_one_form_xobject(built):
     cards, layouts, out = built
     data = (out / "moth" / "moth-a4.pdf").read_bytes()
-    assert len(re.findall(rb"/Subtype /Form", data)) == 1
+    pictures = set(re.findall(rb"/FormXob\.(Pic[0-9a-f]{12})", data))  # each big outline's form (issue 22)
+    assert set(re.findall(rb"/FormXob\.(Scene\d+)", data)) == {b"Scene1"}
+    assert len(re.findall(rb"/Subtype /Form", data)) == 1 + len(pictures)
     from tests.generator.test_new_game import page_texts
 
     texts = page_texts(out / "moth" / "moth-a4.pdf")
