@@ -112,6 +112,18 @@ PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "asks": 0.6, "slug": 0.8, "text"
 PHRASE_SCALE = 0.4
 EXACT_TITLE_BONUS = 1.0  # times the mean idf of the query words
 COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
+# Each of an entry's `asks` is a question of its own: the query is compared with each ask apart and the
+# entry takes its best one, so an ask that IS the question outweighs many asks that share a word each.
+# An ask's likeness is the idf mass of the query words it holds over the geometric mean of the two masses
+# (query and ask); below ASK_FLOOR it adds nothing, above it ASK_WEIGHT x likeness x the query's idf mass.
+ASK_FLOOR = 0.3
+ASK_WEIGHT = 0.3
+# "how many X" is answered by an ask that counts ("how many X do I get"), less by one that names X
+ASK_NOT_COUNTING = 0.75
+# A card named by its rank and suit(s) ("the 7 of moons", "crown of knots", "9 of moons and suns"):
+# the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
+# count as named (a question naming a card wants the card)
+CARD_BY_RANK_WEIGHT = 0.5
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
@@ -493,6 +505,29 @@ class _Doc:
     entry: Entry
     fields: dict[str, list[list[str]]]  # field -> segments of tokens (phrases never span segments)
     weight: float = 1.0  # below 1 for entries that only illustrate or vary the rules
+    asks: tuple[tuple[frozenset[str], bool], ...] = ()  # each ask's tokens, and whether it asks for a count
+    rank: str = ""  # a deck card's rank, as rank_key spells it ("a", "7", "crown")
+    suits: frozenset[str] = frozenset()  # and its suits (stemmed names)
+
+
+_RANK_WORDS = {"ace": "a", "king": "k", "queen": "q", "jack": "j",
+               **{w: str(n) for n, w in enumerate("zero one two three four five six seven eight nine ten".split())}}
+
+
+def rank_key(word: str) -> str:
+    """A card's rank as one spelling: "Ace", "A" and "a" are "a"; "seven" and "7" are "7"; "crowns" "crown"."""
+    word = normalize(word).strip()
+    return _RANK_WORDS.get(word, word if len(word) <= 2 else stem(word))
+
+
+def _ask_list(asks: Iterable[str]) -> tuple[tuple[frozenset[str], bool], ...]:
+    """Each ask (a question players ask) as its own token set, with whether it asks "how many"."""
+    out = []
+    for ask in asks:
+        toks = frozenset(tokenize(ask))
+        if toks:
+            out.append((toks, bool(COUNT_QUERY.search(" ".join(_words(ask))))))
+    return tuple(out)
 
 
 def _segments(texts: Iterable[str]) -> list[list[str]]:
@@ -588,6 +623,8 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
             if fact_line:
                 body.append(fact_line)
             own_name = title.removesuffix(f" ({component.name})")
+            rank = data.get("rank", data.get("value"))
+            suits = frozenset(_card_suits(data, specs, db))
             entry = Entry(kind, card.id, db.id, title, "\n".join(body), f"{kind} {card.id}", own_name)
             yield _Doc(entry, {
                 "title": _segments([title]),
@@ -595,7 +632,20 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "facts": _segments([fact_line]),
                 "text": _segments(paragraphs),
                 "asks": _segments(_card_asks(data)),
-            })
+            }, asks=_ask_list(_card_asks(data)), rank=rank_key(str(rank)) if rank is not None and suits else "",
+                suits=suits)
+
+
+def _card_suits(data: Any, specs: dict[str, Any], db: Any) -> Iterator[str]:
+    """The suits a card holds (its suit fields, single or lists), by their names and ids, stemmed."""
+    for key, spec in specs.items():
+        ftype = _field_type(spec)
+        item = _field_type(spec.get("item")) if ftype == "list" and isinstance(spec, dict) else ""
+        values = [data.get(key)] if ftype == "suit" else data.get(key) if item == "suit" else None
+        for value in values if isinstance(values, list) else ():
+            suit = db.suits.get(value) if value is not None else None
+            if suit is not None:
+                yield from (rank_key(w) for w in (suit.name, str(value)) if " " not in w.strip())
 
 
 ART_FIELDS = ("portrait", "picture")  # what a card's art draws: a symbol's id, no rules fact for a player
@@ -688,7 +738,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
             "text": _segments([rule.text]),
             "count": ([[COUNT_TERM]] if _states_a_count(rule.text) else []) + [[t] for t in counted],
             "count_one": [[t] for t in _counted([rule.title, rule.text, *rule.keywords], one=True) if t not in counted],
-        }, SECONDARY_WEIGHT if secondary else 1.0)
+        }, SECONDARY_WEIGHT if secondary else 1.0, _ask_list(rule.asks))
     for ruling in db.faq:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
             "title": _segments([ruling.question]),
@@ -696,7 +746,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
             "asks": _segments(ruling.asks),
             "slug": _segments([_slug_words(ruling.id)]),
             "text": _segments([ruling.ruling]),
-        }, FAQ_WEIGHT)
+        }, FAQ_WEIGHT, _ask_list(ruling.asks))
     yield from _card_docs(db)
 
 
@@ -735,6 +785,10 @@ class _GameIndex:
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
     kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
+    ask_postings: dict[str, list[int]] = field(default_factory=dict)  # term -> the asks (their numbers) holding it
+    asks: list[tuple[int, float, bool]] = field(default_factory=list)  # each ask: (doc, idf mass, counts)
+    by_rank: dict[str, list[tuple[frozenset[str], int]]] = field(default_factory=dict)  # rank -> (suits, doc)
+    suit_words: frozenset[str] = frozenset()  # the game's suits, as rank_key spells them
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -754,7 +808,7 @@ class _GameIndex:
         for i, doc in enumerate(docs):
             for name, segs in doc.fields.items():
                 length = sum(len(s) for s in segs)
-                if not length:
+                if not length or not FIELD_WEIGHTS[name]:
                     continue
                 b = FIELD_B[name]
                 norm = FIELD_WEIGHTS[name] / (1 - b + b * length / avg[name])
@@ -783,7 +837,17 @@ class _GameIndex:
             words = tuple(tokenize(doc.entry.name))
             if doc.entry.kind == "card" and len(words) >= 2:
                 names.setdefault(words[0], []).append((words, i))
-        return cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
+        index = cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
+        for i, doc in enumerate(docs):
+            if doc.rank and doc.suits:
+                index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
+        index.suit_words = frozenset(s for doc in docs for s in doc.suits)
+        for i, doc in enumerate(docs):
+            for toks, counts in doc.asks:
+                for tok in toks:
+                    index.ask_postings.setdefault(tok, []).append(len(index.asks))
+                index.asks.append((i, sum(idf.get(t, 0.0) for t in toks), counts))
+        return index
 
     def typos(self, token: str, limit: int) -> dict[str, int]:
         """Vocabulary terms within `limit` edits (Damerau-Levenshtein) of an unknown token."""
@@ -836,7 +900,7 @@ class _GameIndex:
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
         card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or self.asks_for_a_kind(raw)
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) if kind_weight and not card_wanted else set()
+        named = self.named_in(raw) | self.by_rank_and_suit(raw) if kind_weight and not card_wanted else set()
         return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
                  * self.weights[d], d) for d, s in scores.items()]
 
@@ -927,7 +991,66 @@ class _GameIndex:
             for d in self.titles.get(frozenset(base.term for base in readings), ()):
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
+        self.add_asks(expanded[:len(words)], bool(count), scores, matched)
+        mass = sum(max((i for _, i in terms.values()), default=0.0) for terms in expanded[:len(words)])
+        for d in self.by_rank_and_suit(raw):
+            scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
+            matched[d] = max(matched.get(d, 0), len(plans))
         return _Candidates(scores, matched, len(plans), raw, words_of, expanded)
+
+    def add_asks(self, expanded: list[dict[str, tuple[float, float]]], count: bool,
+                 scores: dict[int, float], matched: dict[int, int]) -> None:
+        """Add to each entry the likeness of its best ask to the query (see ASK_FLOOR, ASK_WEIGHT)."""
+        if not self.asks or not expanded:
+            return
+        held: dict[int, dict[int, float]] = {}  # ask -> query word -> best weighted idf it holds
+        mass = 0.0
+        for p, terms in enumerate(expanded):
+            mass += max((i for _, i in terms.values()), default=0.0)
+            for term, (weight, idf) in terms.items():
+                for a in self.ask_postings.get(term, ()):
+                    slot = held.setdefault(a, {})
+                    if weight * idf > slot.get(p, 0.0):
+                        slot[p] = weight * idf
+        if mass <= 0:
+            return
+        best: dict[int, tuple[float, int]] = {}
+        for a, words in held.items():
+            d, ask_mass, counts = self.asks[a]
+            likeness = sum(words.values()) / math.sqrt(mass * max(ask_mass, 1e-9))
+            if count and not counts:
+                likeness *= ASK_NOT_COUNTING
+            if likeness > best.get(d, (0.0, 0))[0]:
+                best[d] = (likeness, len(words))
+        for d, (likeness, n) in best.items():
+            if likeness < ASK_FLOOR:
+                continue
+            scores[d] = scores.get(d, 0.0) + ASK_WEIGHT * likeness * mass
+            if d not in matched:
+                matched[d] = n
+
+    def by_rank_and_suit(self, raw: list[str]) -> set[int]:
+        """The cards a query names by rank and suit: "the 7 of moons", "crown of knots", "9 of moons and suns"."""
+        named: list[set[int]] = []
+        if not self.by_rank:
+            return set()
+        for at, word in enumerate(raw[:-2]):
+            cards = self.by_rank.get(rank_key(word))
+            if not cards or raw[at + 1] != "of":
+                continue
+            suits = set()
+            for nxt in raw[at + 2:]:
+                if nxt in ("and", "&"):
+                    continue
+                key = rank_key(nxt)
+                if key not in self.suit_words:
+                    break
+                suits.add(key)
+            if suits:
+                named.append({d for held, d in cards if suits <= held})
+        # two cards named ("they led the ace of knots and I threw the ace of suns") ask how they meet:
+        # a rule, not either card
+        return named[0] if len(named) == 1 else set()
 
     def asks_for_a_kind(self, raw: list[str]) -> bool:
         """ "which site ...", "which of the suspects ...": the question asks for one of the game's named things."""
