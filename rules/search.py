@@ -120,6 +120,9 @@ ASK_FLOOR = 0.3
 ASK_WEIGHT = 0.3
 # "how many X" is answered by an ask that counts ("how many X do I get"), less by one that names X
 ASK_NOT_COUNTING = 0.75
+# An FAQ ruling refines the rules it refers to: when the question holds every word of such a rule that
+# it matches, and more of the ruling's besides, the ruling ranks FAQ_OVER_RULE times above that rule
+FAQ_OVER_RULE = 1.15
 # A card named by its rank and suit(s) ("the 7 of moons", "crown of knots", "9 of moons and suns"):
 # the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
 # count as named (a question naming a card wants the card)
@@ -507,6 +510,7 @@ class _Doc:
     weight: float = 1.0  # below 1 for entries that only illustrate or vary the rules
     asks: tuple[tuple[frozenset[str], bool], ...] = ()  # each ask's tokens, and whether it asks for a count
     rank: str = ""  # a deck card's rank, as rank_key spells it ("a", "7", "crown")
+    refs: tuple[str, ...] = ()  # an FAQ ruling's: the ids of the rules (and cards) it refines
     suits: frozenset[str] = frozenset()  # and its suits (stemmed names)
 
 
@@ -746,7 +750,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
             "asks": _segments(ruling.asks),
             "slug": _segments([_slug_words(ruling.id)]),
             "text": _segments([ruling.ruling]),
-        }, FAQ_WEIGHT, _ask_list(ruling.asks))
+        }, FAQ_WEIGHT, _ask_list(ruling.asks), refs=tuple(ruling.refs))
     yield from _card_docs(db)
 
 
@@ -789,6 +793,7 @@ class _GameIndex:
     asks: list[tuple[int, float, bool]] = field(default_factory=list)  # each ask: (doc, idf mass, counts)
     by_rank: dict[str, list[tuple[frozenset[str], int]]] = field(default_factory=dict)  # rank -> (suits, doc)
     suit_words: frozenset[str] = frozenset()  # the game's suits, as rank_key spells them
+    refines: dict[int, list[int]] = field(default_factory=dict)  # an FAQ ruling -> the rules it refers to
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -842,6 +847,11 @@ class _GameIndex:
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
+        rules = {doc.entry.id: i for i, doc in enumerate(docs) if doc.entry.kind == "rule"}
+        for i, doc in enumerate(docs):
+            refined = [rules[r] for r in doc.refs if r in rules]
+            if refined:
+                index.refines[i] = refined
         for i, doc in enumerate(docs):
             for toks, counts in doc.asks:
                 for tok in toks:
@@ -901,8 +911,15 @@ class _GameIndex:
         card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or self.asks_for_a_kind(raw)
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
         named = self.named_in(raw) | self.by_rank_and_suit(raw) if kind_weight and not card_wanted else set()
-        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
-                 * self.weights[d], d) for d, s in scores.items()]
+        final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
+                 * self.weights[d] for d, s in scores.items()}
+        words_of = found.words_of
+        for f, refined in self.refines.items():
+            if f not in final:
+                continue
+            if any(r in final and words_of.get(r, set()) < words_of.get(f, set()) for r in refined):
+                final[f] *= FAQ_OVER_RULE
+        return [(s, d) for d, s in final.items()]
 
     def candidates(self, query: str) -> _Candidates | None:
         """Every entry that matches a word of the query, with its BM25F score and what it matched."""
