@@ -49,6 +49,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 __all__ = ["Entry", "Hit", "RulesIndex", "tokenize", "normalize", "stem", "damerau_levenshtein"]
@@ -302,6 +303,42 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("best", "good", "advice"), ("strategy", "tip")),
     (0.5, ("two", "2"), ("twice", "second")),  # "two investigators in one district": a second one there
 )
+
+# Related words from WordNet 3.0 (rules/data/related.txt, written by tools/build_synonyms.py; its licence
+# beside it): a query word also finds the words of its commonest senses at RELATED_SAME of a match, and
+# their broader and narrower words at RELATED_NEAR, never more than a synonym the table above gives.
+RELATED_SAME = 0.0
+RELATED_NEAR = 0.05
+# a word an entry holds only through a related word counts share / RELATED_COVER of a word held
+# (a synonym of the table above, share over RELATED_COVER, counts as the word)
+RELATED_COVER = 0.35
+RELATED_FILE = Path(__file__).resolve().parent / "data" / "related.txt"
+
+
+@functools.lru_cache(maxsize=1)
+def _related_lines() -> dict[str, str]:
+    """The related-word table's lines by their word, read on the first query (the rest split on demand)."""
+    try:
+        text = RELATED_FILE.read_text(encoding="utf-8")
+    except OSError:
+        return {}  # a search without it still works, on the table above alone
+    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+
+
+@functools.lru_cache(maxsize=4096)
+def _related_words(word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    same, _, near = _related_lines().get(word, "").partition("\t")
+    return tuple(same.split()), tuple(near.split())
+
+
+def related(word: str) -> dict[str, float]:
+    """WordNet's words related to a stemmed word, each with its share of a match (RELATED_SAME, RELATED_NEAR)."""
+    same, near = _related_words(word)
+    out = dict.fromkeys(near, RELATED_NEAR)
+    out.update(dict.fromkeys(same, RELATED_SAME))
+    out.pop(word, None)
+    return out
+
 
 RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
 
@@ -770,7 +807,7 @@ class _Base:
 @dataclass(frozen=True)
 class _Candidates:
     scores: dict[int, float]  # doc -> BM25F score, phrase and title bonuses included
-    matched: dict[int, int]  # doc -> how many query words it matches
+    matched: dict[int, float]  # doc -> how many query words it matches (a word held only by a related word: less)
     n: int  # query words
     raw: list[str]  # the query's words as typed (table phrases rewritten)
     words_of: dict[int, set[int]]  # doc -> the query words (their numbers) it matches
@@ -886,6 +923,8 @@ class _GameIndex:
         else:
             # an unknown word with known synonyms is a real word ("everyone"), not a typo
             known = [self.idf[s] for s in SYNONYMS.get(token, {}) if s in self.postings]
+            if not known:  # nor is a word WordNet knows, related to words the index holds
+                known = [self.idf[s] for s in related(token) if s in self.postings]
             if known:
                 bases.append((token, 1.0, max(known)))
             else:
@@ -899,6 +938,10 @@ class _GameIndex:
                 # words of one group typed together are different facets: keep them apart
                 if syn in self.postings and syn not in typed:
                     terms[syn] = share
+            if RELATED_SAME or RELATED_NEAR:
+                for rel, share in related(term).items():
+                    if rel in self.postings and rel not in typed and rel not in terms:
+                        terms[rel] = share
             if terms:
                 plan.append(_Base(term, weight, idf, terms))
         return plan
@@ -959,11 +1002,12 @@ class _GameIndex:
         # term -> (weight, idf) of each query word, for the phrase and title bonuses
         expanded = [{t: (b.weight * tw, b.idf) for b in plan for t, tw in b.terms.items()} for plan in plans]
         scores: dict[int, float] = {}
-        matched: dict[int, int] = {}
+        matched: dict[int, float] = {}
         words_of: dict[int, set[int]] = {}
         k1 = K1
         for p, plan in enumerate(plans):
             best: dict[int, float] = {}
+            cover: dict[int, float] = {}  # how fully the entry holds the word: 1, or a related word's share
             for base in plan:
                 # the word's own tf, plus its best synonym's at a share (a cluster of
                 # synonyms in one entry is not more evidence than one of them)
@@ -971,9 +1015,12 @@ class _GameIndex:
                 syn: dict[int, float] = {}
                 for term, tw in base.terms.items():
                     into = own if term == base.term else syn
+                    held = 1.0 if tw > RELATED_COVER else tw / RELATED_COVER
                     for d, w in self.postings[term].items():
                         if tw * w > into.get(d, 0.0):
                             into[d] = tw * w
+                        if held > cover.get(d, 0.0):
+                            cover[d] = held
                 tf = dict(own)
                 for d, w in syn.items():
                     tf[d] = tf.get(d, 0.0) + w
@@ -984,8 +1031,9 @@ class _GameIndex:
                         best[d] = s
             for d, s in best.items():
                 scores[d] = scores.get(d, 0.0) + s
-                matched[d] = matched.get(d, 0) + 1
-                words_of.setdefault(d, set()).add(p)
+                matched[d] = matched.get(d, 0) + cover.get(d, 1.0)
+                if cover.get(d, 1.0) >= 1.0:
+                    words_of.setdefault(d, set()).add(p)
         if not scores:
             return None
         for left, right in zip(expanded, expanded[1:], strict=False):
@@ -1016,7 +1064,7 @@ class _GameIndex:
         return _Candidates(scores, matched, len(plans), raw, words_of, expanded)
 
     def add_asks(self, expanded: list[dict[str, tuple[float, float]]], count: bool,
-                 scores: dict[int, float], matched: dict[int, int]) -> None:
+                 scores: dict[int, float], matched: dict[int, float]) -> None:
         """Add to each entry the likeness of its best ask to the query (see ASK_FLOOR, ASK_WEIGHT)."""
         if not self.asks or not expanded:
             return
