@@ -127,7 +127,7 @@ FAQ_OVER_RULE = 1.15
 # A card named by its rank and suit(s) ("the 7 of moons", "crown of knots", "9 of moons and suns"):
 # the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
 # count as named (a question naming a card wants the card)
-CARD_BY_RANK_WEIGHT = 0.5
+CARD_BY_RANK_WEIGHT = 1.0
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
