@@ -552,7 +552,7 @@ class _Doc:
 
 
 _RANK_WORDS = {"ace": "a", "king": "k", "queen": "q", "jack": "j",
-               **{w: str(n) for n, w in enumerate("zero one two three four five six seven eight nine ten".split())}}
+               **{w: str(n) for n, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])}}
 
 
 def rank_key(word: str) -> str:
@@ -890,10 +890,10 @@ class _GameIndex:
             if refined:
                 index.refines[i] = refined
         for i, doc in enumerate(docs):
-            for toks, counts in doc.asks:
+            for toks, counting in doc.asks:
                 for tok in toks:
                     index.ask_postings.setdefault(tok, []).append(len(index.asks))
-                index.asks.append((i, sum(idf.get(t, 0.0) for t in toks), counts))
+                index.asks.append((i, sum(idf.get(t, 0.0) for t in toks), counting))
         return index
 
     def typos(self, token: str, limit: int) -> dict[str, int]:
