@@ -17,9 +17,16 @@ Ranking is BM25F over normalised tokens:
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location") and a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5;
+* each entry's `asks` (questions players ask that it answers) count twice: as a light field of
+  the bag of words, and each ask on its own, the entry taking its best ask's likeness to the
+  query (above a floor); a "how many" question takes less from an ask that counts nothing;
 * a small synonym table (deuce/two/2, tie/equal, worth/value, stop/foil, ...) expands a
   query word at a reduced weight, never worth more than the word the player typed; some
   words point one way only ("draw" may mean a tie, but a tie never means drawing cards);
+* a related-word table from WordNet 3.0 (rules/data/related.txt, read on the first query) expands
+  a query word with its broader and narrower words at a small share, and makes a word the
+  game never uses a real word rather than a typo ("weapon" finds the knife); an entry holding
+  a word only through such a relative counts it as a fraction of a word;
 * typo tolerance: a query word that is neither in the vocabulary nor a known synonym matches
   the vocabulary words within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at
   a reduced weight, swapped letters ("tei" -> "tie") weighing most;
@@ -29,7 +36,10 @@ Ranking is BM25F over normalised tokens:
   while a bare name ("2 of shoeprints"), a question naming a card ("where does the loupe
   go when I play Wrong Turning") or asking for one ("a card that ...") still finds the card;
   variants, worked examples and strategy tips (by their section or title) rank a little
-  below the rules, and an FAQ ruling a little below a basic rule it ties with;
+  below the rules, and an FAQ ruling a little below a basic rule it ties with, but above a rule
+  it refines when the question holds more of the ruling's words besides all the rule's;
+* a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
+  first, unless two cards are named (a question about how they meet wants a rule);
 * "how many X" wants the rule that states a count, best of all the count of X: a rule
   saying "5 investigators" answers "how many investigators" before one saying "five turns".
 
