@@ -17,9 +17,16 @@ Ranking is BM25F over normalised tokens:
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location") and a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5;
+* each entry's `asks` (questions players ask that it answers) count twice: as a light field of
+  the bag of words, and each ask on its own, the entry taking its best ask's likeness to the
+  query (above a floor); a "how many" question takes less from an ask that counts nothing;
 * a small synonym table (deuce/two/2, tie/equal, worth/value, stop/foil, ...) expands a
   query word at a reduced weight, never worth more than the word the player typed; some
   words point one way only ("draw" may mean a tie, but a tie never means drawing cards);
+* a related-word table from WordNet 3.0 (rules/data/related.txt, read on the first query) expands
+  a query word with its broader and narrower words at a small share, and makes a word the
+  game never uses a real word rather than a typo ("weapon" finds the knife); an entry holding
+  a word only through such a relative counts it as a fraction of a word;
 * typo tolerance: a query word that is neither in the vocabulary nor a known synonym matches
   the vocabulary words within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at
   a reduced weight, swapped letters ("tei" -> "tie") weighing most;
@@ -29,7 +36,10 @@ Ranking is BM25F over normalised tokens:
   while a bare name ("2 of shoeprints"), a question naming a card ("where does the loupe
   go when I play Wrong Turning") or asking for one ("a card that ...") still finds the card;
   variants, worked examples and strategy tips (by their section or title) rank a little
-  below the rules, and an FAQ ruling a little below a basic rule it ties with;
+  below the rules, and an FAQ ruling a little below a basic rule it ties with, but above a rule
+  it refines when the question holds more of the ruling's words besides all the rule's;
+* a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
+  first, unless two cards are named (a question about how they meet wants a rule);
 * "how many X" wants the rule that states a count, best of all the count of X: a rule
   saying "5 investigators" answers "how many investigators" before one saying "five turns".
 
@@ -49,6 +59,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 __all__ = ["Entry", "Hit", "RulesIndex", "tokenize", "normalize", "stem", "damerau_levenshtein"]
@@ -112,6 +123,21 @@ PHRASE_WEIGHT = {"title": 1.0, "keywords": 0.8, "asks": 0.6, "slug": 0.8, "text"
 PHRASE_SCALE = 0.4
 EXACT_TITLE_BONUS = 1.0  # times the mean idf of the query words
 COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
+# Each of an entry's `asks` is a question of its own: the query is compared with each ask apart and the
+# entry takes its best one, so an ask that IS the question outweighs many asks that share a word each.
+# An ask's likeness is the idf mass of the query words it holds over the geometric mean of the two masses
+# (query and ask); below ASK_FLOOR it adds nothing, above it ASK_WEIGHT x likeness x the query's idf mass.
+ASK_FLOOR = 0.3
+ASK_WEIGHT = 0.3
+# "how many X" is answered by an ask that counts ("how many X do I get"), less by one that names X
+ASK_NOT_COUNTING = 0.75
+# An FAQ ruling refines the rules it refers to: when the question holds every word of such a rule that
+# it matches, and more of the ruling's besides, the ruling ranks FAQ_OVER_RULE times above that rule
+FAQ_OVER_RULE = 1.15
+# A card named by its rank and suit(s) ("the 7 of moons", "crown of knots", "9 of moons and suns"):
+# the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
+# count as named (a question naming a card wants the card)
+CARD_BY_RANK_WEIGHT = 1.0
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
@@ -287,6 +313,42 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("best", "good", "advice"), ("strategy", "tip")),
     (0.5, ("two", "2"), ("twice", "second")),  # "two investigators in one district": a second one there
 )
+
+# Related words from WordNet 3.0 (rules/data/related.txt, written by tools/build_synonyms.py; its licence
+# beside it): a query word also finds the words of its commonest senses at RELATED_SAME of a match, and
+# their broader and narrower words at RELATED_NEAR, never more than a synonym the table above gives.
+RELATED_SAME = 0.0
+RELATED_NEAR = 0.05
+# a word an entry holds only through a related word counts share / RELATED_COVER of a word held
+# (a synonym of the table above, share over RELATED_COVER, counts as the word)
+RELATED_COVER = 0.35
+RELATED_FILE = Path(__file__).resolve().parent / "data" / "related.txt"
+
+
+@functools.lru_cache(maxsize=1)
+def _related_lines() -> dict[str, str]:
+    """The related-word table's lines by their word, read on the first query (the rest split on demand)."""
+    try:
+        text = RELATED_FILE.read_text(encoding="utf-8")
+    except OSError:
+        return {}  # a search without it still works, on the table above alone
+    return dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+
+
+@functools.lru_cache(maxsize=4096)
+def _related_words(word: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    same, _, near = _related_lines().get(word, "").partition("\t")
+    return tuple(same.split()), tuple(near.split())
+
+
+def related(word: str) -> dict[str, float]:
+    """WordNet's words related to a stemmed word, each with its share of a match (RELATED_SAME, RELATED_NEAR)."""
+    same, near = _related_words(word)
+    out = dict.fromkeys(near, RELATED_NEAR)
+    out.update(dict.fromkeys(same, RELATED_SAME))
+    out.pop(word, None)
+    return out
+
 
 RANK_NAMES = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
 
@@ -493,6 +555,30 @@ class _Doc:
     entry: Entry
     fields: dict[str, list[list[str]]]  # field -> segments of tokens (phrases never span segments)
     weight: float = 1.0  # below 1 for entries that only illustrate or vary the rules
+    asks: tuple[tuple[frozenset[str], bool], ...] = ()  # each ask's tokens, and whether it asks for a count
+    rank: str = ""  # a deck card's rank, as rank_key spells it ("a", "7", "crown")
+    refs: tuple[str, ...] = ()  # an FAQ ruling's: the ids of the rules (and cards) it refines
+    suits: frozenset[str] = frozenset()  # and its suits (stemmed names)
+
+
+_RANK_WORDS = {"ace": "a", "king": "k", "queen": "q", "jack": "j",
+               **{w: str(n) for n, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])}}
+
+
+def rank_key(word: str) -> str:
+    """A card's rank as one spelling: "Ace", "A" and "a" are "a"; "seven" and "7" are "7"; "crowns" "crown"."""
+    word = normalize(word).strip()
+    return _RANK_WORDS.get(word, word if len(word) <= 2 else stem(word))
+
+
+def _ask_list(asks: Iterable[str]) -> tuple[tuple[frozenset[str], bool], ...]:
+    """Each ask (a question players ask) as its own token set, with whether it asks "how many"."""
+    out = []
+    for ask in asks:
+        toks = frozenset(tokenize(ask))
+        if toks:
+            out.append((toks, bool(COUNT_QUERY.search(" ".join(_words(ask))))))
+    return tuple(out)
 
 
 def _segments(texts: Iterable[str]) -> list[list[str]]:
@@ -588,6 +674,8 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
             if fact_line:
                 body.append(fact_line)
             own_name = title.removesuffix(f" ({component.name})")
+            rank = data.get("rank", data.get("value"))
+            suits = frozenset(_card_suits(data, specs, db))
             entry = Entry(kind, card.id, db.id, title, "\n".join(body), f"{kind} {card.id}", own_name)
             yield _Doc(entry, {
                 "title": _segments([title]),
@@ -595,7 +683,20 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "facts": _segments([fact_line]),
                 "text": _segments(paragraphs),
                 "asks": _segments(_card_asks(data)),
-            })
+            }, asks=_ask_list(_card_asks(data)), rank=rank_key(str(rank)) if rank is not None and suits else "",
+                suits=suits)
+
+
+def _card_suits(data: Any, specs: dict[str, Any], db: Any) -> Iterator[str]:
+    """The suits a card holds (its suit fields, single or lists), by their names and ids, stemmed."""
+    for key, spec in specs.items():
+        ftype = _field_type(spec)
+        item = _field_type(spec.get("item")) if ftype == "list" and isinstance(spec, dict) else ""
+        values = [data.get(key)] if ftype == "suit" else data.get(key) if item == "suit" else None
+        for value in values if isinstance(values, list) else ():
+            suit = db.suits.get(value) if value is not None else None
+            if suit is not None:
+                yield from (rank_key(w) for w in (suit.name, str(value)) if " " not in w.strip())
 
 
 ART_FIELDS = ("portrait", "picture")  # what a card's art draws: a symbol's id, no rules fact for a player
@@ -688,7 +789,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
             "text": _segments([rule.text]),
             "count": ([[COUNT_TERM]] if _states_a_count(rule.text) else []) + [[t] for t in counted],
             "count_one": [[t] for t in _counted([rule.title, rule.text, *rule.keywords], one=True) if t not in counted],
-        }, SECONDARY_WEIGHT if secondary else 1.0)
+        }, SECONDARY_WEIGHT if secondary else 1.0, _ask_list(rule.asks))
     for ruling in db.faq:
         yield _Doc(Entry("faq", ruling.id, db.id, ruling.question, ruling.ruling, f"FAQ {ruling.id}"), {
             "title": _segments([ruling.question]),
@@ -696,7 +797,7 @@ def _database_docs(db: Any) -> Iterator[_Doc]:
             "asks": _segments(ruling.asks),
             "slug": _segments([_slug_words(ruling.id)]),
             "text": _segments([ruling.ruling]),
-        }, FAQ_WEIGHT)
+        }, FAQ_WEIGHT, _ask_list(ruling.asks), refs=tuple(ruling.refs))
     yield from _card_docs(db)
 
 
@@ -716,7 +817,7 @@ class _Base:
 @dataclass(frozen=True)
 class _Candidates:
     scores: dict[int, float]  # doc -> BM25F score, phrase and title bonuses included
-    matched: dict[int, int]  # doc -> how many query words it matches
+    matched: dict[int, float]  # doc -> how many query words it matches (a word held only by a related word: less)
     n: int  # query words
     raw: list[str]  # the query's words as typed (table phrases rewritten)
     words_of: dict[int, set[int]]  # doc -> the query words (their numbers) it matches
@@ -735,6 +836,11 @@ class _GameIndex:
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
     kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
+    ask_postings: dict[str, list[int]] = field(default_factory=dict)  # term -> the asks (their numbers) holding it
+    asks: list[tuple[int, float, bool]] = field(default_factory=list)  # each ask: (doc, idf mass, counts)
+    by_rank: dict[str, list[tuple[frozenset[str], int]]] = field(default_factory=dict)  # rank -> (suits, doc)
+    suit_words: frozenset[str] = frozenset()  # the game's suits, as rank_key spells them
+    refines: dict[int, list[int]] = field(default_factory=dict)  # an FAQ ruling -> the rules it refers to
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -754,7 +860,7 @@ class _GameIndex:
         for i, doc in enumerate(docs):
             for name, segs in doc.fields.items():
                 length = sum(len(s) for s in segs)
-                if not length:
+                if not length or not FIELD_WEIGHTS[name]:
                     continue
                 b = FIELD_B[name]
                 norm = FIELD_WEIGHTS[name] / (1 - b + b * length / avg[name])
@@ -783,7 +889,22 @@ class _GameIndex:
             words = tuple(tokenize(doc.entry.name))
             if doc.entry.kind == "card" and len(words) >= 2:
                 names.setdefault(words[0], []).append((words, i))
-        return cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
+        index = cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
+        for i, doc in enumerate(docs):
+            if doc.rank and doc.suits:
+                index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
+        index.suit_words = frozenset(s for doc in docs for s in doc.suits)
+        rules = {doc.entry.id: i for i, doc in enumerate(docs) if doc.entry.kind == "rule"}
+        for i, doc in enumerate(docs):
+            refined = [rules[r] for r in doc.refs if r in rules]
+            if refined:
+                index.refines[i] = refined
+        for i, doc in enumerate(docs):
+            for toks, counting in doc.asks:
+                for tok in toks:
+                    index.ask_postings.setdefault(tok, []).append(len(index.asks))
+                index.asks.append((i, sum(idf.get(t, 0.0) for t in toks), counting))
+        return index
 
     def typos(self, token: str, limit: int) -> dict[str, int]:
         """Vocabulary terms within `limit` edits (Damerau-Levenshtein) of an unknown token."""
@@ -812,6 +933,8 @@ class _GameIndex:
         else:
             # an unknown word with known synonyms is a real word ("everyone"), not a typo
             known = [self.idf[s] for s in SYNONYMS.get(token, {}) if s in self.postings]
+            if not known:  # nor is a word WordNet knows, related to words the index holds
+                known = [self.idf[s] for s in related(token) if s in self.postings]
             if known:
                 bases.append((token, 1.0, max(known)))
             else:
@@ -825,6 +948,10 @@ class _GameIndex:
                 # words of one group typed together are different facets: keep them apart
                 if syn in self.postings and syn not in typed:
                     terms[syn] = share
+            if RELATED_SAME or RELATED_NEAR:
+                for rel, share in related(term).items():
+                    if rel in self.postings and rel not in typed and rel not in terms:
+                        terms[rel] = share
             if terms:
                 plan.append(_Base(term, weight, idf, terms))
         return plan
@@ -836,9 +963,16 @@ class _GameIndex:
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
         card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or self.asks_for_a_kind(raw)
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) if kind_weight and not card_wanted else set()
-        return [(s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
-                 * self.weights[d], d) for d, s in scores.items()]
+        named = self.named_in(raw) | self.by_rank_and_suit(raw) if kind_weight and not card_wanted else set()
+        final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
+                 * self.weights[d] for d, s in scores.items()}
+        words_of = found.words_of
+        for f, refined in self.refines.items():
+            if f not in final:
+                continue
+            if any(r in final and words_of.get(r, set()) < words_of.get(f, set()) for r in refined):
+                final[f] *= FAQ_OVER_RULE
+        return [(s, d) for d, s in final.items()]
 
     def candidates(self, query: str) -> _Candidates | None:
         """Every entry that matches a word of the query, with its BM25F score and what it matched."""
@@ -878,11 +1012,12 @@ class _GameIndex:
         # term -> (weight, idf) of each query word, for the phrase and title bonuses
         expanded = [{t: (b.weight * tw, b.idf) for b in plan for t, tw in b.terms.items()} for plan in plans]
         scores: dict[int, float] = {}
-        matched: dict[int, int] = {}
+        matched: dict[int, float] = {}
         words_of: dict[int, set[int]] = {}
         k1 = K1
         for p, plan in enumerate(plans):
             best: dict[int, float] = {}
+            cover: dict[int, float] = {}  # how fully the entry holds the word: 1, or a related word's share
             for base in plan:
                 # the word's own tf, plus its best synonym's at a share (a cluster of
                 # synonyms in one entry is not more evidence than one of them)
@@ -890,9 +1025,12 @@ class _GameIndex:
                 syn: dict[int, float] = {}
                 for term, tw in base.terms.items():
                     into = own if term == base.term else syn
+                    held = 1.0 if tw > RELATED_COVER else tw / RELATED_COVER
                     for d, w in self.postings[term].items():
                         if tw * w > into.get(d, 0.0):
                             into[d] = tw * w
+                        if held > cover.get(d, 0.0):
+                            cover[d] = held
                 tf = dict(own)
                 for d, w in syn.items():
                     tf[d] = tf.get(d, 0.0) + w
@@ -903,8 +1041,9 @@ class _GameIndex:
                         best[d] = s
             for d, s in best.items():
                 scores[d] = scores.get(d, 0.0) + s
-                matched[d] = matched.get(d, 0) + 1
-                words_of.setdefault(d, set()).add(p)
+                matched[d] = matched.get(d, 0) + cover.get(d, 1.0)
+                if cover.get(d, 1.0) >= 1.0:
+                    words_of.setdefault(d, set()).add(p)
         if not scores:
             return None
         for left, right in zip(expanded, expanded[1:], strict=False):
@@ -927,7 +1066,66 @@ class _GameIndex:
             for d in self.titles.get(frozenset(base.term for base in readings), ()):
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
+        self.add_asks(expanded[:len(words)], bool(count), scores, matched)
+        mass = sum(max((i for _, i in terms.values()), default=0.0) for terms in expanded[:len(words)])
+        for d in self.by_rank_and_suit(raw):
+            scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
+            matched[d] = max(matched.get(d, 0), len(plans))
         return _Candidates(scores, matched, len(plans), raw, words_of, expanded)
+
+    def add_asks(self, expanded: list[dict[str, tuple[float, float]]], count: bool,
+                 scores: dict[int, float], matched: dict[int, float]) -> None:
+        """Add to each entry the likeness of its best ask to the query (see ASK_FLOOR, ASK_WEIGHT)."""
+        if not self.asks or not expanded:
+            return
+        held: dict[int, dict[int, float]] = {}  # ask -> query word -> best weighted idf it holds
+        mass = 0.0
+        for p, terms in enumerate(expanded):
+            mass += max((i for _, i in terms.values()), default=0.0)
+            for term, (weight, idf) in terms.items():
+                for a in self.ask_postings.get(term, ()):
+                    slot = held.setdefault(a, {})
+                    if weight * idf > slot.get(p, 0.0):
+                        slot[p] = weight * idf
+        if mass <= 0:
+            return
+        best: dict[int, tuple[float, int]] = {}
+        for a, words in held.items():
+            d, ask_mass, counts = self.asks[a]
+            likeness = sum(words.values()) / math.sqrt(mass * max(ask_mass, 1e-9))
+            if count and not counts:
+                likeness *= ASK_NOT_COUNTING
+            if likeness > best.get(d, (0.0, 0))[0]:
+                best[d] = (likeness, len(words))
+        for d, (likeness, n) in best.items():
+            if likeness < ASK_FLOOR:
+                continue
+            scores[d] = scores.get(d, 0.0) + ASK_WEIGHT * likeness * mass
+            if d not in matched:
+                matched[d] = n
+
+    def by_rank_and_suit(self, raw: list[str]) -> set[int]:
+        """The cards a query names by rank and suit: "the 7 of moons", "crown of knots", "9 of moons and suns"."""
+        named: list[set[int]] = []
+        if not self.by_rank:
+            return set()
+        for at, word in enumerate(raw[:-2]):
+            cards = self.by_rank.get(rank_key(word))
+            if not cards or raw[at + 1] != "of":
+                continue
+            suits = set()
+            for nxt in raw[at + 2:]:
+                if nxt in ("and", "&"):
+                    continue
+                key = rank_key(nxt)
+                if key not in self.suit_words:
+                    break
+                suits.add(key)
+            if suits:
+                named.append({d for held, d in cards if suits <= held})
+        # two cards named ("they led the ace of knots and I threw the ace of suns") ask how they meet:
+        # a rule, not either card
+        return named[0] if len(named) == 1 else set()
 
     def asks_for_a_kind(self, raw: list[str]) -> bool:
         """ "which site ...", "which of the suspects ...": the question asks for one of the game's named things."""
