@@ -157,7 +157,8 @@ class Composer:
                                  {mid: m.symbol for mid, m in db.marks.items()})
         # a text's {suit:ID} draws that suit's symbol in its ink, whatever the layout's templates read
         self._library = library_fingerprint(lib) + repr((self.icons.suits, self.icons.marks))
-        self.fonts = GameFonts(db.folder)  # the game's own TTFs, read when a layout first names one
+        # the game's own TTFs, then layouts/fonts/; read when a layout first names one
+        self.fonts = GameFonts(db.folder, lib.root / "fonts")
         self._library += self.fonts.fingerprint()  # a font file edited: its texts are measured again
         self.base: dict[str, Any] = {
             "game": {"id": db.id, "title": db.title, "short_title": db.short_title, "credit": db.credit,

@@ -6,7 +6,8 @@ digest, so an edited file is a new font). One TTF file per key gives the PDF and
 identical glyph metrics; the text layout measures with ReportLab's TTF parser.
 
 A game's fonts are the .ttf/.otf files in its folder (the one holding game.yaml, any
-depth), named by the family and style in each file's own name table.
+depth), then those in layouts/fonts/ (the display faces the shipped games name), named by the
+family and style in each file's own name table: a game's own file wins a name both hold.
 """
 
 from __future__ import annotations
@@ -269,6 +270,7 @@ class GameFonts:
     """A game's own fonts: the TTFs in its folder, found by family and style; read when first asked for."""
 
     folder: Path
+    shared: Path | None = None  # layouts/fonts/: display faces any game's layouts may name, after its own
     _fonts: list[GameFont] | None = None
     refused: list[RefusedFont] = field(default_factory=list)
     _by_name: dict[str, GameFont] = field(default_factory=dict)
@@ -277,7 +279,7 @@ class GameFonts:
     def fingerprint(self) -> str:
         """What the fonts' files are (path, size, time), without reading them: '' when the folder has none."""
         stats = []
-        for path in font_files(self.folder):
+        for path in self.files():
             try:
                 st = path.stat()
             except OSError:
@@ -285,11 +287,15 @@ class GameFonts:
             stats.append(f"{path}:{st.st_size}:{st.st_mtime_ns}")
         return hashlib.sha1("\n".join(stats).encode()).hexdigest() if stats else ""
 
+    def files(self) -> list[Path]:
+        """The game folder's font files, then the shared folder's."""
+        return font_files(self.folder) + (font_files(self.shared) if self.shared is not None else [])
+
     @property
     def fonts(self) -> list[GameFont]:
         if self._fonts is None:
             self._fonts = []
-            for path in font_files(self.folder):
+            for path in self.files():
                 got = read_font(path)
                 if isinstance(got, RefusedFont):
                     self.refused.append(got)
