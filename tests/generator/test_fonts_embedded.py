@@ -15,6 +15,13 @@ from casebook.generator.backends.pdf import scenes_to_pdf
 from casebook.generator.scene import Rect, Scene
 
 
+def base_font_name(font) -> str:
+    """A PDFium font's /BaseFont name, a subset's tag ("AAAAAA+") included."""
+    buf = ctypes.create_string_buffer(256)
+    n = pdfium_raw.FPDFFont_GetBaseFontName(font, buf, 256)
+    return buf.raw[:max(0, n - 1)].decode("latin-1")
+
+
 def _fonts_in_use(path) -> dict[str, bool]:
     """Every font a text object on any page uses: its base name -> whether the file embeds it."""
     used: dict[str, bool] = {}
@@ -25,10 +32,7 @@ def _fonts_in_use(path) -> dict[str, bool]:
                 if obj.type != pdfium_raw.FPDF_PAGEOBJ_TEXT:
                     continue
                 font = pdfium_raw.FPDFTextObj_GetFont(obj.raw)
-                buf = ctypes.create_string_buffer(256)
-                n = pdfium_raw.FPDFFont_GetBaseFontName(font, buf, 256)
-                name = buf.raw[:max(0, n - 1)].decode("latin-1")
-                used[name] = bool(pdfium_raw.FPDFFont_GetIsEmbedded(font))
+                used[base_font_name(font)] = bool(pdfium_raw.FPDFFont_GetIsEmbedded(font))
     finally:
         pdf.close()
     return used

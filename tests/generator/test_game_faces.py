@@ -20,6 +20,7 @@ from casebook.generator.build import BuildOptions, compose_game
 from casebook.generator.layouts import LAYOUTS_DIR, load_library
 from casebook.rules.problems import Place, Problems
 from tests.generator.test_colour_safety import hex_rgb
+from tests.generator.test_fonts_embedded import base_font_name
 
 FONTS = LAYOUTS_DIR / "fonts"
 # game -> (its display face's file, texts set in it: back titles, card names, sheet titles)
@@ -47,9 +48,7 @@ def texts_by_font(pdf_path: Path) -> dict[str, tuple[bool, str]]:
                 if obj.type != pdfium_raw.FPDF_PAGEOBJ_TEXT:
                     continue
                 font = pdfium_raw.FPDFTextObj_GetFont(obj.raw)
-                buf = ctypes.create_string_buffer(256)
-                n = pdfium_raw.FPDFFont_GetBaseFontName(font, buf, 256)
-                name = buf.raw[:max(0, n - 1)].decode("latin-1")
+                name = base_font_name(font)
                 size = pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
                 text = ctypes.create_string_buffer(size)
                 pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw,
