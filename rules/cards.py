@@ -11,21 +11,28 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib.resources import files
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from casebook.rules.problems import DataError, Place, Problems
 from casebook.rules.sheetsource import SHEET_SUFFIXES, SheetRow, load_sheet
-from casebook.rules.yamlsource import Node, PackedNode, Seq, load_yaml, place_of, plain
+from casebook.rules.yamlsource import PARSE_CACHE, Node, PackedNode, Seq, place_of, plain
 
 
 def shipped_folder(package: str) -> Path:
     """The folder of a data package that ships inside casebook (the games, the layouts).
 
-    Found through importlib.resources, so an installed wheel, an editable install and the
-    phone package (whose folders are mapped in by main.py) all read the same files.
+    Found where the import system finds the package (its spec, without importing it or
+    importlib.resources), so an installed wheel, an editable install and the phone package
+    (whose folders are mapped in by main.py) all read the same files.
     """
+    spec = find_spec(package)
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    # a package of another kind (in a zip): as importlib.resources sees it
+    from importlib.resources import files
+
     return Path(str(files(package)))
 
 
@@ -311,7 +318,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         problems.add(Place(str(folder)), f"no game '{game_id}': {game_path} does not exist",
                      f"one of: {known}")
         return None
-    raw = load_yaml(game_path, problems)
+    raw = PARSE_CACHE.load(game_path, problems)
     if raw is None:
         return None
     if not isinstance(raw, Node):
@@ -671,7 +678,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
         if path.suffix.lower() in SHEET_SUFFIXES:  # a spreadsheet saved as CSV, one card a row
             data = load_sheet(path, fields, problems, {"suit": db.suits, "mark": db.marks})
         else:
-            data = load_yaml(path, problems, packed="cards")
+            data = PARSE_CACHE.load(path, problems, packed="cards")
         if data is None:
             component.loaded = False
             return component
@@ -978,7 +985,7 @@ def _asks(node: Node, problems: Problems) -> tuple[str, ...]:
 
 
 def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
-    data = load_yaml(path, problems)
+    data = PARSE_CACHE.load(path, problems)
     if data is None:
         return
     if not isinstance(data, Node):
