@@ -17,6 +17,7 @@ import hashlib
 import json
 import marshal
 import os
+import pickle
 from dataclasses import dataclass, field
 from functools import cache
 from io import StringIO
@@ -568,10 +569,50 @@ def load_library(root: Path = LAYOUTS_DIR, problems: Problems | None = None) -> 
                     except ValueError as exc:
                         problems.add(settings.value_place(key), f"{key}: {exc}")
     sym_path = root / "symbols.yaml"
-    raw = PARSE_CACHE.load(sym_path, problems)
-    if raw is not None:
-        lib.symbols = parse_library(raw, problems, Place(str(sym_path)))
+    lib.symbols = _parsed_pictures(sym_path, problems)
     icons_path = root / ICONS_FILE  # pictures vendored from icon sets, beside our own
     if icons_path.is_file():
-        lib.symbols |= load_icons(PARSE_CACHE.load(icons_path, problems), problems, Place(str(icons_path)), lib.symbols)[0]
+        lib.symbols |= _parsed_pictures(icons_path, problems, lib.symbols)
     return lib
+
+
+def _parsed_pictures(path: Path, problems: Problems, own: dict[str, list[Part]] | None = None) -> dict[str, list[Part]]:
+    """symbols.yaml (own=None) or icons.yaml beside it, parsed and flattened (generator/symbols.py) once, then kept.
+
+    Kept in the user's cache, an entry named for the file's bytes, the names of our own symbols
+    and of the files beside it (the icons' licence files), under a folder named for the code that
+    parses it: any change finds no entry and parses again. A file with a problem is never kept:
+    it is said on every run.
+    """
+    from casebook.generator import symbols
+
+    folder = _cache_folder("pictures", (Path(symbols.__file__), Path(yamlsource.__file__)), "")
+    entry = None
+    if folder is not None:
+        try:
+            sha = hashlib.sha1(path.read_bytes())
+            beside = sorted(os.listdir(path.parent)) if own is not None else []
+            sha.update(repr((str(path), None if own is None else sorted(own), beside)).encode())
+            entry = folder / sha.hexdigest()
+            with open(entry, "rb") as f:
+                kept = pickle.load(f)
+            if isinstance(kept, dict):
+                return kept
+        except Exception:  # noqa: BLE001 - none kept yet, or an entry cut short or corrupt: parsed again
+            pass
+    before = len(problems)
+    raw = PARSE_CACHE.load(path, problems)
+    if own is None:
+        parsed = parse_library(raw, problems, Place(str(path))) if raw is not None else {}
+    else:
+        parsed = load_icons(raw, problems, Place(str(path)), own)[0]
+    if entry is not None and len(problems) == before:
+        tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, entry)  # whole or not at all
+        except (OSError, pickle.PicklingError, TypeError, AttributeError):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    return parsed
