@@ -8,6 +8,7 @@ own checks by registering them here (register_game_checks, done by rules/games/_
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from casebook.rules.problems import DataError, Place, Problems
-from casebook.rules.sheetsource import SHEET_SUFFIXES, SheetRow, load_sheet
 from casebook.rules.yamlsource import PARSE_CACHE, Node, PackedNode, Seq, place_of, plain
 
 
@@ -37,6 +37,15 @@ def shipped_folder(package: str) -> Path:
 
 
 CARDS_DIR = shipped_folder("casebook.cards")
+
+SHEET_SUFFIXES = (".csv", ".xlsx")  # card files read as spreadsheets (rules/sheetsource.py, imported for them alone)
+
+
+def _is_row(data: object) -> bool:
+    """Whether `data` is a spreadsheet's row (rules/sheetsource.py SheetRow): never, while no sheet was read."""
+    sheetsource = sys.modules.get("casebook.rules.sheetsource")
+    return sheetsource is not None and isinstance(data, sheetsource.SheetRow)
+
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
@@ -113,13 +122,13 @@ def card_label(cid: str, data: Any, component: str, number: int, names: tuple[st
     """
     if "id" in data:
         return f"card '{cid}'"
-    if isinstance(data, SheetRow) and len(names) > 1:  # a sheet's first text column, as the designer sees it
+    if _is_row(data) and len(names) > 1:  # a sheet's first text column, as the designer sees it
         names = tuple(sorted(names, key=lambda key: (key not in NAME_FIELDS, data.column_number(key))))
     values = (data.get(key) for key in names or NAME_FIELDS)
     name = next((v.strip() for v in values if isinstance(v, str) and v.strip() and "\n" not in v.strip()), "")
     if len(name) > 40:
         name = name[:39] + "…"
-    if isinstance(data, SheetRow):
+    if _is_row(data):
         return f"card '{name}' (row {data.row})" if name else f"card in row {data.row}"
     return f"card '{name}' (number {number} in '{component}')" if name else f"card {number} of '{component}'"
 
@@ -676,6 +685,8 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
     if "file" in node:
         path = db.folder / r.text("file")
         if path.suffix.lower() in SHEET_SUFFIXES:  # a spreadsheet saved as CSV, one card a row
+            from casebook.rules.sheetsource import load_sheet
+
             data = load_sheet(path, fields, problems, {"suit": db.suits, "mark": db.marks})
         else:
             data = PARSE_CACHE.load(path, problems, packed="cards")
@@ -694,7 +705,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
         problems.add(node.place, f"component '{cid}' has no cards", "file: <name>.yaml, or cards: [...]")
         return component
     for number, card_node in _numbered(holder, "cards", problems, required=True):
-        card = _read_card(card_node, card_node.row if isinstance(card_node, SheetRow) else number, component, db, problems)
+        card = _read_card(card_node, card_node.row if _is_row(card_node) else number, component, db, problems)
         if card is not None:
             component.cards.append(card)
     return component
@@ -955,7 +966,7 @@ def _unwritten(card: Card) -> str:
     """What to say of an id the card does not write (`<component>_<n>`: its place in the list, or its sheet's row)."""
     if "id" in card.data:
         return ""
-    return f", the id of a card without one (its component and {'row' if isinstance(card.data, SheetRow) else 'place in the list'})"
+    return f", the id of a card without one (its component and {'row' if _is_row(card.data) else 'place in the list'})"
 
 
 def _keywords(node: Node, problems: Problems) -> tuple[str, ...]:
