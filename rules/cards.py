@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from casebook.rules.problems import DataError, Place, Problems
 from casebook.rules.yamlsource import PARSE_CACHE, Node, PackedNode, Seq, place_of, plain
+
+if TYPE_CHECKING:
+    from casebook.rules.sheetsource import SheetRow
 
 
 def shipped_folder(package: str) -> Path:
@@ -41,7 +44,7 @@ CARDS_DIR = shipped_folder("casebook.cards")
 SHEET_SUFFIXES = (".csv", ".xlsx")  # card files read as spreadsheets (rules/sheetsource.py, imported for them alone)
 
 
-def _is_row(data: object) -> bool:
+def _is_row(data: object) -> TypeGuard[SheetRow]:
     """Whether `data` is a spreadsheet's row (rules/sheetsource.py SheetRow): never, while no sheet was read."""
     sheetsource = sys.modules.get("casebook.rules.sheetsource")
     return sheetsource is not None and isinstance(data, sheetsource.SheetRow)
