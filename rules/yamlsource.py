@@ -709,7 +709,29 @@ class ParseCache:
             except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
                 with contextlib.suppress(OSError):
                     tmp.unlink()
+            else:
+                _prune(folder)
         return tree
+
+
+MAX_KEPT = 1000  # parsed files kept in the cache; a new one past it lets go of the older half
+
+
+def _prune(folder: Path) -> None:
+    """Keep the cache from growing without end (every folder a deck was ever built from leaves its files):
+    past MAX_KEPT entries, the older half by the time each was written goes."""
+    import os
+
+    try:
+        with os.scandir(folder) as found:
+            entries = [(e.stat().st_mtime_ns, e.path) for e in found if e.is_file() and not e.name.startswith(".")]
+    except OSError:
+        return
+    if len(entries) <= MAX_KEPT:
+        return
+    for _, path in sorted(entries)[:len(entries) // 2]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 PARSE_CACHE = ParseCache()

@@ -153,3 +153,22 @@ def test_pictures_are_kept_parsed_and_a_corrupt_entry_is_ignored(tmp_path: Path,
         entry.write_bytes(b"\x80\x05not a pickle")
     problems = Problems()
     assert load_library(LAYOUTS_DIR, problems).symbols == plain and not problems
+
+
+def test_the_cache_lets_go_of_its_older_half_past_its_limit(tmp_path: Path, counted: list[Path],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlsource, "MAX_KEPT", 4)
+    paths = []
+    for i in range(5):
+        path = tmp_path / f"deck{i}.yaml"
+        path.write_text(f"cards:\n  - {{id: a{i}, name: Moth}}\n")
+        os.utime(path)
+        paths.append(path)
+        ParseCache().load(path, Problems(), packed="cards")
+        for entry in (tmp_path / "cache").rglob("*"):  # written in turn, a second apart (not within one clock tick)
+            if entry.is_file() and entry.stat().st_mtime_ns > 10**12:
+                os.utime(entry, ns=((i + 1) * 10**9, (i + 1) * 10**9))
+    entries = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert len(entries) == 3  # the fifth went past 4: the older half (2) let go
+    ParseCache().load(paths[-1], Problems(), packed="cards")  # the newest is still kept
+    assert len(counted) == 5
