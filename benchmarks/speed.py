@@ -1,6 +1,7 @@
 """The speed of a build as a user meets it: whole processes, interleaved, medians (issue 21, item 13).
 
-`python benchmarks/speed.py [ROUNDS] [--big N]` (default 5 rounds, a 10,000-card big deck). Prints,
+`python benchmarks/speed.py [ROUNDS] [--big N] [--only NAME[,NAME...]]` (default 5 rounds, a 10,000-card big
+deck; NAME: anchor, games, big, or a game's id for that game's build alone). Prints,
 each against its target, every figure the median of ROUNDS rounds that run every command once,
 in turn (so that a busy spell of the shared machine weighs on all of them alike):
 - the anchor: a 500-card deck's cold A4 PDF against a bare ReportLab script drawing its 500 faces
@@ -185,7 +186,7 @@ def anchor(tmp: Path, n_rounds: int) -> None:
           f"{verdict(median(ec) / median(cc) < 0.5)})  rounds {ratios(ew, cw)} | {ratios(ec, cc)}")
 
 
-def games(tmp: Path, n_rounds: int) -> None:
+def games(tmp: Path, n_rounds: int, chosen: tuple[str, ...] = GAMES) -> None:
     out = tmp / "games"
 
     def job(game: str, env: dict[str, str] | None = None) -> Callable[[], tuple[float, float]]:
@@ -194,14 +195,14 @@ def games(tmp: Path, n_rounds: int) -> None:
             return run([PY, "-m", "casebook", "build", game, "--out", str(out)], env)[:2]
         return go
 
-    for game in GAMES:
+    for game in chosen:
         run([PY, "-m", "casebook", "build", game, "--out", str(out)])
     # the first build after an install or a layout edit: every template compiled (no template cache kept)
     first = {**ENV, "CASEBOOK_CACHE_DIR": ""}
-    t = rounds(n_rounds, {**{game: job(game) for game in GAMES}, **{f"{game} first": job(game, first) for game in GAMES}})
+    t = rounds(n_rounds, {**{game: job(game) for game in chosen}, **{f"{game} first": job(game, first) for game in chosen}})
     print(f"each game, A4 + Letter, cold, a new process ({n_rounds} rounds; medians, wall | CPU; target < 0.7 s; "
           "templates compiled by an earlier run kept, as Python keeps .pyc files | without them, compiled anew):")
-    for game in GAMES:
+    for game in chosen:
         (wall, cpu), (_, first_cpu) = t[game], t[f"{game} first"]
         print(f"  {game:<10} {median(wall):5.2f} s | {median(cpu):5.2f} s   {verdict(median(cpu) < 0.7):<6}   "
               f"templates compiled anew: {median(first_cpu):5.2f} s CPU")
@@ -243,15 +244,28 @@ def main() -> int:
         at = args.index("--big")
         n_big = int(args[at + 1])
         del args[at:at + 2]
+    only: set[str] = set()
+    while "--only" in args:
+        at = args.index("--only")
+        only |= set(args[at + 1].split(","))
+        del args[at:at + 2]
+    unknown = only - {"anchor", "games", "big", *GAMES}
+    if unknown:
+        raise SystemExit(f"--only: no part named {', '.join(sorted(unknown))} (anchor, games, big, or one of "
+                         f"{', '.join(GAMES)})")
+    chosen = tuple(g for g in GAMES if not only or "games" in only or g in only)
     n_rounds = int(args[0]) if args else 5
     print(f"{load()} (start)")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        anchor(tmp, n_rounds)
-        print(load())
-        games(tmp, n_rounds)
-        print(load())
-        big(tmp, n_big, max(1, n_rounds // 2))
+        if not only or "anchor" in only:
+            anchor(tmp, n_rounds)
+            print(load())
+        if chosen:
+            games(tmp, n_rounds, chosen)
+            print(load())
+        if not only or "big" in only:
+            big(tmp, n_big, max(1, n_rounds // 2))
     print(f"{load()} (end)")
     return 0
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from casebook.generator.backends.fonts import metrics
@@ -37,6 +38,8 @@ from casebook.generator.scene import (
 from casebook.generator.units import PT_PER_MM
 from casebook.rules.cards import GameDatabase, Sheet
 from casebook.rules.problems import Problems
+
+_I = TypeVar("_I")
 
 OVERLAP = 10.0  # mm of board printed on both neighbouring pages: the glue strip
 BAND = 8.0  # mm at the top of a tiled page for its label
@@ -120,20 +123,27 @@ def tiling(board_w: float, board_h: float, paper_w: float, paper_h: float, margi
     return best
 
 
+def _moved(item: _I, **changes: Any) -> _I:
+    """dataclasses.replace for the scene's plain frozen items (no __post_init__, no slots), without a call of
+    __init__ and its checks for each of a board's thousands of items."""
+    out = object.__new__(type(item))
+    out.__dict__.update(item.__dict__, **changes)
+    return out
+
+
 def shift_scene_items(items: list[Item], dx: float, dy: float) -> list[Item]:
     """The same drawing moved by (dx, dy) mm."""
     out: list[Item] = []
     for item in items:
-        if isinstance(item, Rect | Clip):
-            out.append(replace(item, x=item.x + dx, y=item.y + dy))
+        if isinstance(item, Rect | Clip | TextRun):
+            out.append(_moved(item, x=item.x + dx, y=item.y + dy))
         elif isinstance(item, Ellipse):
-            out.append(replace(item, cx=item.cx + dx, cy=item.cy + dy))
+            out.append(_moved(item, cx=item.cx + dx, cy=item.cy + dy))
         elif isinstance(item, Polyline):
-            out.append(replace(item, points=tuple((x + dx, y + dy) for x, y in item.points)))
+            out.append(_moved(item, points=tuple([(x + dx, y + dy) for x, y in item.points])))
         elif isinstance(item, Shape):
-            out.append(item.moved(lambda p: (p[0] + dx, p[1] + dy)))
-        elif isinstance(item, TextRun):
-            out.append(replace(item, x=item.x + dx, y=item.y + dy))
+            out.append(_moved(item, subpaths=tuple([tuple([(x + dx, y + dy) for x, y in ring])
+                                                    for ring in item.subpaths]), width=item.width * 1.0))
         else:  # a picture, or any item that knows how to move itself
             shifted = getattr(item, "shifted", None)
             out.append(shifted(dx, dy) if callable(shifted) else item)

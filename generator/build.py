@@ -340,17 +340,29 @@ def _placed_below(sheets: list[CardSheet]) -> list[CardSheet]:
     block with its own bleed and marks, parted from the block above by a cut across the page.
     """
     kept: list[CardSheet] = []
+    # the sheets kept, by the plan of their last block (whether a block fits below depends on the two plans alone):
+    # a deck of thousands of sheets shares a few plans, so each sheet asks each plan once, not every sheet before it
+    by_last: dict[int, tuple[SheetPlan, list[int]]] = {}
     for sheet in sheets:
-        for host in reversed(kept):  # the nearest first: pieces stay near their place in the PDF
-            last = (host.riders or [host])[-1]
-            placed = last.plan.below(sheet.plan)
-            if placed is not None:
-                if not host.riders:  # its label keeps above the blocks below
-                    host.plan = replace(host.plan, clear_below=host.plan.parting(placed))
-                host.riders.append(CardSheet(sheet.size_id, placed, sheet.faces))
-                break
-        else:
+        nearest: tuple[int, SheetPlan] | None = None  # the nearest first: pieces stay near their place in the PDF
+        for last_plan, hosts in by_last.values():
+            if hosts and (nearest is None or hosts[-1] > nearest[0]):
+                placed = last_plan.below(sheet.plan)
+                if placed is not None:
+                    nearest = (hosts[-1], placed)
+        if nearest is None:
+            by_last.setdefault(id(sheet.plan), (sheet.plan, []))[1].append(len(kept))
             kept.append(sheet)
+            continue
+        at, placed = nearest
+        host = kept[at]
+        by_last[id((host.riders or [host])[-1].plan)][1].remove(at)
+        if not host.riders:  # its label keeps above the blocks below
+            host.plan = replace(host.plan, clear_below=host.plan.parting(placed))
+        host.riders.append(CardSheet(sheet.size_id, placed, sheet.faces))
+        hosts = by_last.setdefault(id(placed), (placed, []))[1]
+        hosts.append(at)
+        hosts.sort()
     return kept
 
 

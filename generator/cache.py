@@ -27,7 +27,7 @@ from casebook.generator.scene import Scene
 if TYPE_CHECKING:
     from casebook.generator.layouts import LayoutLibrary
 
-CACHE_VERSION = 2  # 2: scenes may hold pictures (images in layouts)
+CACHE_VERSION = 3  # 2: scenes may hold pictures (images in layouts); 3: long keys held as digests (_slot)
 FILE_NAME = f"scenes-v{CACHE_VERSION}.bin"
 _TRAILER = struct.Struct("<Q8s")
 _MAGIC = b"casebook"
@@ -35,6 +35,14 @@ _SPAN = 1 << 32  # an index entry is offset * _SPAN + length
 _CODE = ("cache.py", "compose.py", "images.py", "layouts.py", "scene.py", "symbols.py", "text.py", "units.py",
          "backends/fonts.py", "backends/imagefiles.py")
 _code_digest: str | None = None
+
+
+def _slot(key: str) -> str | bytes:
+    """How the index holds a key: a scene's (a bare digest, held by its face anyway) as it is; a longer one (a
+    backend's drawing or page, made anew for each lookup) as 16 bytes of its digest, a third of its size."""
+    if ":" not in key:
+        return key
+    return hashlib.blake2b(key.encode(), digest_size=16).digest()
 
 
 def code_fingerprint() -> str:
@@ -73,8 +81,8 @@ class SceneStore:
         self._recent: OrderedDict[str, Any] = OrderedDict()
         self._held: dict[str, Any] = {}  # in memory only: no folder, or composed with problems
         # this build's entries in the new file: offset and length in one int (a deck of thousands has tens of thousands)
-        self._index: dict[str, int] = {}
-        self._old_index: dict[str, int] = {}
+        self._index: dict[str | bytes, int] = {}  # by _slot(key)
+        self._old_index: dict[str | bytes, int] = {}
         self._old: BinaryIO | None = None
         self._new: BinaryIO | None = None
         self._unflushed = False
@@ -100,11 +108,12 @@ class SceneStore:
             f.close()  # unreadable or another version: compose everything
 
     def __contains__(self, key: str) -> bool:
-        if key in self._recent or key in self._held or key in self._index:
+        slot = _slot(key)
+        if key in self._recent or key in self._held or slot in self._index:
             return True
-        if key in self._old_index:  # found from the previous build: carried into this one unread
+        if slot in self._old_index:  # found from the previous build: carried into this one unread
             assert self._old is not None
-            offset, length = divmod(self._old_index[key], _SPAN)
+            offset, length = divmod(self._old_index[slot], _SPAN)
             blob = os.pread(self._old.fileno(), length, offset)
             self._write(key, blob)
             self._carried = (key, blob)  # asked for next, most likely: read from here, not back from the file
@@ -118,7 +127,7 @@ class SceneStore:
 
         Never held in memory beyond the call: a large deck's pages stay on disk.
         """
-        if key in self._index:
+        if _slot(key) in self._index:
             return self.written(key)
         if key in self:  # from the previous build: carried into this one
             assert self._carried is not None
@@ -128,7 +137,7 @@ class SceneStore:
 
     def has_blob(self, key: str) -> bool:
         """Whether this build has written bytes under `key` (to be read back by `written`, not held)."""
-        return key in self._index
+        return _slot(key) in self._index
 
     def written(self, key: str) -> bytes:
         """The bytes this build wrote under `key`, read back from its file."""
@@ -136,12 +145,12 @@ class SceneStore:
         if self._unflushed:
             self._new.flush()
             self._unflushed = False
-        offset, length = divmod(self._index[key], _SPAN)
+        offset, length = divmod(self._index[_slot(key)], _SPAN)
         return os.pread(self._new.fileno(), length, offset)
 
     def put_blob(self, key: str, data: bytes) -> None:
         """Keep bytes for the next build (only with a folder: in memory they would only grow)."""
-        if self.folder is not None and key not in self._index:
+        if self.folder is not None and _slot(key) not in self._index:
             self._write(key, data)
 
     def put(self, key: str, scene: Scene | object, keep: bool = True) -> None:
@@ -149,7 +158,7 @@ class SceneStore:
         if self.folder is None or not keep:
             self._held[key] = scene
             return
-        if key not in self._index:
+        if _slot(key) not in self._index:
             self._write(key, pickle.dumps(scene, protocol=pickle.HIGHEST_PROTOCOL))
         self._remember(key, scene)
 
@@ -160,7 +169,7 @@ class SceneStore:
             self._made = [p for p in (self.folder, *self.folder.parents) if not p.exists()]
             self.folder.mkdir(parents=True, exist_ok=True)
             self._new = open(self.folder / f".{FILE_NAME}.tmp", "w+b")  # noqa: SIM115 - closed by commit/close
-        self._index[key] = self._new.tell() * _SPAN + len(blob)
+        self._index[_slot(key)] = self._new.tell() * _SPAN + len(blob)
         self._new.write(blob)
         self._unflushed = True
 
@@ -178,7 +187,7 @@ class SceneStore:
             if self._unflushed:  # read back through the file: what was written must be in it
                 self._new.flush()
                 self._unflushed = False
-            offset, length = divmod(self._index[key], _SPAN)
+            offset, length = divmod(self._index[_slot(key)], _SPAN)
             scene = pickle.loads(os.pread(self._new.fileno(), length, offset))
         self._remember(key, scene)
         return scene
@@ -193,7 +202,9 @@ class SceneStore:
         """Make this build's scenes the cache the next build finds, atomically; then close."""
         if self.folder is not None and self._new is not None:
             offset = self._new.tell()
-            pickle.dump({"code": code_fingerprint(), "index": self._index}, self._new, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler = pickle.Pickler(self._new, protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.fast = True  # no memo of the index's tens of thousands of keys (it holds no object twice): flat memory
+            pickler.dump({"code": code_fingerprint(), "index": self._index})
             self._new.write(_TRAILER.pack(offset, _MAGIC))
             self._new.flush()
             os.replace(self._new.name, self.folder / FILE_NAME)

@@ -18,7 +18,6 @@ import json
 import marshal
 import os
 import pickle
-import sys
 from dataclasses import dataclass, field
 from functools import cache
 from io import StringIO
@@ -35,9 +34,11 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from casebook.generator.symbols import ICONS_FILE, Part, load_icons, parse_library
 from casebook.generator.units import parse_length
+from casebook.rules import yamlsource
 from casebook.rules.cards import shipped_folder
 from casebook.rules.problems import Place, Problems
 from casebook.rules.yamlsource import Node, load_yaml, place_of
+from casebook.rules.yamlsource import cache_folder as _cache_folder
 
 LAYOUTS_DIR = shipped_folder("casebook.layouts")
 _MISSING = object()
@@ -284,80 +285,11 @@ class TemplateCache:
 TEMPLATE_CACHE = TemplateCache()
 
 
-def _cache_folder(kind: str, sources: tuple[Path, ...], versions: str) -> Path | None:
-    """A folder of the user's cache for what was made by the code in `sources` (and libraries at `versions`).
+class ParseCache(yamlsource.ParseCache):
+    """Layout files as parsed, kept between runs in the user's cache folder (rules/yamlsource.py ParseCache)."""
 
-    `$CASEBOOK_CACHE_DIR` chooses the cache (empty: keep nothing); else `$XDG_CACHE_HOME/casebook`,
-    else `~/.cache/casebook`. None when nothing is kept.
-    """
-    chosen = os.environ.get("CASEBOOK_CACHE_DIR")
-    if chosen is None:
-        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        chosen = os.path.join(home, "casebook")
-    if not chosen:
-        return None
-    flavour = hashlib.sha1(f"{versions} {sys.version} {sys.implementation.cache_tag}".encode())
-    try:  # (a package shipped as bytecode alone has no source to name the folder by: nothing kept)
-        for source in sources:
-            flavour.update(source.read_bytes())
-    except OSError:
-        return None
-    return Path(chosen) / f"{kind}-{flavour.hexdigest()[:16]}"
-
-
-class ParseCache:
-    """Layout files as parsed, kept between runs in the user's cache folder, as TemplateCache keeps templates.
-
-    A file's entry is found by its path and holds the file's modification time (ns), size and
-    inode with the parsed tree (pickle: mappings and lists that know their places); a file whose
-    time, size or inode changed, or an entry that cannot be read, is parsed again. The folder is
-    named for the parser's code (rules/yamlsource.py, rules/problems.py), PyYAML's version and
-    Python's. A file with a problem is never kept: its problems are said again on every run.
-    """
-
-    def __init__(self) -> None:
-        self._folder: Path | None | object = _MISSING
-
-    def folder(self) -> Path | None:
-        if self._folder is _MISSING:
-            import yaml
-
-            from casebook.rules import problems, yamlsource
-
-            self._folder = _cache_folder("yaml", (Path(yamlsource.__file__), Path(problems.__file__)), yaml.__version__)
-        return self._folder  # type: ignore[return-value]
-
-    def load(self, path: Path, problems: Problems) -> Any:
-        """load_yaml(path, problems), from the cache when the file is unchanged since it was kept."""
-        folder = self.folder()
-        if folder is None:
-            return load_yaml(path, problems)
-        try:
-            st = path.stat()
-        except OSError:
-            return load_yaml(path, problems)  # says it cannot be read
-        stamp = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
-        entry = folder / hashlib.sha1(str(path).encode()).hexdigest()
-        try:
-            with open(entry, "rb") as f:
-                if pickle.load(f) == stamp:
-                    return pickle.load(f)
-        except (OSError, EOFError, ValueError, TypeError, AttributeError, pickle.UnpicklingError):
-            pass
-        before = len(problems)
-        tree = load_yaml(path, problems)
-        if tree is not None and len(problems) == before:
-            tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                with open(tmp, "wb") as f:
-                    pickle.dump(stamp, f, protocol=pickle.HIGHEST_PROTOCOL)
-                    pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, entry)  # whole or not at all
-            except (OSError, pickle.PicklingError, TypeError, AttributeError):
-                with contextlib.suppress(OSError):
-                    tmp.unlink()
-        return tree
+    def parse(self, path: Path, problems: Problems, packed: str | None = None) -> Any:
+        return load_yaml(path, problems)
 
 
 PARSE_CACHE = ParseCache()
@@ -637,10 +569,50 @@ def load_library(root: Path = LAYOUTS_DIR, problems: Problems | None = None) -> 
                     except ValueError as exc:
                         problems.add(settings.value_place(key), f"{key}: {exc}")
     sym_path = root / "symbols.yaml"
-    raw = PARSE_CACHE.load(sym_path, problems)
-    if raw is not None:
-        lib.symbols = parse_library(raw, problems, Place(str(sym_path)))
+    lib.symbols = _parsed_pictures(sym_path, problems)
     icons_path = root / ICONS_FILE  # pictures vendored from icon sets, beside our own
     if icons_path.is_file():
-        lib.symbols |= load_icons(PARSE_CACHE.load(icons_path, problems), problems, Place(str(icons_path)), lib.symbols)[0]
+        lib.symbols |= _parsed_pictures(icons_path, problems, lib.symbols)
     return lib
+
+
+def _parsed_pictures(path: Path, problems: Problems, own: dict[str, list[Part]] | None = None) -> dict[str, list[Part]]:
+    """symbols.yaml (own=None) or icons.yaml beside it, parsed and flattened (generator/symbols.py) once, then kept.
+
+    Kept in the user's cache, an entry named for the file's bytes, the names of our own symbols
+    and of the files beside it (the icons' licence files), under a folder named for the code that
+    parses it: any change finds no entry and parses again. A file with a problem is never kept:
+    it is said on every run.
+    """
+    from casebook.generator import symbols
+
+    folder = _cache_folder("pictures", (Path(symbols.__file__), Path(yamlsource.__file__)), "")
+    entry = None
+    if folder is not None:
+        try:
+            sha = hashlib.sha1(path.read_bytes())
+            beside = sorted(os.listdir(path.parent)) if own is not None else []
+            sha.update(repr((str(path), None if own is None else sorted(own), beside)).encode())
+            entry = folder / sha.hexdigest()
+            with open(entry, "rb") as f:
+                kept = pickle.load(f)
+            if isinstance(kept, dict):
+                return kept
+        except Exception:  # noqa: BLE001 - none kept yet, or an entry cut short or corrupt: parsed again
+            pass
+    before = len(problems)
+    raw = PARSE_CACHE.load(path, problems)
+    if own is None:
+        parsed = parse_library(raw, problems, Place(str(path))) if raw is not None else {}
+    else:
+        parsed = load_icons(raw, problems, Place(str(path)), own)[0]
+    if entry is not None and len(problems) == before:
+        tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, entry)  # whole or not at all
+        except (OSError, pickle.PicklingError, TypeError, AttributeError):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    return parsed

@@ -120,6 +120,14 @@ class SheetPlan:
         if self.landscape or other.landscape or (self.paper_w, self.paper_h) != (other.paper_w, other.paper_h) \
                 or self.reserve[3]:
             return None
+        # every sheet of a deck asks each earlier block again, mostly of the same two plans (notes never matter)
+        key = ("below", id(other))
+        kept = self._memo.get(key)
+        if kept is None or kept[0] is not other:
+            kept = self._memo[key] = (other, self._below(other))  # `other` held: its id stays its own
+        return kept[1] if kept[1] is None else replace(kept[1], notes=[])
+
+    def _below(self, other: SheetPlan) -> SheetPlan | None:
         top = self.block()[3] + self.outer[3] + MARK_GAP + MARK_MAX + RIDER_GAP
         placed = replace(other, y0=top + MARK_MAX + MARK_GAP + other.bleed, notes=[],
                          reserve=(0.0, top - other.margin - 2 * LABEL_PAD, 0.0, LABEL_DEPTH))  # below: the page's label

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from casebook.rules.sheetsource import SHEET_SUFFIXES
+from casebook.rules.cards import SHEET_SUFFIXES
 
 Snapshot = dict[Path, tuple[int, int]]  # file -> (mtime in ns, size)
 WATCHED = {".yaml", ".yml", ".ttf", ".otf", ".png", ".jpg", ".jpeg", ".svg", *SHEET_SUFFIXES}

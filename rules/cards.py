@@ -8,28 +8,47 @@ own checks by registering them here (register_game_checks, done by rules/games/_
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib.resources import files
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from casebook.rules.problems import DataError, Place, Problems
-from casebook.rules.sheetsource import SHEET_SUFFIXES, SheetRow, load_sheet
-from casebook.rules.yamlsource import Node, PackedNode, Seq, load_yaml, place_of, plain
+from casebook.rules.yamlsource import PARSE_CACHE, Node, PackedNode, Seq, place_of, plain
+
+if TYPE_CHECKING:
+    from casebook.rules.sheetsource import SheetRow
 
 
 def shipped_folder(package: str) -> Path:
     """The folder of a data package that ships inside casebook (the games, the layouts).
 
-    Found through importlib.resources, so an installed wheel, an editable install and the
-    phone package (whose folders are mapped in by main.py) all read the same files.
+    Found where the import system finds the package (its spec, without importing it or
+    importlib.resources), so an installed wheel, an editable install and the phone package
+    (whose folders are mapped in by main.py) all read the same files.
     """
+    spec = find_spec(package)
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    # a package of another kind (in a zip): as importlib.resources sees it
+    from importlib.resources import files
+
     return Path(str(files(package)))
 
 
 CARDS_DIR = shipped_folder("casebook.cards")
+
+SHEET_SUFFIXES = (".csv", ".xlsx")  # card files read as spreadsheets (rules/sheetsource.py, imported for them alone)
+
+
+def _is_row(data: object) -> TypeGuard[SheetRow]:
+    """Whether `data` is a spreadsheet's row (rules/sheetsource.py SheetRow): never, while no sheet was read."""
+    sheetsource = sys.modules.get("casebook.rules.sheetsource")
+    return sheetsource is not None and isinstance(data, sheetsource.SheetRow)
+
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
@@ -106,13 +125,13 @@ def card_label(cid: str, data: Any, component: str, number: int, names: tuple[st
     """
     if "id" in data:
         return f"card '{cid}'"
-    if isinstance(data, SheetRow) and len(names) > 1:  # a sheet's first text column, as the designer sees it
+    if _is_row(data) and len(names) > 1:  # a sheet's first text column, as the designer sees it
         names = tuple(sorted(names, key=lambda key: (key not in NAME_FIELDS, data.column_number(key))))
     values = (data.get(key) for key in names or NAME_FIELDS)
     name = next((v.strip() for v in values if isinstance(v, str) and v.strip() and "\n" not in v.strip()), "")
     if len(name) > 40:
         name = name[:39] + "…"
-    if isinstance(data, SheetRow):
+    if _is_row(data):
         return f"card '{name}' (row {data.row})" if name else f"card in row {data.row}"
     return f"card '{name}' (number {number} in '{component}')" if name else f"card {number} of '{component}'"
 
@@ -311,7 +330,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         problems.add(Place(str(folder)), f"no game '{game_id}': {game_path} does not exist",
                      f"one of: {known}")
         return None
-    raw = load_yaml(game_path, problems)
+    raw = PARSE_CACHE.load(game_path, problems)
     if raw is None:
         return None
     if not isinstance(raw, Node):
@@ -669,9 +688,11 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
     if "file" in node:
         path = db.folder / r.text("file")
         if path.suffix.lower() in SHEET_SUFFIXES:  # a spreadsheet saved as CSV, one card a row
+            from casebook.rules.sheetsource import load_sheet
+
             data = load_sheet(path, fields, problems, {"suit": db.suits, "mark": db.marks})
         else:
-            data = load_yaml(path, problems, packed="cards")
+            data = PARSE_CACHE.load(path, problems, packed="cards")
         if data is None:
             component.loaded = False
             return component
@@ -687,7 +708,7 @@ def _read_component(node: Node, db: GameDatabase, problems: Problems, printed: b
         problems.add(node.place, f"component '{cid}' has no cards", "file: <name>.yaml, or cards: [...]")
         return component
     for number, card_node in _numbered(holder, "cards", problems, required=True):
-        card = _read_card(card_node, card_node.row if isinstance(card_node, SheetRow) else number, component, db, problems)
+        card = _read_card(card_node, card_node.row if _is_row(card_node) else number, component, db, problems)
         if card is not None:
             component.cards.append(card)
     return component
@@ -948,7 +969,7 @@ def _unwritten(card: Card) -> str:
     """What to say of an id the card does not write (`<component>_<n>`: its place in the list, or its sheet's row)."""
     if "id" in card.data:
         return ""
-    return f", the id of a card without one (its component and {'row' if isinstance(card.data, SheetRow) else 'place in the list'})"
+    return f", the id of a card without one (its component and {'row' if _is_row(card.data) else 'place in the list'})"
 
 
 def _keywords(node: Node, problems: Problems) -> tuple[str, ...]:
@@ -978,7 +999,7 @@ def _asks(node: Node, problems: Problems) -> tuple[str, ...]:
 
 
 def _read_rules(path: Path, db: GameDatabase, problems: Problems) -> None:
-    data = load_yaml(path, problems)
+    data = PARSE_CACHE.load(path, problems)
     if data is None:
         return
     if not isinstance(data, Node):

@@ -19,10 +19,10 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
 
+from casebook.rules.cards import SHEET_SUFFIXES  # noqa: F401 - the suffixes, defined once there
 from casebook.rules.problems import CellPlace, Place, Problem, Problems, column_letter
 from casebook.rules.yamlsource import MAX_BYTES, MAX_SCALAR, Node, PackedNode, Seq
 
-SHEET_SUFFIXES = (".csv", ".xlsx")
 # cards (rows) in one CSV sheet: a 10,000-card deck is a fifth of it; 5 MB of rows of ~100 characters. The
 # rows are held while the header is checked, so this bounds memory (an empty row is a list) as MAX_BYTES bounds text.
 MAX_ROWS = 50_000

@@ -11,18 +11,28 @@ text that is not UTF-8, nesting too deep, aliases that expand to too many values
 from __future__ import annotations
 
 import codecs
+import contextlib
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from casebook.rules.problems import Place, Problem, Problems
 
-# libyaml's parser (bundled with PyYAML's wheels) keeps the same marks and is ~10x faster
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:
+    import yaml
+
+# PyYAML is imported when a file is first parsed, not with this module: a build whose files are all
+# found parsed in the user's cache (ParseCache) never imports it.
+
+
+def __getattr__(name: str) -> Any:
+    if name == "_LOADER":  # libyaml's parser (bundled with PyYAML's wheels) keeps the same marks and is ~10x faster
+        import yaml
+
+        return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Node(dict):
@@ -149,7 +159,6 @@ _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
 _MERGE = "tag:yaml.org,2002:merge"
 _VALUE = "tag:yaml.org,2002:value"
-_IMPLICIT = yaml.SafeLoader.yaml_implicit_resolvers  # first character -> [(tag, pattern)]
 _SHOWN = 240  # characters of a line shown under its problem
 _LONG_LINE = re.compile(f"^[^\n]{{{MAX_LINE + 1}}}", re.MULTILINE)  # the first line of more than MAX_LINE characters
 
@@ -289,9 +298,12 @@ class _Frame:
 class _Reader:
     """Builds located values from the parser's events, counting depth and values as it goes."""
 
-    def __init__(self, source: _Source, allow_aliases: bool, packed: str | None = None, loader: Any = _LOADER):
+    def __init__(self, source: _Source, allow_aliases: bool, packed: str | None = None, loader: Any = None):
+        import yaml
+
         self.source = source
-        self.parser_class = loader
+        self.parser_class = loader or getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        self.implicit = yaml.SafeLoader.yaml_implicit_resolvers  # first character -> [(tag, pattern)]
         self.packed = packed  # the key of the top-level list whose mappings are packed as each ends
         self.path = source.spath
         self.problems_before = len(source.problems.items)
@@ -312,6 +324,8 @@ class _Reader:
         return Place(self.path, mark.line + 1, mark.column + 1)
 
     def read(self, text: str) -> Any:
+        import yaml
+
         parser = self.parser_class(text)
         try:
             get_event = parser.get_event
@@ -370,6 +384,8 @@ class _Reader:
         self.source.add(place.line, place.col, message, expected)
 
     def check_anchor(self, event: Any) -> None:
+        import yaml
+
         anchor = event.anchor
         if not self.allow_aliases:
             raise _Refused(event.start_mark, f"an anchor (&{anchor}) in a game log",
@@ -410,7 +426,7 @@ class _Reader:
         tag = self.tags.get(plain_text)
         if tag is None:
             tag = _STR  # what SafeLoader.resolve does for a plain scalar, without its per-call set-up
-            for candidate, pattern in _IMPLICIT.get(plain_text[:1], ()):
+            for candidate, pattern in self.implicit.get(plain_text[:1], ()):
                 if pattern.match(plain_text):
                     tag = candidate
                     break
@@ -418,6 +434,8 @@ class _Reader:
         return tag
 
     def construct(self, tag: str, event: Any, place: Place) -> Any:
+        import yaml
+
         text = event.value
         if tag == _INT and len(text) < 19 and text.isascii() and text.isdigit() and (text[0] != "0" or len(text) == 1):
             return int(text)  # the common case, without YAML 1.1's octal, sexagesimal and underscores
@@ -476,6 +494,8 @@ class _Reader:
         self.add(value, frame.place, frame.size, frame.height)
 
     def alias(self, event: Any) -> None:
+        import yaml
+
         if not self.allow_aliases:
             raise _Refused(event.start_mark, f"an alias (*{event.anchor}) in a game log",
                            "every value written out in full; logs never use anchors or aliases")
@@ -597,6 +617,126 @@ def load_yaml(path: Path, problems: Problems, packed: str | None = None) -> Any:
     return None if text is None else parse_yaml(text, str(path), problems, packed=packed)
 
 
+def cache_folder(kind: str, sources: tuple[Path, ...], versions: str) -> Path | None:
+    """A folder of the user's cache for what was made by the code in `sources` (and libraries at `versions`).
+
+    `$CASEBOOK_CACHE_DIR` chooses the cache (empty: keep nothing); else `$XDG_CACHE_HOME/casebook`,
+    else `~/.cache/casebook`. None when nothing is kept.
+    """
+    import hashlib
+    import os
+
+    chosen = os.environ.get("CASEBOOK_CACHE_DIR")
+    if chosen is None:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        chosen = os.path.join(home, "casebook")
+    if not chosen:
+        return None
+    flavour = hashlib.sha1(f"{versions} {sys.version} {sys.implementation.cache_tag}".encode())
+    try:  # (a package shipped as bytecode alone has no source to name the folder by: nothing kept)
+        for source in sources:
+            flavour.update(source.read_bytes())
+    except OSError:
+        return None
+    return Path(chosen) / f"{kind}-{flavour.hexdigest()[:16]}"
+
+
+_UNSET = object()
+
+
+class ParseCache:
+    """YAML files as parsed, kept between runs in the user's cache folder (see `cache_folder`).
+
+    A file's entry is found by its path (and how it is read: `packed`) and holds a digest of the
+    file's bytes with the parsed tree (pickle: mappings and lists that know their places); a file
+    whose bytes changed, or an entry that cannot be read, is parsed again. The folder is named for
+    the parser's code (this module, rules/problems.py) and PyYAML's, and Python's version. A file
+    with a problem is never kept: its problems are said again on every run. A build whose files are
+    all found here never imports PyYAML.
+    """
+
+    def __init__(self) -> None:
+        self._folder: Path | None | object = _UNSET  # found when first asked for
+
+    def folder(self) -> Path | None:
+        if self._folder is _UNSET:
+            from importlib.util import find_spec
+
+            from casebook.rules import problems
+
+            spec = find_spec("yaml")  # its version is in its __init__.py: read, not imported
+            origin = Path(spec.origin) if spec is not None and spec.origin else Path(__file__)
+            self._folder = cache_folder("yaml", (Path(__file__), Path(problems.__file__), origin), "")
+        return self._folder  # type: ignore[return-value]
+
+    def parse(self, path: Path, problems: Problems, packed: str | None = None) -> Any:
+        return load_yaml(path, problems, packed=packed)
+
+    def load(self, path: Path, problems: Problems, packed: str | None = None) -> Any:
+        """load_yaml(path, problems, packed), from the cache when the file's bytes are those kept."""
+        import hashlib
+        import os
+        import pickle
+
+        folder = self.folder()
+        if folder is None:
+            return self.parse(path, problems, packed)
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_BYTES + 1)
+        except OSError:
+            return self.parse(path, problems, packed)  # says it cannot be read
+        if len(data) > MAX_BYTES:
+            return self.parse(path, problems, packed)  # refused, as ever
+        stamp = (str(path), packed, hashlib.sha1(data).hexdigest())
+        entry = folder / hashlib.sha1(f"{path}\0{packed}".encode()).hexdigest()
+        try:
+            with open(entry, "rb") as f:
+                if pickle.load(f) == stamp:
+                    return pickle.load(f)
+        except Exception:  # noqa: BLE001 - a cache entry cut short, corrupt or of another make: parsed again
+            pass
+        before = len(problems)
+        tree = self.parse(path, problems, packed)
+        if tree is not None and len(problems) == before:
+            tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                with open(tmp, "wb") as f:
+                    pickle.dump(stamp, f, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, entry)  # whole or not at all
+            except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+            else:
+                _prune(folder)
+        return tree
+
+
+MAX_KEPT = 1000  # parsed files kept in the cache; a new one past it lets go of the older half
+
+
+def _prune(folder: Path) -> None:
+    """Keep the cache from growing without end (every folder a deck was ever built from leaves its files):
+    past MAX_KEPT entries, the older half by the time each was written goes."""
+    import os
+
+    try:
+        with os.scandir(folder) as found:
+            entries = [(e.stat().st_mtime_ns, e.path) for e in found if e.is_file() and not e.name.startswith(".")]
+    except OSError:
+        return
+    if len(entries) <= MAX_KEPT:
+        return
+    for _, path in sorted(entries)[:len(entries) // 2]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+PARSE_CACHE = ParseCache()
+
+
 def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True, packed: str | None = None) -> Any:
     """Parse YAML text named `spath` (for messages) with places, adding problems instead of raising.
 
@@ -604,6 +744,8 @@ def parse_yaml(text: str, spath: str, problems: Problems, aliases: bool = True, 
     keeps each mapping of the top-level `cards:` list as a PackedNode from the moment it
     ends: a file of thousands of cards never holds them all as located text at once.
     """
+    import yaml
+
     source = _Source(spath, text, problems)
     if not _check_text(source):
         return None
@@ -646,6 +788,8 @@ def _own_refusal_before(text: str, spath: str, aliases: bool, exc: yaml.MarkedYA
     heads (its look-ahead in flow nesting costs the square of the head), to refuse it with our
     own message at our own place.
     """
+    import yaml
+
     mark = exc.problem_mark
     if mark is None or "maximum nesting depth" not in str(exc.problem):
         return None
@@ -676,6 +820,8 @@ def plain(value: Any) -> Any:
 
 def dump_yaml(data: Any, flow: bool = False) -> str:
     """Plain data as YAML text (block style, or one flow-style line)."""
+    import yaml
+
     if flow:
         return str(yaml.safe_dump(data, default_flow_style=True, sort_keys=False, allow_unicode=True, width=10_000)).strip()
     return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None))

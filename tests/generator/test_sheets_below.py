@@ -144,3 +144,18 @@ def test_a_label_up_the_side_stops_above_the_block_below(paper):
     for shift in ((0.0, 0.0), (0.5, -0.8)):
         assert all(b.y + b.h <= parting + shift[1] for b in kept.label_bands(shift) if b.turned)
     assert [b for b in kept.label_bands() if not b.turned] == [b for b in host.label_bands() if not b.turned]
+
+
+def test_below_asked_again_gives_the_same_placement_in_a_plan_of_its_own():
+    """`below` is worked out once per pair of plans (a deck asks it of every earlier sheet); each answer is its own."""
+    host = plan_sheet(*POKER, *A4, bleed=3.0)
+    token = plan_sheet(*TOKEN, *A4, bleed=3.0, gutter=6.0, labels=False)
+    assert host is not None and token is not None
+    host, rider = host.used(6), token.used(14)
+    first, again = host.below(rider), host.below(rider)
+    assert first is not None and again is not None
+    assert first == again and first is not again
+    first.notes.append("a note of the first sheet only")
+    assert again.notes == [] and host.below(rider) == again
+    other = token.used(15)  # another plan: worked out for itself, not answered from the first
+    assert host.below(other) is None and host.below(rider) == again

@@ -1,0 +1,27 @@
+"""The scene store's index (generator/cache.py): long keys held as digests, found again by the next build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from casebook.generator.cache import FILE_NAME, SceneStore, _slot
+from casebook.generator.scene import Scene
+
+
+def test_long_keys_are_held_short_and_found_by_the_next_build(tmp_path: Path) -> None:
+    scene_key, drawing_key = "a" * 40, "a" * 40 + ":pdf:" + "b" * 40
+    assert _slot(scene_key) == scene_key  # a scene's key is held by its face anyway: kept as it is
+    assert isinstance(_slot(drawing_key), bytes) and len(_slot(drawing_key)) == 16
+    assert _slot(drawing_key) != _slot(drawing_key + "c")
+    store = SceneStore(tmp_path)
+    store.put(scene_key, Scene(10, 20))
+    store.put_blob(drawing_key, b"drawn once")
+    assert store.has_blob(drawing_key) and not store.has_blob(drawing_key + "c")
+    assert store.blob(drawing_key) == b"drawn once"
+    store.commit()
+    again = SceneStore(tmp_path)
+    assert again.blob(drawing_key) == b"drawn once" and again.blob(drawing_key + "c") is None
+    assert scene_key in again and again.get(scene_key).width == 10
+    assert again.reused == 2 and again.reused_scenes == 1
+    again.commit()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
