@@ -85,6 +85,8 @@ def parser() -> argparse.ArgumentParser:
     from casebook.generator.exports.run import add_arguments as add_export_arguments
 
     add_export_arguments(b)  # --per-card, --service, --tts, --split-sides, --fold, --cut-lines, --cover, --preview
+    b.add_argument("--preview-width", type=int, metavar="PX",
+                   help="with --preview: the set's picture (preview/GAME.png) this many pixels wide (default 1200)")
 
     v = sub.add_parser("validate", help="check card databases and their layouts")
     data_args(v)
@@ -206,6 +208,22 @@ def _refused_sets(games: list[str], opts: BuildOptions) -> str | None:
     return "; ".join(reasons) or None
 
 
+def _refused_preview(args: argparse.Namespace) -> str | None:
+    """Why the preview options cannot be used as given (None if they can)."""
+    if args.preview_width is None:
+        return None
+    from casebook.generator.preview import WIDTHS
+
+    if not args.preview:
+        return (f"--preview-width {args.preview_width}: it sets the width of the set's picture, which only --preview "
+                f"draws; add --preview (casebook build GAME --preview --preview-width {args.preview_width})")
+    low, high = WIDTHS
+    if not low <= args.preview_width <= high:
+        return (f"--preview-width {args.preview_width}: the set's picture is {low} to {high} pixels wide; "
+                f"give a width in that range (default 1200)")
+    return None
+
+
 def validate(args: argparse.Namespace) -> int:
     from casebook.generator.build import compose_game
     from casebook.generator.card_sets import EVERY_SET
@@ -255,6 +273,9 @@ def build(args: argparse.Namespace) -> int:
         print(f"casebook: --set: {message}", file=sys.stderr)
         return 2
     if (message := unknown_services(exports, opts)) is not None:
+        print(f"casebook: {message}", file=sys.stderr)
+        return 2
+    if (message := _refused_preview(args)) is not None:
         print(f"casebook: {message}", file=sys.stderr)
         return 2
 
@@ -320,6 +341,12 @@ def build(args: argparse.Namespace) -> int:
             if problems:
                 print(problems.format(), file=sys.stderr)
                 failed += 1
+        if args.preview and not problems:  # the whole set in one picture, beside the components' fans
+            from casebook.generator.preview import WIDTH, write_preview
+
+            picture = opts.out_dir / game / "preview" / f"{game}.png"
+            size = write_preview(composed, picture, args.preview_width or WIDTH)
+            print(f"wrote {picture} (the set in one picture, {size / 1024:.0f} KiB)")
         if problems:
             store.close()  # this build's scenes are not kept: the next one sees its problems again
         else:

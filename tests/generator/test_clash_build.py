@@ -1,6 +1,6 @@
 """The Clash of Minds print set: every component of the rulebook's list counted in the built PDFs,
 green and red backs (alike within a side, apart between sides, in greyscale too), influence cards
-readable upright and turned, the clock tower's dial, the tracks, legibility, safe zone, duplex."""
+readable upright and turned, legibility, safe zone, duplex (the board: test_clash_board.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from casebook.cli import main
 from casebook.generator.backends import png
 from casebook.generator.build import BuildOptions, compose_game
-from casebook.generator.scene import Ellipse, Rect, TextRun
+from casebook.generator.scene import Rect, TextRun
 from casebook.rules.problems import Problems
 from tests.generator import test_print_quality as quality
 from tests.generator.test_build import page_texts
@@ -26,15 +26,14 @@ from tests.generator.test_colour_safety import (
 )
 
 # The rulebook's "Components" list (seeds/003_...), line by line, and the components that print it;
-# the First Player Card is not in the list but in the setup ("he places the First Player Card").
+# the First Player Card is not in the list but in the setup ("he places the First Player Card"). The
+# "6 Influence Tracks Tokens" and the "1 Clock Tower Card" are one board (BOARD_LINES), not cards.
 RULEBOOK = {
     "7 Investigation Site Cards": ("sites",),
     "9 Crime Plan Cards": ("crime_plans",),
     "8 Agents Cards (4 for each player)": ("holmes_agents", "moriarty_agents"),
     "40 Influence Cards (20 for each player)": ("holmes_influence", "moriarty_influence"),
     "8 Action Cards (4 for each player)": ("actions",),
-    "6 Influence Tracks Tokens": ("track_pieces",),
-    "1 Clock Tower Card": ("clock_tower",),
     "2 help cards": ("help_cards",),
     "3 Influence Tokens": ("influence_tokens",),
     "1 Time Marker Token": ("time_marker",),
@@ -43,7 +42,8 @@ RULEBOOK = {
     "1 First Player Card": ("first_player",),
 }
 PER_SIDE = {"holmes_agents": 4, "moriarty_agents": 4, "holmes_influence": 20, "moriarty_influence": 20}
-TOKEN_WORDS = {"influence_tokens": "Influence", "time_marker": "Time", "distraction_tokens": "DISTRACTION",
+BOARD_LINES = {"6 Influence Tracks Tokens": ("THREAD", 2), "1 Clock Tower Card": ("THE CLOCK TOWER", 1)}
+TOKEN_WORDS = {"influence_tokens": "Influence", "time_marker": "TIME", "distraction_tokens": "DISTRACTION",
                "deduction_tokens": "DEDUCTION"}
 SIDE_PAIRS = [("holmes_influence", "moriarty_influence"), ("holmes_agents", "moriarty_agents")]
 LIGHTNESS_APART = 20.0  # L*, as tests/generator/test_colour_safety.py asks of decks sorted apart
@@ -94,6 +94,10 @@ def test_every_component_count_of_the_rulebook_is_in_the_pdf(built, composed, pa
         printed[cid] = len(re.findall(rf"\b{word}\b", words))
     for line, components in RULEBOOK.items():
         assert sum(printed[c] for c in components) == _count(line), (paper, line, {c: printed[c] for c in components})
+    # the board: its whole page (A3) shows one clock tower and a track (two halves) per Crime Thread
+    board = page_texts(built / "clash-board-a3.pdf")[0]
+    for line, (word, per) in BOARD_LINES.items():
+        assert board.count(word) * per == _count(line), (line, word, board.count(word))
     for cid, seen_numbers in numbers.items():
         assert seen_numbers == set(range(1, printed[cid] + 1)), cid  # every card once: 1/20 .. 20/20
     for cid, n in PER_SIDE.items():
@@ -101,10 +105,9 @@ def test_every_component_count_of_the_rulebook_is_in_the_pdf(built, composed, pa
 
 
 def test_each_side_has_its_half_of_the_shared_components(composed):
-    sides = Counter((cid, f.card.data.get("side")) for cid in ("actions", "help_cards", "track_pieces")
-                    for f in composed.faces[cid])
+    sides = Counter((cid, f.card.data.get("side")) for cid in ("actions", "help_cards") for f in composed.faces[cid])
     assert sides == {("actions", "holmes"): 4, ("actions", "moriarty"): 4, ("help_cards", "holmes"): 1,
-                     ("help_cards", "moriarty"): 1, ("track_pieces", "holmes"): 3, ("track_pieces", "moriarty"): 3}
+                     ("help_cards", "moriarty"): 1}
     mandatory = Counter(f.card.data["side"] for f in composed.faces["actions"] if f.card.data["actions"] == ["play"])
     assert mandatory == {"holmes": 1, "moriarty": 1}  # one mandatory and three optional cards a side
 
@@ -119,7 +122,7 @@ def _backs_by_side(composed, cid):
 
 
 @pytest.mark.parametrize("cid", ["holmes_influence", "moriarty_influence", "holmes_agents", "moriarty_agents",
-                                 "actions", "help_cards", "track_pieces", "crime_plans", "sites"])
+                                 "actions", "help_cards", "crime_plans", "sites"])
 def test_backs_are_identical_within_each_side(composed, cid):
     for side, backs in _backs_by_side(composed, cid).items():
         first = backs[0].tobytes()
@@ -128,7 +131,7 @@ def test_backs_are_identical_within_each_side(composed, cid):
 
 
 @pytest.mark.parametrize("vision", ["normal", "greyscale", "deuteranopia", "protanopia"])
-@pytest.mark.parametrize("cid", ["influence", "agents", "actions", "track_pieces"])
+@pytest.mark.parametrize("cid", ["influence", "agents", "actions"])
 def test_the_sides_backs_differ_in_lightness_and_pattern(composed, cid, vision):
     if cid in ("influence", "agents"):
         holmes, moriarty = _backs_by_side(composed, f"holmes_{cid}")["holmes"][0], \
@@ -190,37 +193,6 @@ def test_influence_cards_read_upright_and_turned(composed):
             assert [t for t, (x, y, a) in half if a == 0 and x > w - 16 and y < 16] == [value]
             checked += 1
     assert checked == 40
-
-
-def test_the_clock_tower_has_a_twelve_hour_dial(composed):
-    face = composed.faces["clock_tower"][0]
-    scene, b = face.face, face.face.bleed
-    hours = {r.text: r for r in scene.items if isinstance(r, TextRun) and r.size >= 12 and r.text.isdigit()}
-    assert set(hours) == {str(n) for n in range(1, 13)}
-    ellipses = [e for e in scene.items if isinstance(e, Ellipse)]
-    discs = [min(ellipses, key=lambda e: math.hypot(e.cx - r.x, e.cy - r.y) + e.rx) for r in hours.values()]
-    assert len(set(discs)) == 12
-    cx = sum(e.cx for e in discs) / 12
-    cy = sum(e.cy for e in discs) / 12
-    radii = [math.hypot(e.cx - cx, e.cy - cy) for e in discs]
-    assert max(radii) - min(radii) < 0.05  # on one circle
-    angles = sorted(math.degrees(math.atan2(e.cx - cx, cy - e.cy)) % 360 for e in discs)
-    assert all(abs((a2 - a1) - 30) < 0.1 for a1, a2 in zip(angles, angles[1:], strict=False))  # every 30 degrees
-    top = min(discs, key=lambda e: e.cy)
-    twelve = hours["12"]
-    assert abs(top.cx - cx) < 0.01 and abs(twelve.y - top.cy) < 4  # 12 at the top
-    size = composed.lib.sizes[face.component.size]
-    assert (scene.width - 2 * b, scene.height - 2 * b) == (size.width, size.height)  # the board is its own size
-
-
-def test_each_track_half_has_the_databases_length_of_token_sized_spaces(composed):
-    for face in composed.faces["track_pieces"]:
-        length = face.card.data["length"]
-        scene = face.face
-        spaces = [e for e in scene.items if isinstance(e, Ellipse) and e.rx * 2 >= 16]
-        numbers = sorted(int(r.text) for r in scene.items if isinstance(r, TextRun) and r.size >= 14)
-        assert len(spaces) == length and numbers == list(range(1, length + 1)), face.card.id
-        assert face.card.data["name"].split(":")[0] in " ".join(r.text for r in scene.items if isinstance(r, TextRun))
 
 
 @pytest.mark.parametrize("ink_saver", [False, True])

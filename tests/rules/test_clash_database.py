@@ -13,7 +13,7 @@ from casebook.rules.games import clash as c
 from casebook.rules.problems import Problems
 
 RULEBOOK_COUNTS = {"sites": 7, "crime_plans": 9, "holmes_agents": 4, "moriarty_agents": 4, "holmes_influence": 20,
-                   "moriarty_influence": 20, "actions": 8, "clock_tower": 1, "help_cards": 2, "track_pieces": 6,
+                   "moriarty_influence": 20, "actions": 8, "help_cards": 2,
                    "influence_tokens": 3, "time_marker": 1, "distraction_tokens": 8, "deduction_tokens": 3,
                    "first_player": 1}
 
