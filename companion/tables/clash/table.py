@@ -495,7 +495,6 @@ class Table(GameTable):
                                        lambda sid=site.id: self._tap(pad.tap_site, sid), disabled=site.id in used,
                                        height=48))
         body.add_widget(grid)
-        body.add_widget(button("Back", "site_back", self.screen.refresh, flat=True))
 
     def _thread_row(self, s: dict[str, Any], need: str) -> GridLayout:
         pad = self.pad
@@ -582,7 +581,7 @@ class Table(GameTable):
 
     def _plan_page(self) -> None:
         pad = self.pad
-        body = self.screen.start_page(on_cancel=pad.clear_plan)  # Back, Cancel and the page's Back agree
+        body = self.screen.start_page(on_cancel=pad.clear_plan)  # Back and Cancel agree
         body.add_widget(label(f"[b]{pad.who('moriarty')} only[/b] ({pad.who('holmes')} looks away): tap the Crime "
                               "Plan card you laid in thread 1, then 2, then 3 (one victim, one felony, one object)."))
         grid = self._grid(2)
@@ -598,7 +597,6 @@ class Table(GameTable):
         lay = button("Lay the plan", "plan_lay", lambda: self.screen.do(pad.lay_plan()))
         lay.disabled = len(pad.plan) < 3
         body.add_widget(lay)
-        body.add_widget(button("Back", "plan_back", lambda: self.screen.then(pad.clear_plan), flat=True))
 
     def _page_tap(self, tap: Any, *args: Any) -> None:
         tap(*args)
@@ -622,7 +620,6 @@ class Table(GameTable):
                 row.add_widget(button(f"Thread {i + 1}", f"place_{card}_{i + 1}",
                                       lambda c=card, i=i: self.screen.do(pad.place(c, i)), flat=True))
             body.add_widget(row)
-        body.add_widget(button("Back", "place_back", self.screen.refresh, flat=True))
 
     def _replace_page(self) -> None:
         """Archiving in the Agent mode: a player may put the face-down Agent back under the Agent deck."""
@@ -635,7 +632,6 @@ class Table(GameTable):
             if t.agent_here and not t.agent:
                 body.add_widget(button(f"{pad.who(side)}: put it back", f"replace_{side}",
                                        lambda sd=side: self.screen.do(pad.replace_agent(sd)), flat=True))
-        body.add_widget(button("Back", "replace_back", self.screen.refresh, flat=True))
 
     def _drop(self, side: str, cid: str) -> None:
         self.pad.toggle_discard(side, cid)
@@ -644,13 +640,12 @@ class Table(GameTable):
     def _discard_page(self, side: str | None = None) -> None:
         """Archiving: a player discards any cards from hand (seen by all), before the next site."""
         pad = self.pad
-        body = self.screen.start_page(on_cancel=pad.discarding.clear)  # Back, Cancel and the page's Back agree
+        body = self.screen.start_page(on_cancel=pad.discarding.clear)  # Back and Cancel agree
         if side is None:
             body.add_widget(label("[b]Archiving[/b]: a player may discard any cards left in hand. Who discards?"))
             for s in clash.SIDES:
                 body.add_widget(button(f"{pad.who(s)} ({pad.state.tables[s].hand} in hand)", f"discard_{s}",
                                        lambda s=s: self._discard_page(s), flat=True))
-            body.add_widget(button("Back", "discard_back", self.screen.refresh, flat=True))
             return
         mine = pad.discarding.get(side, [])
         body.add_widget(label(f"[b]{pad.who(side)}[/b] discards: " + (", ".join(
@@ -663,4 +658,3 @@ class Table(GameTable):
         done = button("Discard these", "discard_record", lambda: self.screen.do(pad.record_discard(side)))
         done.disabled = not mine
         body.add_widget(done)
-        body.add_widget(button("Back", "discard_back", lambda: self.screen.then(pad.discarding.clear), flat=True))

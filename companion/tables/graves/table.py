@@ -397,7 +397,6 @@ class Table(GameTable):
             else:
                 body.add_widget(self._ability_button(title, f"ab_{card}", why,
                                                      lambda c=card: self.screen.do(pad.use_ability(c))))
-        body.add_widget(button("Back", "ability_back", self.screen.refresh))
 
     def _ability_button(self, text: str, testid: str, why: str | None, action: Any) -> Any:
         """An ability (or its target): greyed out with the reason under it when the rules refuse it now."""
@@ -499,7 +498,6 @@ class Table(GameTable):
             text = ", ".join(names[i].split()[-1] for i in card["viable"])
             body.add_widget(button(text, f"evidence_{card.id}", lambda cid=card.id, w=who: self.screen.do(
                 self.session.do({"action": "note_evidence", "by": w, "evidence": cid})), flat=True))
-        body.add_widget(button("Back", "evidence_back", self.screen.refresh))
 
     def _identity_picker(self) -> None:
         who = self.session.state.players[self.session.state.case.mastermind]
@@ -508,7 +506,6 @@ class Table(GameTable):
         for iid, name in self.pad.identities():
             body.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(self.pad.set_identity(i)),
                                    flat=True))
-        body.add_widget(button("Back", "identity_back", self.screen.refresh))
 
     def _in_message_slot(self, text: str) -> None:
         """Landscape: the pad's own line shown in the message slot, unless the slot holds a word of its own (a

@@ -449,7 +449,6 @@ class Table(GameTable):
         for card in pad.cards():
             body.add_widget(button(card.name, f"stuck_{card.id}", lambda c=card.id: self.screen.do(pad.stuck(c)),
                                    flat=True))
-        body.add_widget(button("Back", "stuck_back", self.screen.refresh))
 
     def _over(self, s: dict[str, Any]) -> BoxLayout:
         """The winner and why, then each player's secret suspect (all public now) and who was out."""
