@@ -293,12 +293,9 @@ def top_picture(widget: Any, path: str | None, colour: str, size: float = 16, co
     if not corner:
         widget.padding = [0, dp(size + 3), 0, 0]
 
-    def place(w: Any, *_a: Any) -> None:
-        img.top = w.top - dp(3)
-        if corner:
-            img.x = w.x + dp(3)
-        else:
-            img.center_x = w.center_x
+    def place(w: Any, *_a: Any) -> None:  # from x, y and size: the aliases (top, center_x) may lag behind a new size
+        img.y = w.y + w.height - dp(3) - img.height
+        img.x = w.x + dp(3) if corner else w.x + (w.width - img.width) / 2
 
     widget.bind(pos=place, size=place)
     widget.add_widget(img)

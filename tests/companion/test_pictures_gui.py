@@ -58,3 +58,23 @@ def test_p_i_districts_and_display_show_their_pictures_and_the_case_its_own_only
         assert symbol_for("pi", card) in data["display"]["pictures"]["table"], card
     assert not data["table"]["pictures"]["popup"]
     assert sorted(data["held"]["pictures"]["popup"]) == sorted(symbol_for("pi", e) for e in state.cases[1])  # Ben's
+
+
+def test_hasty_row_shows_each_suspects_bust_and_a_secret_suspects_only_while_held(tmp_path):
+    from tests.companion.test_hasty_gui import ROW, SECRETS
+    from tests.companion.test_hasty_gui import new_game_steps as hasty_steps
+
+    d = {n: str(tmp_path / f"{n}.json") for n in ("table", "held", "traitor")}
+    steps = hasty_steps() + [*shot("hasty-new"), {"tap": "new_start"}, {"dump": d["table"]}, *shot("hasty"),
+                             {"press": "secret_0"}, {"wait": 0.6},
+                             {"dump": d["held"]}, *shot("hasty-held"), {"release": "secret_0"},
+                             {"press": "secret_1"}, {"wait": 0.6}, {"dump": d["traitor"]}, {"release": "secret_1"},
+                             {"quit": True}]
+    run(tmp_path, steps, timeout=120)
+    data = read_dumps(d)
+    shown = data["table"]["pictures"]["table"]
+    for sid in ROW:
+        assert symbol_for("hasty", sid) in shown, sid
+    assert not data["table"]["pictures"]["popup"]
+    assert data["held"]["pictures"]["popup"] == [symbol_for("hasty", SECRETS["Ann"])]
+    assert data["traitor"]["pictures"]["popup"] == []  # Ben is the Traitor: no bust, the same box
