@@ -78,3 +78,26 @@ def test_hasty_row_shows_each_suspects_bust_and_a_secret_suspects_only_while_hel
     assert not data["table"]["pictures"]["popup"]
     assert data["held"]["pictures"]["popup"] == [symbol_for("hasty", SECRETS["Ann"])]
     assert data["traitor"]["pictures"]["popup"] == []  # Ben is the Traitor: no bust, the same box
+
+
+def test_clash_site_shows_its_picture_and_a_hidden_crime_plan_only_in_moriartys_hold(tmp_path):
+    from casebook.rules.cards import load_database
+    from tests.companion.test_clash_pad import PLAN, SEED, planned_game
+
+    taps, _pad = planned_game(load_database("clash"), SEED)
+    laid = taps.index("deal_site")
+    d = {n: str(tmp_path / f"{n}.json") for n in ("plan_laid", "held", "site")}
+    steps: list = [{"tap": "new_game"}, {"tap": "game_clash"}, {"text": ["new.p1", "Ann"]},
+                   {"text": ["new.p2", "Ben"]}, {"text": ["new.seed", str(SEED)]}, {"tap": "new_start"}]
+    steps += [{"tap": tap} for tap in taps[:laid]]
+    steps += [{"dump": d["plan_laid"]}, {"press": "secret_1"}, {"wait": 0.6}, {"dump": d["held"]}, *shot("clash-held"),
+              {"release": "secret_1"}, {"tap": "deal_site"}, {"dump": d["site"]}, *shot("clash"), {"quit": True}]
+    run(tmp_path, steps, timeout=120)
+    data = read_dumps(d)
+    plans = sorted(symbol_for("clash", p) for p in PLAN)
+    for name in ("plan_laid", "site"):
+        on_table = data[name]["pictures"]["table"] + data[name]["pictures"]["popup"]
+        assert not set(plans) & set(on_table), (name, on_table)
+    assert sorted(data["held"]["pictures"]["popup"]) == plans
+    site = data["site"]["summary"]["site"]["id"]
+    assert symbol_for("clash", site) in data["site"]["pictures"]["table"]

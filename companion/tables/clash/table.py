@@ -18,11 +18,21 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from casebook.companion.pictures import picture_for
 from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.clash.pad import TAKE_WORDS, ClashPad
 from casebook.companion.theme import readable, rgba
-from casebook.companion.widgets import MARKUP, Tile, button, colour_bar, label
+from casebook.companion.widgets import (
+    MARKUP,
+    Tile,
+    button,
+    colour_bar,
+    label,
+    picture,
+    pictured,
+    top_picture,
+)
 from casebook.rules.games import clash
 
 SIDE_COLOURS = {"holmes": "#009E73", "moriarty": "#D55E00"}  # the card database's green and red
@@ -203,8 +213,8 @@ class Table(GameTable):
         info.add_widget(label(f"{s['clock']['shows']} · {left} hour{'' if left == 1 else 's'} left"))
         site = s["site"]
         if site:  # its effect is told under the threads
-            info.add_widget(label(f"[b]{site['name']}[/b]\nlimit {site['limit']} · +{site['hours']} "
-                                  f"hour{'' if site['hours'] == 1 else 's'}"))
+            info.add_widget(pictured(f"[b]{site['name']}[/b]\nlimit {site['limit']} · +{site['hours']} "
+                                     f"hour{'' if site['hours'] == 1 else 's'}", picture_for("clash", site["id"])))
         elif s["phase"] not in ("plan", "over"):
             info.add_widget(label(f"Stage {s['stage'] + 1}: no site revealed yet", muted=True))
         info.pos_hint = {"top": 1}
@@ -252,6 +262,14 @@ class Table(GameTable):
         head = label(f"[b]Thread {t['thread']}[/b]\n{state}", halign="center")
         head.font_size = app.fs * sp(13)
         box.add_widget(head)
+        public = t["plan"] and (t["revealed"] or s["phase"] == "over")  # a hidden plan's picture: Moriarty's hold only
+        shown = picture_for("clash", t["plan"]) if public else None
+        if shown:
+            holder = BoxLayout(size_hint_y=None, height=dp(32))
+            holder.add_widget(Widget())
+            holder.add_widget(picture(shown, c["text"], 32))
+            holder.add_widget(Widget())
+            box.add_widget(holder)
         hol, mor = t["holmes"]["total"], t["moriarty"]["total"]
         if hol is not None:
             green = readable(SIDE_COLOURS["holmes"], c["panel"])
@@ -450,6 +468,13 @@ class Table(GameTable):
                 out[name] = f"{out[name]}\n\n{text}" if name in out else text
         return out
 
+    def secret_pictures(self, s: dict[str, Any]) -> dict[str, list[str]]:
+        """The hidden Crime Plan cards' pictures, thread by thread, in Moriarty's hold only."""
+        if s["moriarty"] not in self.secrets(s):
+            return {}
+        hidden = [picture_for("clash", t["plan"]) for t in s["threads"] if t["plan"] and not t["revealed"]]
+        return {s["moriarty"]: [p for p in hidden if p]}
+
     def has_draft(self) -> bool:
         return self.pad.has_draft()
 
@@ -491,9 +516,10 @@ class Table(GameTable):
         grid = self._grid(2)
         used = set(pad.state.sites_used) if len(pad.state.sites_used) < len(pad.cards.sites) else set()
         for site in pad.cards.sites.values():
-            grid.add_widget(self._tile(f"[b]{site.name}[/b]\n+{site.hours}h · limit {site.limit}", f"site_{site.id}",
-                                       lambda sid=site.id: self._tap(pad.tap_site, sid), disabled=site.id in used,
-                                       height=48))
+            key = self._tile(f"[b]{site.name}[/b]\n+{site.hours}h · limit {site.limit}", f"site_{site.id}",
+                             lambda sid=site.id: self._tap(pad.tap_site, sid), disabled=site.id in used, height=48)
+            top_picture(key, picture_for("clash", site.id), self.app.colors["text"], size=16, corner=True)
+            grid.add_widget(key)
         body.add_widget(grid)
 
     def _thread_row(self, s: dict[str, Any], need: str) -> GridLayout:
@@ -546,9 +572,11 @@ class Table(GameTable):
         grid = self._grid(2)
         t = pad.state.tables[side]
         for agent in pad.cards.agents[side].values():
-            grid.add_widget(self._tile(f"{agent.name}\n[size={self._small()}]cost {agent.cost}[/size]",
-                                       f"agent_{agent.id}", lambda a=agent.id: self._tap(pad.tap_agent, a),
-                                       disabled=agent.id in t.agent_discard or t.agent_support < agent.cost))
+            key = self._tile(f"{agent.name}\n[size={self._small()}]cost {agent.cost}[/size]", f"agent_{agent.id}",
+                             lambda a=agent.id: self._tap(pad.tap_agent, a),
+                             disabled=agent.id in t.agent_discard or t.agent_support < agent.cost)
+            top_picture(key, picture_for("clash", agent.id), self.app.colors["text"], size=16, corner=True)
+            grid.add_widget(key)
         return grid
 
     def _action_cards(self, s: dict[str, Any]) -> GridLayout:
