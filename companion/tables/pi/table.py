@@ -367,7 +367,7 @@ class Table(GameTable):
                              height=self._cell(), font_size=self.app.fs * sp(13), bold=d == chosen)
             t.valign = "middle"
             t.bind(on_release=lambda *_: self.screen.then(pad.tap_district, d))
-            top_picture(t, picture_for("pi", d), self.app.colors["text" if t.flat else "button_text"], size=16)
+            top_picture(t, picture_for("pi", d), self.app.colors["text"], size=16)
             return t
 
         return CityMap(c, self.board(), cell, self._cell(), self.app.colors["muted"])
@@ -437,18 +437,16 @@ class Table(GameTable):
                                                  pad.picks.get(kind) == e, kind_line=False))  # the prompt says
         return grid
 
-    def _element_button(self, e: str, testid: str, action: Any, chosen: bool, kind_line: bool = True,
-                        pictured: bool = True) -> Tile:
+    def _element_button(self, e: str, testid: str, action: Any, chosen: bool, kind_line: bool = True) -> Tile:
         """A card's button: its name, and (among cards of every kind) its kind below it; its picture in the corner
-        (not on a player's own case page: what they tap there is theirs alone)."""
+        (the case keys too: every card is there, the page is its holder's alone, closed before the table looks)."""
         kind = f"\n[size={int(self.app.fs * sp(MIN_FONT))}]{KIND_WORDS[self.city.kind[e]]}[/size]" if kind_line else ""
         t = DistrictCell(text=self.city.name[e] + kind, testid=testid, flat=not chosen, height=self._cell(),
                          font_size=self.app.fs * sp(13), markup=True, bold=chosen)
         t.valign = "middle"
         t.bind(on_release=lambda *_: action())
-        if pictured:
-            top_picture(t, picture_for("pi", e), self.app.colors["text" if t.flat else "button_text"],
-                        size=14 if kind_line else 16, corner=kind_line)
+        top_picture(t, picture_for("pi", e), self.app.colors["text"],
+                    size=14 if kind_line else 16, corner=kind_line)
         return t
 
     def _element_grids(self, elements: list[str], action: Any, prefix: str, chosen: Any) -> list[Any]:
@@ -462,8 +460,7 @@ class Table(GameTable):
             grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(3))
             grid.bind(minimum_height=grid.setter("height"))
             for e in mine:
-                grid.add_widget(self._element_button(e, f"{prefix}_{e}", lambda e=e: action(e), chosen(e),
-                                                     pictured=prefix != "case"))
+                grid.add_widget(self._element_button(e, f"{prefix}_{e}", lambda e=e: action(e), chosen(e)))
             out.append(grid)
         return out
 
