@@ -284,18 +284,19 @@ def pictured(text: str, path: str | None, size: float = 28, **kw: Any) -> Widget
     return row
 
 
-def top_picture(widget: Any, path: str | None, colour: str, size: float = 16, corner: bool = False) -> None:
-    """A thing's picture at the top of a button or tile that names it, its words moved down to make room; in the
-    top left corner instead (`corner`), for a tile whose words fill its height (its name, then its kind)."""
+def top_picture(widget: Any, path: str | None, colour: str, size: float = 16, at: str = "top") -> None:
+    """A thing's picture on a button or tile that names it: at the top, its words moved down to make room; or, on a
+    tile whose words fill its height, in its top left corner (`at="corner"`) or bottom left one (`at="foot"`, beside
+    a short last line such as a pile's size)."""
     if path is None:
         return
     img = picture(path, colour, size)
-    if not corner:
+    if at == "top":
         widget.padding = [0, dp(size + 3), 0, 0]
 
     def place(w: Any, *_a: Any) -> None:  # from x, y and size: the aliases (top, center_x) may lag behind a new size
-        img.y = w.y + w.height - dp(3) - img.height
-        img.x = w.x + dp(3) if corner else w.x + (w.width - img.width) / 2
+        img.y = w.y + dp(3) if at == "foot" else w.y + w.height - dp(3) - img.height
+        img.x = w.x + (w.width - img.width) / 2 if at == "top" else w.x + dp(3)
 
     widget.bind(pos=place, size=place)
     widget.add_widget(img)

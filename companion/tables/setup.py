@@ -71,7 +71,8 @@ def pick_grid(choices: list[tuple[str, str]], chosen: list[str], prefix: str, on
             b = button(short, f"{prefix}_{cid}", lambda c=cid: on_pick(c), flat=True)
         if game:
             colours = App.get_running_app().colors
-            top_picture(b, picture_for(game, cid), colours["text" if b.flat else "button_text"], size=16)
+            top_picture(b, picture_for(game, cid), colours["text" if b.flat else "button_text"], size=16,
+                        at="corner")  # in its corner: a button as tall as ever, the row never moves as it is tapped
         grid.add_widget(b)
     return grid
 

@@ -518,7 +518,7 @@ class Table(GameTable):
         for site in pad.cards.sites.values():
             key = self._tile(f"[b]{site.name}[/b]\n+{site.hours}h · limit {site.limit}", f"site_{site.id}",
                              lambda sid=site.id: self._tap(pad.tap_site, sid), disabled=site.id in used, height=48)
-            top_picture(key, picture_for("clash", site.id), self.app.colors["text"], size=16, corner=True)
+            top_picture(key, picture_for("clash", site.id), self.app.colors["text"], size=16, at="corner")
             grid.add_widget(key)
         body.add_widget(grid)
 
@@ -575,7 +575,7 @@ class Table(GameTable):
             key = self._tile(f"{agent.name}\n[size={self._small()}]cost {agent.cost}[/size]", f"agent_{agent.id}",
                              lambda a=agent.id: self._tap(pad.tap_agent, a),
                              disabled=agent.id in t.agent_discard or t.agent_support < agent.cost)
-            top_picture(key, picture_for("clash", agent.id), self.app.colors["text"], size=16, corner=True)
+            top_picture(key, picture_for("clash", agent.id), self.app.colors["text"], size=16, at="corner")
             grid.add_widget(key)
         return grid
 

@@ -33,7 +33,7 @@ from casebook.rules.games import hasty
 
 SET_VARIANT = "set_"  # the new-game toggles for the card sets: set_base, set_advanced, set_expert
 MIN_TEXT = 12  # sp: no text on the table is smaller
-BUST = 20  # dp: a suspect's picture over its name in the row
+BUST = 16  # dp: a suspect's picture in its tile's bottom left corner (the tile no taller for it)
 RESTRICTION_SHORT = {"none": "", "must_loupe": "loupe only", "cant_loupe": "not at loupe",  # a line of a tile
                      "must_own": "only your own", "cant_own": "not your own"}  # four a row (landscape) at 12 sp
 
@@ -319,14 +319,12 @@ class Table(GameTable):
             if not r["alive"]:
                 tile.color = self._rgba("muted")
             tile.bind(on_release=lambda *_, sid=r["id"]: self._tap(self.pad.tap_suspect, sid))
-            bust = picture_for("hasty", r["id"])  # the suspect's bust, as on the card, over the name
-            top_picture(tile, bust, app.colors["muted" if not r["alive"] else "text"], size=BUST)
+            bust = picture_for("hasty", r["id"])  # the suspect's bust, as on the card, beside the short last line
+            top_picture(tile, bust, app.colors["muted" if not r["alive"] else "text"], size=BUST, at="foot")
             if loupe:  # the loupe: a thick bar in the accent colour across the tile's top
                 colour_bar(tile, app.colors["accent"], side="top", thick=6)
             tiles.append(tile)
         cell = max(dp(48), lines * line_height(size) + dp(12))  # the kv rule leaves the text 8 dp less than the tile
-        if any(picture_for("hasty", r["id"]) for r in s["row"]):
-            cell += dp(BUST + 3)  # top_picture's room above the words
         grid = GridLayout(cols=cols, size_hint_y=None, height=cell * rows + dp(3) * (rows - 1), spacing=dp(3))
         for tile in tiles:
             tile.height = cell

@@ -446,7 +446,7 @@ class Table(GameTable):
         t.valign = "middle"
         t.bind(on_release=lambda *_: action())
         top_picture(t, picture_for("pi", e), self.app.colors["text"],
-                    size=14 if kind_line else 16, corner=kind_line)
+                    size=14 if kind_line else 16, at="corner" if kind_line else "top")
         return t
 
     def _element_grids(self, elements: list[str], action: Any, prefix: str, chosen: Any) -> list[Any]:
