@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 SYMBOLS = Path(__file__).resolve().parent / "assets" / "symbols"
 INDEX = SYMBOLS / "pictures.yaml"
 
 
 @lru_cache(maxsize=1)
-def _index() -> dict[str, dict[str, str]]:
+def _read() -> dict[str, Any]:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -22,6 +23,16 @@ def _index() -> dict[str, dict[str, str]]:
     except (OSError, yaml.YAMLError):
         return {}  # no pictures beats no app: every name still shows
     return data if isinstance(data, dict) else {}
+
+
+def _index() -> dict[str, dict[str, str]]:
+    games = _read().get("games")
+    return games if isinstance(games, dict) else {}
+
+
+def credit() -> str:
+    """Who made the icons among the pictures (their licence asks that they be named), '' if all are ours."""
+    return str(_read().get("credit") or "")
 
 
 def symbol_for(game: str, thing_id: str | None) -> str | None:

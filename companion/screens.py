@@ -731,4 +731,9 @@ class RulesScreen(Screen):
 
 
 class SettingsScreen(Screen):
-    pass
+    def on_pre_enter(self, *_args: Any) -> None:
+        """The makers of the icons among the pictures, named as their licence asks (read now, not at start)."""
+        from casebook.companion.pictures import credit
+
+        said = credit()
+        self.ids.credit.text = f"Pictures: {said}." if said else ""

@@ -23,7 +23,7 @@ from PIL import Image  # noqa: E402
 from casebook.generator.backends import png  # noqa: E402
 from casebook.generator.layouts import load_library  # noqa: E402
 from casebook.generator.scene import Rect, Scene  # noqa: E402
-from casebook.generator.symbols import draw_symbol  # noqa: E402
+from casebook.generator.symbols import draw_symbol, picture_registry  # noqa: E402
 from casebook.rules.cards import load_database  # noqa: E402
 from casebook.rules.problems import Problems  # noqa: E402
 
@@ -89,9 +89,11 @@ def render_all() -> dict[str, bytes]:
     if missing:
         raise SystemExit("not in layouts/symbols.yaml or layouts/icons.yaml: " + ", ".join(missing))
     out = {f"{name}.png": render(lib.symbols[name]) for name in sorted(wanted)}
+    credit = picture_registry(ROOT / "layouts").credit(wanted)  # the vendored icons' makers and licence
     out[INDEX] = ("# Which picture each thing the companion names draws (tools/app_assets.py writes it from the card\n"
-                  "# databases: do not edit by hand). game -> thing id -> a picture here, <name>.png.\n"
-                  + yaml.safe_dump(pictures, sort_keys=True)).encode()
+                  "# databases: do not edit by hand). games: game -> thing id -> a picture here, <name>.png; credit:\n"
+                  "# the makers of the icons among them, as the print credits them (the app's Settings show it).\n"
+                  + yaml.safe_dump({"credit": credit, "games": pictures}, sort_keys=True, width=1000)).encode()
     return out
 
 

@@ -75,3 +75,12 @@ def test_the_rendered_pictures_are_up_to_date_and_small():
                           text=True, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert sum(p.stat().st_size for p in SYMBOLS.iterdir()) < 1_000_000
+
+
+def test_the_icons_makers_are_credited_as_the_print_credits_them():
+    from casebook.companion.pictures import credit
+    from casebook.generator.symbols import picture_registry
+
+    drawn = {p.stem for p in SYMBOLS.glob("*.png")}
+    assert credit() == picture_registry(LAYOUTS).credit(drawn)
+    assert "game-icons.net" in credit() and "CC BY" in credit()

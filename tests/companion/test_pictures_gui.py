@@ -101,3 +101,12 @@ def test_clash_site_shows_its_picture_and_a_hidden_crime_plan_only_in_moriartys_
     assert sorted(data["held"]["pictures"]["popup"]) == plans
     site = data["site"]["summary"]["site"]["id"]
     assert symbol_for("clash", site) in data["site"]["pictures"]["table"]
+
+
+def test_settings_name_the_icons_makers(tmp_path):
+    from casebook.companion.pictures import credit
+
+    dump = str(tmp_path / "settings.json")
+    run(tmp_path, [{"tap": "start_settings"}, {"dump": dump}, *shot("settings"), {"quit": True}])
+    texts = read_dumps({"s": dump})["s"]["texts"]
+    assert f"Pictures: {credit()}." in texts
