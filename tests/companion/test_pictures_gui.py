@@ -41,13 +41,14 @@ def test_p_i_districts_and_display_show_their_pictures_and_the_case_its_own_only
     from casebook.rules.games import pi
     from tests.companion.test_pi_gui import NAMES, SEED, engine_game
 
-    d = {n: str(tmp_path / f"{n}.json") for n in ("table", "held", "display")}
+    d = {n: str(tmp_path / f"{n}.json") for n in ("table", "held", "display", "board")}
     steps = [{"tap": "new_game"}, {"tap": "game_pi"}, {"tap": "players_more"}, {"tap": "players_more"}]
     steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
     steps += [{"text": ["new.seed", str(SEED)]}, {"tap": "new_start"}, {"tap": "deal_seed"}, {"tap": "board_back"},
               {"dump": d["table"]}, *shot("pi"), {"press": "secret_1"}, {"wait": 0.6}, {"dump": d["held"]},
               *shot("pi-held"), {"release": "secret_1"}, {"tap": "mode_evidence"}, {"dump": d["display"]},
-              *shot("pi-display"), {"quit": True}]
+              *shot("pi-display"), {"tap": "mode_investigate"}, {"tap": "board"},
+              {"dump": d["board"]}, *shot("pi-board"), {"quit": True}]
     run(tmp_path, steps, timeout=120)
     data = read_dumps(d)
     state = engine_game()
@@ -57,6 +58,9 @@ def test_p_i_districts_and_display_show_their_pictures_and_the_case_its_own_only
     for card in state.display:
         assert symbol_for("pi", card) in data["display"]["pictures"]["table"], card
     assert not data["table"]["pictures"]["popup"]
+    board = data["board"]["pictures"]["popup"]  # All tiles: each district with its suspect's and crime's pictures
+    for district, (suspect, crime) in state.tiles.items():
+        assert {symbol_for("pi", e) for e in (district, suspect, crime) if e} <= set(board), district
     assert sorted(data["held"]["pictures"]["popup"]) == sorted(symbol_for("pi", e) for e in state.cases[1])  # Ben's
 
 

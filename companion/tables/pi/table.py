@@ -31,6 +31,7 @@ from casebook.companion.widgets import (
     confirm,
     hold_lines,
     label,
+    picture,
     top_picture,
     widest_word,
 )
@@ -400,6 +401,20 @@ class Table(GameTable):
                 Color(*rgba(colour))
                 rect = Rectangle()
             out.bind(pos=lambda w, *_a: setattr(rect, "pos", w.pos), size=lambda w, *_a: setattr(rect, "size", w.size))
+            if d is not None and not wide:  # the district's, its suspect's and crime's pictures under the words
+                suspect, crime = tiles.get(d, (None, None))
+                shown = [picture(x, self.app.colors["text"], 14) for x in
+                         (picture_for("pi", e) for e in (d, suspect, crime)) if x]
+                out.padding = [0, 0, 0, dp(17)]
+
+                def place(w: Any, *_a: Any, pics: list[Any] = shown) -> None:
+                    start = w.x + (w.width - len(pics) * dp(17) + dp(3)) / 2
+                    for n, img in enumerate(pics):
+                        img.pos = (start + n * dp(17), w.y + dp(3))
+
+                for img in shown:
+                    out.add_widget(img)
+                out.bind(pos=place, size=place)
             return out
 
         box.add_widget(CityMap(c, self.board(), cell, dp(58) if wide else dp(96), self.app.colors["muted"],
