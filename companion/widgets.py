@@ -266,18 +266,19 @@ def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: fl
 
 def picture(path: str, colour: str | None = None, size: float = 28) -> Image:
     """A thing's own picture (companion/pictures.py), `size` dp square, tinted `colour` (the text's by default)."""
-    app = App.get_running_app()
-    tint = rgba(colour or app.colors["text"])
-    return Image(source=path, color=tint, fit_mode="contain", size_hint=(None, None), size=(dp(size), dp(size)))
+    if colour is None:
+        app = App.get_running_app()
+        colour = app.colors["text"] if app is not None else "#1B1B1B"
+    return Image(source=path, color=rgba(colour), fit_mode="contain", size_hint=(None, None), size=(dp(size), dp(size)))
 
 
-def pictured(text: str, path: str | None, size: float = 28, **kw: Any) -> Widget:
+def pictured(text: str, path: str | None, colour: str | None = None, size: float = 28, **kw: Any) -> Widget:
     """A line naming a thing, its picture beside the name (the label alone when it has none)."""
     line = label(text, **kw)
     if path is None:
         return line
     row = BoxLayout(size_hint_y=None, spacing=dp(6))
-    row.add_widget(picture(path, size=size))
+    row.add_widget(picture(path, colour, size))
     row.add_widget(line)
     line.bind(height=lambda _w, h: setattr(row, "height", max(h, dp(size))))
     row.height = max(line.height, dp(size))

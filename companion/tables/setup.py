@@ -69,8 +69,9 @@ def pick_grid(choices: list[tuple[str, str]], chosen: list[str], prefix: str, on
             b = button(f"{chosen.index(cid) + 1}. {short}", f"{prefix}_{cid}", lambda: None)
         else:
             b = button(short, f"{prefix}_{cid}", lambda c=cid: on_pick(c), flat=True)
-        if game:
-            colours = App.get_running_app().colors
+        app = App.get_running_app()
+        if game and app is not None:  # (a table drawn without a window, as the secrets' tests draw it: names only)
+            colours = app.colors
             top_picture(b, picture_for(game, cid), colours["text" if b.flat else "button_text"], size=16,
                         at="corner")  # in its corner: a button as tall as ever, the row never moves as it is tapped
         grid.add_widget(b)

@@ -214,7 +214,8 @@ class Table(GameTable):
         site = s["site"]
         if site:  # its effect is told under the threads
             info.add_widget(pictured(f"[b]{site['name']}[/b]\nlimit {site['limit']} · +{site['hours']} "
-                                     f"hour{'' if site['hours'] == 1 else 's'}", picture_for("clash", site["id"])))
+                                     f"hour{'' if site['hours'] == 1 else 's'}", picture_for("clash", site["id"]),
+                                     app.colors["text"]))
         elif s["phase"] not in ("plan", "over"):
             info.add_widget(label(f"Stage {s['stage'] + 1}: no site revealed yet", muted=True))
         info.pos_hint = {"top": 1}

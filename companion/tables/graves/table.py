@@ -320,7 +320,7 @@ class Table(GameTable):
         trump = self.session.db.suits[loc["trump"]].plural if loc["trump"] else "none"
         changed = " (changed)" if loc["trump"] != loc["printed_trump"] else ""
         box.add_widget(pictured(f"[b]{loc['name']}[/b] · trump {trump}{changed} · {loc['time']} time token(s) left",
-                                picture_for("graves", loc["id"])))
+                                picture_for("graves", loc["id"]), self.app.colors["text"]))
         role = {s["case"]["detective"]: "Detective", s["case"]["mastermind"]: "Mastermind"}
         for p in s["players"]:
             cards = ", ".join(loc["piles"][p]) or "no cards"
