@@ -205,7 +205,8 @@ class TableScreen(Screen):
             palette = {**PLAYER_COLOURS, **table_module(app.session.log.game).NEW_GAME.palette}
             for player in secrets:
                 n = s["players"].index(player)
-                held = SecretButton(player, partial(self._secret, player), self._secrets, testid=f"secret_{n}")
+                held = SecretButton(player, partial(self._secret, player), self._secrets,
+                                    partial(self._secret_pictures, player), testid=f"secret_{n}")
                 if n < len(colours) and colours[n] in palette:
                     colour_bar(held, palette[colours[n]], side="left", thick=8)
                 row.add_widget(held)
@@ -226,6 +227,12 @@ class TableScreen(Screen):
         nothing away."""
         app = App.get_running_app()
         return list(app.table.secrets(app.session.summary(None)).values())
+
+    def _secret_pictures(self, player: str) -> tuple[list[str], bool]:
+        """The player's secret pictures as they are now, and whether any secret of the table has some."""
+        app = App.get_running_app()
+        pictures = app.table.secret_pictures(app.session.summary(None))
+        return list(pictures.get(player, [])), any(pictures.values())
 
     def _secret(self, player: str) -> str:
         """The player's secret as it is now (read when the button is held, not when it was drawn)."""

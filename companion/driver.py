@@ -38,6 +38,7 @@ from kivy.metrics import dp, dpi2px, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
@@ -233,10 +234,14 @@ class Driver:
     def dump(self) -> dict[str, Any]:
         screen = self.app.root.current_screen
         small, split, texts, controls, cut, tiny, torn, cut_lines = [], [], [], {}, [], [], [], []
+        pictures: dict[str, list[str]] = {"table": [], "popup": []}  # the symbols drawn, by name: on the screen, over it
+        in_popup = {id(x) for root in Window.children if isinstance(root, ModalView) for x in walk(root)}
         for w in shown(self.app):
             on_window = w.get_root_window() is not None and w.width > 0 and w.opacity > 0
             if not on_window:
                 continue
+            if isinstance(w, Image) and w.source:
+                pictures["popup" if id(w) in in_popup else "table"].append(Path(w.source).stem)
             text = str(getattr(w, "text", "") or "")
             if isinstance(w, Label) and text:
                 texts.append(MARKUP.sub("", text).replace("\u00a0", " "))  # a no-break space reads as a space
@@ -279,7 +284,7 @@ class Driver:
                 "message": screen.ids.message.text if "message" in screen.ids else "",
                 "message_kind": getattr(screen, "message_kind", ""),
                 "texts": texts, "small_controls": small, "split_words": split, "cut_texts": cut, "small_texts": tiny,
-                "torn_numbers": torn, "cut_lines": cut_lines, "controls": controls}
+                "torn_numbers": torn, "cut_lines": cut_lines, "controls": controls, "pictures": pictures}
 
     @staticmethod
     def cut_lines(view: Any) -> list[dict[str, Any]]:

@@ -364,7 +364,7 @@ class NewGameScreen(Screen):
         chosen = self.picked.setdefault(pick.key, [])
         names = dict(choices)
         parts: list[Any] = [label(pick.title)]
-        parts.append(pick_grid(choices, chosen, f"pick_{pick.key}", lambda c: self._pick(pick, c)))
+        parts.append(pick_grid(choices, chosen, f"pick_{pick.key}", lambda c: self._pick(pick, c), game=self.game))
         # under the buttons, as tall as the longest row from the start: its growing never moves them under the next tap
         longest = sorted(names, key=lambda c: len(names[c]), reverse=True)[:pick.count]
         parts.append(steady_label(row_text(names, chosen, pick.count), row_text(names, longest, pick.count),
@@ -731,4 +731,9 @@ class RulesScreen(Screen):
 
 
 class SettingsScreen(Screen):
-    pass
+    def on_pre_enter(self, *_args: Any) -> None:
+        """The makers of the icons among the pictures, named as their licence asks (read now, not at start)."""
+        from casebook.companion.pictures import credit
+
+        said = credit()
+        self.ids.credit.text = f"Pictures: {said}." if said else ""

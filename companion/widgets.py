@@ -264,6 +264,45 @@ def symbol_button(testid: str, symbol: str, colour: str, action: Any, height: fl
     return cell
 
 
+def picture(path: str, colour: str | None = None, size: float = 28) -> Image:
+    """A thing's own picture (companion/pictures.py), `size` dp square, tinted `colour` (the text's by default)."""
+    if colour is None:
+        app = App.get_running_app()
+        colour = app.colors["text"] if app is not None else "#1B1B1B"
+    return Image(source=path, color=rgba(colour), fit_mode="contain", size_hint=(None, None), size=(dp(size), dp(size)))
+
+
+def pictured(text: str, path: str | None, colour: str | None = None, size: float = 28, **kw: Any) -> Widget:
+    """A line naming a thing, its picture beside the name (the label alone when it has none)."""
+    line = label(text, **kw)
+    if path is None:
+        return line
+    row = BoxLayout(size_hint_y=None, spacing=dp(6))
+    row.add_widget(picture(path, colour, size))
+    row.add_widget(line)
+    line.bind(height=lambda _w, h: setattr(row, "height", max(h, dp(size))))
+    row.height = max(line.height, dp(size))
+    return row
+
+
+def top_picture(widget: Any, path: str | None, colour: str, size: float = 16, at: str = "top") -> None:
+    """A thing's picture on a button or tile that names it: at the top, its words moved down to make room; or, on a
+    tile whose words fill its height, in its top left corner (`at="corner"`) or bottom left one (`at="foot"`, beside
+    a short last line such as a pile's size)."""
+    if path is None:
+        return
+    img = picture(path, colour, size)
+    if at == "top":
+        widget.padding = [0, dp(size + 3), 0, 0]
+
+    def place(w: Any, *_a: Any) -> None:  # from x, y and size: the aliases (top, center_x) may lag behind a new size
+        img.y = w.y + dp(3) if at == "foot" else w.y + w.height - dp(3) - img.height
+        img.x = w.x + (w.width - img.width) / 2 if at == "top" else w.x + dp(3)
+
+    widget.bind(pos=place, size=place)
+    widget.add_widget(img)
+
+
 def colour_bar(widget: Any, hexcol: str, side: str = "top", thick: float = 6) -> None:
     """A player's colour as a bar along one side of a widget (always shown beside their name)."""
     with widget.canvas.after:
@@ -315,9 +354,12 @@ class SecretView(ModalView):
 
     showing: list[SecretView] = []
 
-    def __init__(self, player: str, text: str, peers: Iterable[str] = (), **kw: Any):
+    def __init__(self, player: str, text: str, peers: Iterable[str] = (), pictures: Iterable[str] = (),
+                 picture_row: bool = False, **kw: Any):
         """`peers`: the other secrets the same table may show. The box is as tall as the tallest of them,
-        so that its shape, seen across the table, tells nobody whose secret is the long one (the Traitor)."""
+        so that its shape, seen across the table, tells nobody whose secret is the long one (the Traitor).
+        `pictures`: the secret things' own pictures, in a row of their own under the words; `picture_row` keeps
+        that row (empty if need be) whenever any secret of the table has pictures, for the same reason."""
         super().__init__(size_hint=(0.92, None), auto_dismiss=True, **kw)
         app = App.get_running_app()
         box = BoxLayout(orientation="vertical", padding=dp(12), spacing=dp(8), size_hint_y=None)
@@ -339,6 +381,16 @@ class SecretView(ModalView):
         shown.bind(width=fit, height=fit)
         fit()
         box.add_widget(room)
+        shown_pictures = list(pictures)
+        if shown_pictures or picture_row:
+            row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(8))
+            row.add_widget(Widget())
+            for path in shown_pictures:
+                img = picture(path, app.colors["text"], 52)
+                img.testid = "secret_picture"  # type: ignore[attr-defined]
+                row.add_widget(img)
+            row.add_widget(Widget())
+            box.add_widget(row)
         box.add_widget(button("Close", "secret_close", lambda: self.dismiss(animation=False), flat=True))
         box.bind(height=lambda _w, h: setattr(self, "height", h))
         self.add_widget(box)
@@ -376,9 +428,11 @@ class SecretButton(CButton):
     the button closes it at once (and a slide back does not reopen it: a new look is a new hold); any
     lift closes it too, also one that slid off first (always_release)."""
 
-    def __init__(self, player: str, secret: Callable[[], str], peers: Callable[[], Iterable[str]] = tuple, **kw: Any):
+    def __init__(self, player: str, secret: Callable[[], str], peers: Callable[[], Iterable[str]] = tuple,
+                 pictures: Callable[[], tuple[list[str], bool]] = lambda: ([], False), **kw: Any):
+        """`pictures`: read when held, the player's secret pictures and whether the table's secrets have any."""
         super().__init__(text=hold_text(player), flat=True, always_release=True, **kw)
-        self.player, self.secret, self.peers = player, secret, peers
+        self.player, self.secret, self.peers, self.pictures = player, secret, peers, pictures
         self._pending: Any = None
 
     def on_press(self) -> None:
@@ -391,7 +445,8 @@ class SecretButton(CButton):
 
     def _open(self, _dt: float) -> None:
         SecretView.close_all()
-        SecretView(self.player, self.secret(), self.peers()).open(animation=False)
+        paths, row = self.pictures()
+        SecretView(self.player, self.secret(), self.peers(), paths, row).open(animation=False)
 
     def on_release(self) -> None:
         self._close()

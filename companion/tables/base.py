@@ -60,6 +60,11 @@ class GameTable:
         """What one player alone may see now, by player name (the summary `s` is the referee's, whole)."""
         return {}
 
+    def secret_pictures(self, s: dict[str, Any]) -> dict[str, list[str]]:
+        """The pictures of what `secrets` names, by player (companion/pictures.py): shown only in the hold's view,
+        never on the table."""
+        return {}
+
     def secret_actions(self, s: dict[str, Any]) -> list[Any]:
         """Buttons beside the "hold to see" ones for what one player enters alone (the identity drawn)."""
         return []

@@ -51,21 +51,30 @@ def options(db: Any, component: str) -> list[tuple[str, str]]:
     return [(c.id, str(c["name"])) for c in db.components[component].cards]
 
 
-def pick_grid(choices: list[tuple[str, str]], chosen: list[str], prefix: str, on_pick: Any) -> Any:
-    """The cards as buttons, three a row: a picked one shows its place and ignores taps, the others call on_pick(id)."""
+def pick_grid(choices: list[tuple[str, str]], chosen: list[str], prefix: str, on_pick: Any, game: str = "") -> Any:
+    """The cards as buttons, three a row: a picked one shows its place and ignores taps, the others call on_pick(id).
+    With `game`, each shows its card's picture (companion/pictures.py) in its corner."""
+    from kivy.app import App
     from kivy.metrics import dp
     from kivy.uix.gridlayout import GridLayout
 
-    from casebook.companion.widgets import button
+    from casebook.companion.pictures import picture_for
+    from casebook.companion.widgets import button, top_picture
 
     grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(4))
     grid.bind(minimum_height=grid.setter("height"))
     for cid, name in choices:
         short = name[4:] if name.startswith("The ") else name
         if cid in chosen:  # in the row already: shown filled with its place; a tap changes nothing
-            grid.add_widget(button(f"{chosen.index(cid) + 1}. {short}", f"{prefix}_{cid}", lambda: None))
+            b = button(f"{chosen.index(cid) + 1}. {short}", f"{prefix}_{cid}", lambda: None)
         else:
-            grid.add_widget(button(short, f"{prefix}_{cid}", lambda c=cid: on_pick(c), flat=True))
+            b = button(short, f"{prefix}_{cid}", lambda c=cid: on_pick(c), flat=True)
+        app = App.get_running_app()
+        if game and app is not None:  # (a table drawn without a window, as the secrets' tests draw it: names only)
+            colours = app.colors
+            top_picture(b, picture_for(game, cid), colours["text" if b.flat else "button_text"], size=16,
+                        at="corner")  # in its corner: a button as tall as ever, the row never moves as it is tapped
+        grid.add_widget(b)
     return grid
 
 

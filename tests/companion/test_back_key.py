@@ -38,7 +38,9 @@ def test_back_clears_then_goes_back_and_asks_before_leaving(tmp_path):
     assert cleared["summary"]["events"] == 1  # Ann's play stays; only Ben's unfinished one went
     assert (data["history"]["screen"], data["from_history"]["screen"]) == ("history", "table")
     assert (data["rules"]["screen"], data["from_rules"]["screen"]) == ("rules", "table")
-    assert "ability_back" in data["ability"]["controls"] and "play" in data["from_ability"]["controls"]
+    ability = data["ability"]["controls"]
+    assert "page_cancel" in ability and not any(c.endswith("_back") for c in ability)  # one way back: the bar's
+    assert "play" in data["from_ability"]["controls"]
     assert data["left_table"]["screen"] == "start"
     assert data["resumed"]["summary"] == cleared["summary"]
     assert not (tmp_path / "still-running").exists()  # Leave stopped the app before the next step

@@ -70,7 +70,7 @@ def test_a_whole_game_by_taps_at_phone_size(tmp_path):
             steps += [{"press": "secret_1"}, {"wait": 0.6}, *dump("held", shot=True), {"release": "secret_1"}]
         if tap == "deal_site" and "site-page" not in seen:  # the sites to tap, had the table drawn its own
             seen.add("site-page")
-            steps += [{"tap": "pick_site"}, *dump("site-page", shot=True), {"tap": "site_back"}]
+            steps += [{"tap": "pick_site"}, *dump("site-page", shot=True), {"tap": "page_cancel"}]
         steps.append({"tap": tap})
         if tap.startswith("card_") and taps[n - 1] in ("end_turn", "record_setup") and "picked" not in seen:
             seen.add("picked")

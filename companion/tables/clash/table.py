@@ -18,11 +18,21 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from casebook.companion.pictures import picture_for
 from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.clash.pad import TAKE_WORDS, ClashPad
 from casebook.companion.theme import readable, rgba
-from casebook.companion.widgets import MARKUP, Tile, button, colour_bar, label
+from casebook.companion.widgets import (
+    MARKUP,
+    Tile,
+    button,
+    colour_bar,
+    label,
+    picture,
+    pictured,
+    top_picture,
+)
 from casebook.rules.games import clash
 
 SIDE_COLOURS = {"holmes": "#009E73", "moriarty": "#D55E00"}  # the card database's green and red
@@ -203,8 +213,9 @@ class Table(GameTable):
         info.add_widget(label(f"{s['clock']['shows']} · {left} hour{'' if left == 1 else 's'} left"))
         site = s["site"]
         if site:  # its effect is told under the threads
-            info.add_widget(label(f"[b]{site['name']}[/b]\nlimit {site['limit']} · +{site['hours']} "
-                                  f"hour{'' if site['hours'] == 1 else 's'}"))
+            info.add_widget(pictured(f"[b]{site['name']}[/b]\nlimit {site['limit']} · +{site['hours']} "
+                                     f"hour{'' if site['hours'] == 1 else 's'}", picture_for("clash", site["id"]),
+                                     app.colors["text"]))
         elif s["phase"] not in ("plan", "over"):
             info.add_widget(label(f"Stage {s['stage'] + 1}: no site revealed yet", muted=True))
         info.pos_hint = {"top": 1}
@@ -252,6 +263,14 @@ class Table(GameTable):
         head = label(f"[b]Thread {t['thread']}[/b]\n{state}", halign="center")
         head.font_size = app.fs * sp(13)
         box.add_widget(head)
+        public = t["plan"] and (t["revealed"] or s["phase"] == "over")  # a hidden plan's picture: Moriarty's hold only
+        shown = picture_for("clash", t["plan"]) if public else None
+        if shown:
+            holder = BoxLayout(size_hint_y=None, height=dp(32))
+            holder.add_widget(Widget())
+            holder.add_widget(picture(shown, c["text"], 32))
+            holder.add_widget(Widget())
+            box.add_widget(holder)
         hol, mor = t["holmes"]["total"], t["moriarty"]["total"]
         if hol is not None:
             green = readable(SIDE_COLOURS["holmes"], c["panel"])
@@ -450,6 +469,13 @@ class Table(GameTable):
                 out[name] = f"{out[name]}\n\n{text}" if name in out else text
         return out
 
+    def secret_pictures(self, s: dict[str, Any]) -> dict[str, list[str]]:
+        """The hidden Crime Plan cards' pictures, thread by thread, in Moriarty's hold only."""
+        if s["moriarty"] not in self.secrets(s):
+            return {}
+        hidden = [picture_for("clash", t["plan"]) for t in s["threads"] if t["plan"] and not t["revealed"]]
+        return {s["moriarty"]: [p for p in hidden if p]}
+
     def has_draft(self) -> bool:
         return self.pad.has_draft()
 
@@ -491,11 +517,11 @@ class Table(GameTable):
         grid = self._grid(2)
         used = set(pad.state.sites_used) if len(pad.state.sites_used) < len(pad.cards.sites) else set()
         for site in pad.cards.sites.values():
-            grid.add_widget(self._tile(f"[b]{site.name}[/b]\n+{site.hours}h · limit {site.limit}", f"site_{site.id}",
-                                       lambda sid=site.id: self._tap(pad.tap_site, sid), disabled=site.id in used,
-                                       height=48))
+            key = self._tile(f"[b]{site.name}[/b]\n+{site.hours}h · limit {site.limit}", f"site_{site.id}",
+                             lambda sid=site.id: self._tap(pad.tap_site, sid), disabled=site.id in used, height=48)
+            top_picture(key, picture_for("clash", site.id), self.app.colors["text"], size=16, at="corner")
+            grid.add_widget(key)
         body.add_widget(grid)
-        body.add_widget(button("Back", "site_back", self.screen.refresh, flat=True))
 
     def _thread_row(self, s: dict[str, Any], need: str) -> GridLayout:
         pad = self.pad
@@ -547,9 +573,11 @@ class Table(GameTable):
         grid = self._grid(2)
         t = pad.state.tables[side]
         for agent in pad.cards.agents[side].values():
-            grid.add_widget(self._tile(f"{agent.name}\n[size={self._small()}]cost {agent.cost}[/size]",
-                                       f"agent_{agent.id}", lambda a=agent.id: self._tap(pad.tap_agent, a),
-                                       disabled=agent.id in t.agent_discard or t.agent_support < agent.cost))
+            key = self._tile(f"{agent.name}\n[size={self._small()}]cost {agent.cost}[/size]", f"agent_{agent.id}",
+                             lambda a=agent.id: self._tap(pad.tap_agent, a),
+                             disabled=agent.id in t.agent_discard or t.agent_support < agent.cost)
+            top_picture(key, picture_for("clash", agent.id), self.app.colors["text"], size=16, at="corner")
+            grid.add_widget(key)
         return grid
 
     def _action_cards(self, s: dict[str, Any]) -> GridLayout:
@@ -582,7 +610,7 @@ class Table(GameTable):
 
     def _plan_page(self) -> None:
         pad = self.pad
-        body = self.screen.start_page(on_cancel=pad.clear_plan)  # Back, Cancel and the page's Back agree
+        body = self.screen.start_page(on_cancel=pad.clear_plan)  # Back and Cancel agree
         body.add_widget(label(f"[b]{pad.who('moriarty')} only[/b] ({pad.who('holmes')} looks away): tap the Crime "
                               "Plan card you laid in thread 1, then 2, then 3 (one victim, one felony, one object)."))
         grid = self._grid(2)
@@ -598,7 +626,6 @@ class Table(GameTable):
         lay = button("Lay the plan", "plan_lay", lambda: self.screen.do(pad.lay_plan()))
         lay.disabled = len(pad.plan) < 3
         body.add_widget(lay)
-        body.add_widget(button("Back", "plan_back", lambda: self.screen.then(pad.clear_plan), flat=True))
 
     def _page_tap(self, tap: Any, *args: Any) -> None:
         tap(*args)
@@ -622,7 +649,6 @@ class Table(GameTable):
                 row.add_widget(button(f"Thread {i + 1}", f"place_{card}_{i + 1}",
                                       lambda c=card, i=i: self.screen.do(pad.place(c, i)), flat=True))
             body.add_widget(row)
-        body.add_widget(button("Back", "place_back", self.screen.refresh, flat=True))
 
     def _replace_page(self) -> None:
         """Archiving in the Agent mode: a player may put the face-down Agent back under the Agent deck."""
@@ -635,7 +661,6 @@ class Table(GameTable):
             if t.agent_here and not t.agent:
                 body.add_widget(button(f"{pad.who(side)}: put it back", f"replace_{side}",
                                        lambda sd=side: self.screen.do(pad.replace_agent(sd)), flat=True))
-        body.add_widget(button("Back", "replace_back", self.screen.refresh, flat=True))
 
     def _drop(self, side: str, cid: str) -> None:
         self.pad.toggle_discard(side, cid)
@@ -644,13 +669,12 @@ class Table(GameTable):
     def _discard_page(self, side: str | None = None) -> None:
         """Archiving: a player discards any cards from hand (seen by all), before the next site."""
         pad = self.pad
-        body = self.screen.start_page(on_cancel=pad.discarding.clear)  # Back, Cancel and the page's Back agree
+        body = self.screen.start_page(on_cancel=pad.discarding.clear)  # Back and Cancel agree
         if side is None:
             body.add_widget(label("[b]Archiving[/b]: a player may discard any cards left in hand. Who discards?"))
             for s in clash.SIDES:
                 body.add_widget(button(f"{pad.who(s)} ({pad.state.tables[s].hand} in hand)", f"discard_{s}",
                                        lambda s=s: self._discard_page(s), flat=True))
-            body.add_widget(button("Back", "discard_back", self.screen.refresh, flat=True))
             return
         mine = pad.discarding.get(side, [])
         body.add_widget(label(f"[b]{pad.who(side)}[/b] discards: " + (", ".join(
@@ -663,4 +687,3 @@ class Table(GameTable):
         done = button("Discard these", "discard_record", lambda: self.screen.do(pad.record_discard(side)))
         done.disabled = not mine
         body.add_widget(done)
-        body.add_widget(button("Back", "discard_back", lambda: self.screen.then(pad.discarding.clear), flat=True))

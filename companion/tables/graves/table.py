@@ -13,6 +13,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 
+from casebook.companion.pictures import picture_for
 from casebook.companion.tables.base import GameTable
 from casebook.companion.tables.graves.pad import RANKS, GravesPad
 from casebook.companion.tables.setup import (
@@ -31,6 +32,8 @@ from casebook.companion.widgets import (
     colour_bar,
     confirm,
     label,
+    picture,
+    pictured,
     symbol_button,
     widest_word,
 )
@@ -168,6 +171,12 @@ class Table(GameTable):
                                       + ", ".join(names[i] for i in still) + ".")
         return out
 
+    def secret_pictures(self, s: dict[str, Any]) -> dict[str, list[str]]:
+        """The Mastermind's identity's own picture, with its name in the hold's view only."""
+        case = s["case"]
+        found = picture_for("graves", case["identity"]) if case["mastermind"] in self.secrets(s) else None
+        return {case["mastermind"]: [found]} if found else {}
+
     def secret_actions(self, s: dict[str, Any]) -> list[Any]:
         case = s["case"]
         picker = {"set_identity": self._identity_picker, "note_evidence": self._evidence_picker}
@@ -215,7 +224,7 @@ class Table(GameTable):
 
         return [label(f"[b]Case {self.session.state.case.number}[/b]: deal five locations from the deck, "
                       "then tap them here left to right"),
-                pick_grid(choices, row, "row", lambda c: self.screen.then(pick, c)),
+                pick_grid(choices, row, "row", lambda c: self.screen.then(pick, c), game="graves"),
                 self._line(row_text(dict(choices), row, 5))]
 
     def _deal(self, s: dict[str, Any]) -> None:
@@ -285,12 +294,18 @@ class Table(GameTable):
             b = NameTile(name=short, testid=f"loc_{i}", flat=not loc["active"], height=dp(84),
                      font_size=app.fs * sp(12), bold=bool(loc["active"]))
             b.bind(on_release=lambda *_, name=loc["name"]: app.open_rules(name.replace("The ", "")))
+            own = picture_for("graves", loc["id"])  # the location's own picture, left of its trump's
+            shift = dp(13) if own and loc["trump"] else 0
+            if own:
+                mine = picture(own, app.colors["text"], 22)
+                b.bind(pos=lambda w, *_a, im=mine, dx=shift: setattr(im, "center", (w.center_x - dx, w.y + dp(34))))
+                b.add_widget(mine)
             if loc["trump"]:
                 suit = self.session.db.suits[loc["trump"]]
                 back = app.colors["active" if loc["active"] else "panel"]
                 img = Image(source=str(SYMBOLS / f"{suit.symbol}.png"), color=rgba(readable(suit.colour, back)),
                             fit_mode="contain", size_hint=(None, None), size=(dp(22), dp(22)))
-                b.bind(pos=lambda w, *_a, im=img: setattr(im, "center", (w.center_x, w.y + dp(34))))
+                b.bind(pos=lambda w, *_a, im=img, dx=shift: setattr(im, "center", (w.center_x + dx, w.y + dp(34))))
                 b.add_widget(img)
             foot = Label(text=f"{status}{star}", font_size=app.fs * sp(12), color=rgba(app.colors["text"]),
                          size_hint=(None, None), size=(dp(64), dp(20)), bold=bool(loc["active"]))
@@ -304,7 +319,8 @@ class Table(GameTable):
         box = self._column()
         trump = self.session.db.suits[loc["trump"]].plural if loc["trump"] else "none"
         changed = " (changed)" if loc["trump"] != loc["printed_trump"] else ""
-        box.add_widget(label(f"[b]{loc['name']}[/b] · trump {trump}{changed} · {loc['time']} time token(s) left"))
+        box.add_widget(pictured(f"[b]{loc['name']}[/b] · trump {trump}{changed} · {loc['time']} time token(s) left",
+                                picture_for("graves", loc["id"]), self.app.colors["text"]))
         role = {s["case"]["detective"]: "Detective", s["case"]["mastermind"]: "Mastermind"}
         for p in s["players"]:
             cards = ", ".join(loc["piles"][p]) or "no cards"
@@ -397,7 +413,6 @@ class Table(GameTable):
             else:
                 body.add_widget(self._ability_button(title, f"ab_{card}", why,
                                                      lambda c=card: self.screen.do(pad.use_ability(c))))
-        body.add_widget(button("Back", "ability_back", self.screen.refresh))
 
     def _ability_button(self, text: str, testid: str, why: str | None, action: Any) -> Any:
         """An ability (or its target): greyed out with the reason under it when the rules refuse it now."""
@@ -499,7 +514,6 @@ class Table(GameTable):
             text = ", ".join(names[i].split()[-1] for i in card["viable"])
             body.add_widget(button(text, f"evidence_{card.id}", lambda cid=card.id, w=who: self.screen.do(
                 self.session.do({"action": "note_evidence", "by": w, "evidence": cid})), flat=True))
-        body.add_widget(button("Back", "evidence_back", self.screen.refresh))
 
     def _identity_picker(self) -> None:
         who = self.session.state.players[self.session.state.case.mastermind]
@@ -508,7 +522,6 @@ class Table(GameTable):
         for iid, name in self.pad.identities():
             body.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(self.pad.set_identity(i)),
                                    flat=True))
-        body.add_widget(button("Back", "identity_back", self.screen.refresh))
 
     def _in_message_slot(self, text: str) -> None:
         """Landscape: the pad's own line shown in the message slot, unless the slot holds a word of its own (a

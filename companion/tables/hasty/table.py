@@ -14,16 +14,26 @@ from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from casebook.companion.pictures import picture_for
 from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable
 from casebook.companion.tables.hasty.pad import HastyPad
 from casebook.companion.tables.setup import PickInOrder, SecretEntry, SetupSpec
 from casebook.companion.theme import PLAYER_COLOURS, readable
-from casebook.companion.widgets import MARKUP, Tile, button, colour_bar, label, line_height
+from casebook.companion.widgets import (
+    MARKUP,
+    Tile,
+    button,
+    colour_bar,
+    label,
+    line_height,
+    top_picture,
+)
 from casebook.rules.games import hasty
 
 SET_VARIANT = "set_"  # the new-game toggles for the card sets: set_base, set_advanced, set_expert
 MIN_TEXT = 12  # sp: no text on the table is smaller
+BUST = 16  # dp: a suspect's picture in its tile's bottom left corner (the tile no taller for it)
 RESTRICTION_SHORT = {"none": "", "must_loupe": "loupe only", "cant_loupe": "not at loupe",  # a line of a tile
                      "must_own": "only your own", "cant_own": "not your own"}  # four a row (landscape) at 12 sp
 
@@ -256,6 +266,14 @@ class Table(GameTable):
             out[p] = text
         return out
 
+    def secret_pictures(self, s: dict[str, Any]) -> dict[str, list[str]]:
+        """Each player's secret suspect's bust (the Traitor has none), in the hold's view only."""
+        out = {}
+        for p in self.secrets(s):
+            found = picture_for("hasty", self.session.state.secrets[s["players"].index(p)])
+            out[p] = [found] if found else []
+        return out
+
     def has_draft(self) -> bool:
         return self.pad.picked is not None or self.pad.card is not None
 
@@ -301,6 +319,8 @@ class Table(GameTable):
             if not r["alive"]:
                 tile.color = self._rgba("muted")
             tile.bind(on_release=lambda *_, sid=r["id"]: self._tap(self.pad.tap_suspect, sid))
+            bust = picture_for("hasty", r["id"])  # the suspect's bust, as on the card, beside the short last line
+            top_picture(tile, bust, app.colors["muted" if not r["alive"] else "text"], size=BUST, at="foot")
             if loupe:  # the loupe: a thick bar in the accent colour across the tile's top
                 colour_bar(tile, app.colors["accent"], side="top", thick=6)
             tiles.append(tile)
@@ -449,7 +469,6 @@ class Table(GameTable):
         for card in pad.cards():
             body.add_widget(button(card.name, f"stuck_{card.id}", lambda c=card.id: self.screen.do(pad.stuck(c)),
                                    flat=True))
-        body.add_widget(button("Back", "stuck_back", self.screen.refresh))
 
     def _over(self, s: dict[str, Any]) -> BoxLayout:
         """The winner and why, then each player's secret suspect (all public now) and who was out."""

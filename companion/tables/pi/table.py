@@ -17,6 +17,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
+from casebook.companion.pictures import picture_for
 from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.pi.pad import MODES, SLOTS, PiPad
@@ -30,6 +31,8 @@ from casebook.companion.widgets import (
     confirm,
     hold_lines,
     label,
+    picture,
+    top_picture,
     widest_word,
 )
 from casebook.rules.games import pi
@@ -306,6 +309,14 @@ class Table(GameTable):
                           f"Crime: [b]{case['crime']}[/b]\nDistrict: [b]{case['location']}[/b]")
         return out
 
+    def secret_pictures(self, s: dict[str, Any]) -> dict[str, list[str]]:
+        """The suspect's, crime's and district's pictures of the case each player holds, beside its words."""
+        out = {}
+        for p in self.secrets(s):  # the case a player holds is the summary's `case` for them: cases[their place]
+            paths = [picture_for("pi", e) for e in self.session.state.cases[s["players"].index(p)] or ()]
+            out[p] = [x for x in paths if x]
+        return out
+
     def secret_actions(self, s: dict[str, Any]) -> list[Any]:
         if s["phase"] != "cases" or self.pad.case_by is not None:
             return []
@@ -357,6 +368,7 @@ class Table(GameTable):
                              height=self._cell(), font_size=self.app.fs * sp(13), bold=d == chosen)
             t.valign = "middle"
             t.bind(on_release=lambda *_: self.screen.then(pad.tap_district, d))
+            top_picture(t, picture_for("pi", d), self.app.colors["text"], size=16)
             return t
 
         return CityMap(c, self.board(), cell, self._cell(), self.app.colors["muted"])
@@ -389,6 +401,20 @@ class Table(GameTable):
                 Color(*rgba(colour))
                 rect = Rectangle()
             out.bind(pos=lambda w, *_a: setattr(rect, "pos", w.pos), size=lambda w, *_a: setattr(rect, "size", w.size))
+            if d is not None and not wide:  # the district's, its suspect's and crime's pictures under the words
+                suspect, crime = tiles.get(d, (None, None))
+                shown = [picture(x, self.app.colors["text"], 14) for x in
+                         (picture_for("pi", e) for e in (d, suspect, crime)) if x]
+                out.padding = [0, 0, 0, dp(17)]
+
+                def place(w: Any, *_a: Any, pics: list[Any] = shown) -> None:
+                    start = w.x + (w.width - len(pics) * dp(17) + dp(3)) / 2
+                    for n, img in enumerate(pics):
+                        img.pos = (start + n * dp(17), w.y + dp(3))
+
+                for img in shown:
+                    out.add_widget(img)
+                out.bind(pos=place, size=place)
             return out
 
         box.add_widget(CityMap(c, self.board(), cell, dp(58) if wide else dp(96), self.app.colors["muted"],
@@ -427,12 +453,15 @@ class Table(GameTable):
         return grid
 
     def _element_button(self, e: str, testid: str, action: Any, chosen: bool, kind_line: bool = True) -> Tile:
-        """A card's button: its name, and (among cards of every kind) its kind below it."""
+        """A card's button: its name, and (among cards of every kind) its kind below it; its picture in the corner
+        (the case keys too: every card is there, the page is its holder's alone, closed before the table looks)."""
         kind = f"\n[size={int(self.app.fs * sp(MIN_FONT))}]{KIND_WORDS[self.city.kind[e]]}[/size]" if kind_line else ""
         t = DistrictCell(text=self.city.name[e] + kind, testid=testid, flat=not chosen, height=self._cell(),
                          font_size=self.app.fs * sp(13), markup=True, bold=chosen)
         t.valign = "middle"
         t.bind(on_release=lambda *_: action())
+        top_picture(t, picture_for("pi", e), self.app.colors["text"],
+                    size=14 if kind_line else 16, at="corner" if kind_line else "top")
         return t
 
     def _element_grids(self, elements: list[str], action: Any, prefix: str, chosen: Any) -> list[Any]:
@@ -497,8 +526,10 @@ class Table(GameTable):
             grid.bind(minimum_height=grid.setter("height"))
             for e in pad.tile_choices():
                 text = c.name[e] if e else f"No {kind.capitalize()}"
-                grid.add_widget(button(text, f"tile_{e or 'none'}", lambda e=e: self.screen.then(pad.tap_tile, e),
-                                       flat=e is not None, height=dp(52)))
+                key = button(text, f"tile_{e or 'none'}", lambda e=e: self.screen.then(pad.tap_tile, e),
+                             flat=e is not None, height=dp(52))
+                top_picture(key, picture_for("pi", e), self.app.colors["text"], size=16)
+                grid.add_widget(key)
             out.append(grid)
             if pad.half is not None:
                 out.append(label(f"{c.name[d]}: {pad.name(pad.half[0])}, ...", muted=True))
