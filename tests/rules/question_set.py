@@ -32,7 +32,7 @@ HELD_OUT_9 = QUESTIONS_DIR / "heldout9"  # written blind, measured once after th
 # cards' `asks` (76/100); all of 6 to 11 tuned on since
 HELD_OUT_10 = QUESTIONS_DIR / "heldout10"
 HELD_OUT_11 = QUESTIONS_DIR / "heldout11"
-HELD_OUT_12 = QUESTIONS_DIR / "heldout12"  # written blind, not yet measured
+HELD_OUT_12 = QUESTIONS_DIR / "heldout12"  # written blind, measured once after the per-ask / WordNet round: 65/100 first
 SETS = {"tuning": TUNING, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2, "held-out 3": HELD_OUT_3,
         "held-out 4": HELD_OUT_4, "held-out 5": HELD_OUT_5}
 
