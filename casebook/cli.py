@@ -212,7 +212,7 @@ def _refused_preview(args: argparse.Namespace) -> str | None:
     """Why the preview options cannot be used as given (None if they can)."""
     if args.preview_width is None:
         return None
-    from casebook.generator.preview import WIDTHS
+    from casebook.generator.backends.preview import WIDTHS
 
     if not args.preview:
         return (f"--preview-width {args.preview_width}: it sets the width of the set's picture, which only --preview "
@@ -342,7 +342,7 @@ def build(args: argparse.Namespace) -> int:
                 print(problems.format(), file=sys.stderr)
                 failed += 1
         if args.preview and not problems:  # the whole set in one picture, beside the components' fans
-            from casebook.generator.preview import WIDTH, write_preview
+            from casebook.generator.backends.preview import WIDTH, write_preview
 
             picture = opts.out_dir / game / "preview" / f"{game}.png"
             size = write_preview(composed, picture, args.preview_width or WIDTH)

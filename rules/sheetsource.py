@@ -19,7 +19,6 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from casebook.rules.cards import SHEET_SUFFIXES  # noqa: F401 - the suffixes, defined once there
 from casebook.rules.problems import CellPlace, Place, Problem, Problems, column_letter
 from casebook.rules.yamlsource import MAX_BYTES, MAX_SCALAR, Node, PackedNode, Seq
 

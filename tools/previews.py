@@ -1,7 +1,7 @@
 """Each game's set in one picture for the README: docs/<game>-preview.png (small palette PNGs, committed).
 
 The same picture `casebook build GAME --preview` writes to output/GAME/preview/GAME.png
-(generator/preview.py), made here without building the PDFs.
+(generator/backends/preview.py), made here without building the PDFs.
 
 python tools/previews.py [GAME ...]   (default: the five games)
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from casebook.generator.backends.preview import write_preview  # noqa: E402
 from casebook.generator.build import BuildOptions, compose_game  # noqa: E402
-from casebook.generator.preview import write_preview  # noqa: E402
 from casebook.rules.problems import Problems  # noqa: E402
 
 GAMES = ("graves", "pi", "syndicate", "clash", "hasty")

@@ -11,8 +11,7 @@ import pytest
 from PIL import Image
 
 from casebook.cli import main
-from casebook.generator.build import BuildOptions, compose_game
-from casebook.generator.preview import (
+from casebook.generator.backends.preview import (
     WIDTH,
     decks_shown,
     large_piece,
@@ -20,6 +19,7 @@ from casebook.generator.preview import (
     sheet_page,
     write_preview,
 )
+from casebook.generator.build import BuildOptions, compose_game
 from casebook.rules.problems import Problems
 
 ROOT = Path(__file__).resolve().parents[2]
