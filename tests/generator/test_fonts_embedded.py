@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -20,6 +21,27 @@ def base_font_name(font) -> str:
     buf = ctypes.create_string_buffer(256)
     n = pdfium_raw.FPDFFont_GetBaseFontName(font, buf, 256)
     return buf.raw[:max(0, n - 1)].decode("latin-1")
+
+
+def text_objects(path) -> Iterator[tuple[str, bool, str]]:
+    """Every text object on every page of a PDF: its font's base name (subset tag included), whether the file
+    embeds that font, and its text."""
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        for page in pdf:
+            textpage = page.get_textpage()
+            for obj in page.get_objects():
+                if obj.type != pdfium_raw.FPDF_PAGEOBJ_TEXT:
+                    continue
+                font = pdfium_raw.FPDFTextObj_GetFont(obj.raw)
+                size = pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)  # bytes, the NUL included
+                buf = ctypes.create_string_buffer(max(size, 2))
+                pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)),
+                                               size)
+                yield (base_font_name(font), bool(pdfium_raw.FPDFFont_GetIsEmbedded(font)),
+                       buf.raw[:max(0, size - 2)].decode("utf-16-le"))
+    finally:
+        pdf.close()
 
 
 def _fonts_in_use(path) -> dict[str, bool]:

@@ -4,12 +4,9 @@ built PDF, and every deck's back is the game's own design, not another game's ba
 
 from __future__ import annotations
 
-import ctypes
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_raw
 import pytest
 import yaml
 
@@ -21,7 +18,7 @@ from casebook.rules.problems import Problems
 from tests.conftest import build_once
 from tests.generator.test_clash_build import LIGHTNESS_APART
 from tests.generator.test_colour_safety import VISIONS, mean_lightness
-from tests.generator.test_fonts_embedded import base_font_name
+from tests.generator.test_fonts_embedded import text_objects
 
 DISPLAY = {"clash": ("OldStandard", "OldStandard-Bold.ttf"), "hasty": ("LeckerliOne", "LeckerliOne-Regular.ttf")}
 # texts the display font sets: card names on the faces, deck titles on the backs
@@ -32,22 +29,8 @@ DISPLAY_TEXTS = {"clash": ("Lady Honoria Vale", "Irene Adler", "CRIME PLAN", "MO
 def _text_fonts(path: Path) -> dict[str, set[str]]:
     """Every text object's text in the PDF -> the base names of the fonts it is set in (subset tag dropped)."""
     found: dict[str, set[str]] = {}
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        for page in pdf:
-            textpage = page.get_textpage()
-            for obj in page.get_objects():
-                if obj.type != pdfium_raw.FPDF_PAGEOBJ_TEXT:
-                    continue
-                name = base_font_name(pdfium_raw.FPDFTextObj_GetFont(obj.raw)).split("+", 1)[-1]
-                size = pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)  # bytes, the NUL included
-                text_buf = ctypes.create_string_buffer(max(size, 2))
-                pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw,
-                                               ctypes.cast(text_buf, ctypes.POINTER(ctypes.c_ushort)), size)
-                text = text_buf.raw[:max(0, size - 2)].decode("utf-16-le").strip()
-                found.setdefault(text, set()).add(name)
-    finally:
-        pdf.close()
+    for name, _embedded, text in text_objects(path):
+        found.setdefault(text.strip(), set()).add(name.split("+", 1)[-1])
     return found
 
 

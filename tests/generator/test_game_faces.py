@@ -5,12 +5,9 @@ template (graves/back-base) every back used before."""
 
 from __future__ import annotations
 
-import ctypes
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_raw
 import pytest
 from reportlab.pdfbase.ttfonts import TTFontFile
 
@@ -20,7 +17,7 @@ from casebook.generator.build import BuildOptions, compose_game
 from casebook.generator.layouts import LAYOUTS_DIR, load_library
 from casebook.rules.problems import Place, Problems
 from tests.generator.test_colour_safety import hex_rgb
-from tests.generator.test_fonts_embedded import base_font_name
+from tests.generator.test_fonts_embedded import text_objects
 
 FONTS = LAYOUTS_DIR / "fonts"
 # game -> (its display face's file, texts set in it: back titles, card names, sheet titles)
@@ -40,24 +37,9 @@ def postscript_name(font_file: str) -> str:
 def texts_by_font(pdf_path: Path) -> dict[str, tuple[bool, str]]:
     """Every font the PDF's text objects use (its base name, subset tag and all) -> (embedded, their text)."""
     out: dict[str, tuple[bool, str]] = {}
-    pdf = pdfium.PdfDocument(str(pdf_path))
-    try:
-        for page in pdf:
-            textpage = page.get_textpage()
-            for obj in page.get_objects():
-                if obj.type != pdfium_raw.FPDF_PAGEOBJ_TEXT:
-                    continue
-                font = pdfium_raw.FPDFTextObj_GetFont(obj.raw)
-                name = base_font_name(font)
-                size = pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
-                text = ctypes.create_string_buffer(size)
-                pdfium_raw.FPDFTextObj_GetText(obj.raw, textpage.raw,
-                                               ctypes.cast(text, ctypes.POINTER(ctypes.c_ushort)), size)
-                embedded, before = out.get(name, (True, ""))
-                out[name] = (embedded and bool(pdfium_raw.FPDFFont_GetIsEmbedded(font)),
-                             before + " " + text.raw[:max(0, size - 2)].decode("utf-16-le"))
-    finally:
-        pdf.close()
+    for name, embedded, text in text_objects(pdf_path):
+        was_embedded, before = out.get(name, (True, ""))
+        out[name] = (was_embedded and embedded, before + " " + text)
     return out
 
 
