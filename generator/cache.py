@@ -141,11 +141,19 @@ class SceneStore:
 
     def written(self, key: str) -> bytes:
         """The bytes this build wrote under `key`, read back from its file."""
+        return self.read_spot(self.spot(key))
+
+    def spot(self, key: str) -> int:
+        """Where this build wrote the bytes under `key` (one int: a holder of thousands keeps that, not the key)."""
+        return self._index[_slot(key)]
+
+    def read_spot(self, spot: int) -> bytes:
+        """The bytes this build wrote at `spot` (from spot()), read back from its file."""
         assert self._new is not None
         if self._unflushed:
             self._new.flush()
             self._unflushed = False
-        offset, length = divmod(self._index[_slot(key)], _SPAN)
+        offset, length = divmod(spot, _SPAN)
         return os.pread(self._new.fileno(), length, offset)
 
     def put_blob(self, key: str, data: bytes) -> None:
@@ -173,8 +181,12 @@ class SceneStore:
         self._new.write(blob)
         self._unflushed = True
 
-    def get(self, key: str) -> Any:
-        """The scene of a key that was put or found (`in`) in this build."""
+    def get(self, key: str, hold: bool = True) -> Any:
+        """The scene of a key that was put or found (`in`) in this build.
+
+        hold=False for a scene asked for once (a card drawn into the PDF): one read back from the
+        file is not added to the scenes held in memory (a large deck's drawing would fill them with
+        scenes it never asks for again)."""
         scene = self._held.get(key)
         if scene is not None:
             return scene
@@ -189,6 +201,8 @@ class SceneStore:
                 self._unflushed = False
             offset, length = divmod(self._index[_slot(key)], _SPAN)
             scene = pickle.loads(os.pread(self._new.fileno(), length, offset))
+            if not hold:
+                return scene
         self._remember(key, scene)
         return scene
 
