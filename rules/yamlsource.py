@@ -63,6 +63,21 @@ class Seq(list):
             return self.item_places[index]
         return self.place
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a list, then its places; a list of packed cards leaves out its items' places (each card's
+        own, pickled with it; see PackedNode.__reduce__), which unpickling takes back from the cards."""
+        places = getattr(self, "item_places", None)
+        if places is not None and len(places) == len(self) and all(
+                type(item) is PackedNode and item.place is place for item, place in zip(self, places, strict=True)):
+            places = None
+        return (Seq, (), (getattr(self, "place", None), places), iter(self))
+
+    def __setstate__(self, state: tuple[Place | None, list[Place] | None]) -> None:
+        place, places = state
+        if place is not None:
+            self.place = place
+        self.item_places = [item.place for item in self] if places is None else places
+
 
 class Text(str):
     """A YAML string scalar that remembers where it began and how it was written."""
@@ -121,11 +136,13 @@ class PackedNode(Node):
         until the whole file is read, and a deck's thousands of such tuples and dicts, let go
         together at the end, would leave holes all through the memory its cards keep (4 MB at 10,000 cards).
         """
-        return (_blank, (), None, iter((self.place, self._spots)), iter(dict.items(self)))
+        place = self.place
+        return (_blank, (), None, iter((place.path, place.line, place.col, self._spots)), iter(dict.items(self)))
 
     def extend(self, parts: list[Any]) -> None:
         """The node's place and spots, as unpickling hands them over (the list items of __reduce__)."""
-        self.place, self._spots = parts
+        path, line, col, self._spots = parts
+        self.place = Place(path, line, col)
 
 
 def _blank() -> PackedNode:

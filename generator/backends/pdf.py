@@ -208,6 +208,7 @@ class PdfDocument:
         _compress_now(page, self.store)
         _compact(page)
         _share_entries(page, self.__dict__.setdefault("_shared", {}))
+        _repack(page, self.canvas._doc)
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -619,6 +620,29 @@ def _share_entries(page: pdfdoc.PDFPage, shared: dict[object, object]) -> None:
             type(ref) is pdfdoc.PDFObjectReference and ref.name == name for name, ref in forms.dict.items()):
         kept["XObjects"] = shared.setdefault(("XObjects", *forms.dict), forms)
     page.__dict__ = dict(kept)  # built anew: a dict keeps its room for the entries taken out
+
+
+# every entry a finished page has, or is given when it is written, in one order: each page sets them all in it, so
+# Python keeps their values inline, in the page object (8 bytes an entry), not in a dict of its own (~300 bytes)
+_PAGE_ENTRIES = ("__InternalName__", "Contents", "Rotate", "Trans", "pagewidth", "pageheight", "hasImages",
+                 "compression", "XObjects", "TrimBox", "BleedBox", "MediaBox", "Annots", "Resources", "Parent")
+
+
+def _repack(page: pdfdoc.PDFPage, doc: pdfdoc.PDFDocument) -> None:
+    """Put in the finished page's place a page holding the same entries inline (see _PAGE_ENTRIES); the file is the same.
+
+    A page with an entry of another name (none drawn here has one) is left as it is.
+    """
+    if type(page) is not _DonePage or not set(vars(page)) <= set(_PAGE_ENTRIES):
+        return
+    name = page.__InternalName__
+    if doc.idToObject.get(name) is not page or doc.Pages.pages[-1] is not page:
+        return
+    entries = vars(page)
+    packed = _DonePage.__new__(_DonePage)
+    for entry in _PAGE_ENTRIES:  # an entry the page left to the class: the class's value, the same one
+        setattr(packed, entry, entries[entry] if entry in entries else getattr(_DonePage, entry))
+    doc.idToObject[name] = doc.Pages.pages[-1] = packed
 
 
 class _StoredStream(pdfdoc.PDFStream):
