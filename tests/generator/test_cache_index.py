@@ -27,3 +27,25 @@ def test_long_keys_are_held_short_and_found_by_the_next_build(tmp_path: Path) ->
     assert again.reused == 2 and again.reused_scenes == 1
     again.commit()
     assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+
+
+def test_a_scenes_drawing_rides_in_its_entry_and_is_found_by_the_next_build(tmp_path: Path) -> None:
+    keys = [f"{n:040x}" for n in range(3)]
+    drawn = [f"{key}:pdf:{'d' * 40}" for key in keys]
+    store = SceneStore(tmp_path)
+    for key in keys:
+        store.put(key, Scene(10, 20))
+    for key, drawing in zip(keys, drawn, strict=True):
+        store.put_blob(drawing, f"ops of {key}".encode())
+    store.put_blob("zpage:x:" + "e" * 40, b"a page")  # no scene of that key: an entry of its own
+    store.put_blob(keys[0] + ":png:" + "f" * 40, b"another backend's")  # the one riding is pdf's: its own entry
+    assert len(store._index) == 5  # three scenes carrying their drawings, the page, the other drawing
+    assert [store.blob(d) for d in drawn] == [f"ops of {key}".encode() for key in keys]
+    assert store.get(keys[1]).height == 20 and store.blob(keys[0] + ":png:" + "f" * 40) == b"another backend's"
+    assert store.blob(keys[0] + ":pdf:" + "c" * 40) is None
+    store.commit()
+    again = SceneStore(tmp_path)
+    assert all(key in again for key in keys)
+    assert [again.blob(d) for d in drawn] == [f"ops of {key}".encode() for key in keys]
+    assert again.blob("zpage:x:" + "e" * 40) == b"a page" and again.get(keys[2]).width == 10
+    again.commit()
