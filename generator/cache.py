@@ -120,9 +120,9 @@ class SceneStore:
         above _RIDER; any other key under its own _slot."""
         head, colon, tail = key.partition(":")
         if colon and tail == rider:
-            spot = index.get(head, 0) >> _RIDER
-            if spot:
-                return spot
+            riding = index.get(head, 0) >> _RIDER
+            if riding:
+                return riding
         spot = index.get(_slot(key))
         return None if spot is None else spot & _LOW
 
