@@ -49,3 +49,14 @@ def test_a_scenes_drawing_rides_in_its_entry_and_is_found_by_the_next_build(tmp_
     assert [again.blob(d) for d in drawn] == [f"ops of {key}".encode() for key in keys]
     assert again.blob("zpage:x:" + "e" * 40) == b"a page" and again.get(keys[2]).width == 10
     again.commit()
+
+
+def test_a_scene_read_back_once_is_not_held(tmp_path: Path) -> None:
+    store = SceneStore(tmp_path, keep=2)
+    keys = [f"{n:040x}" for n in range(4)]
+    for n, key in enumerate(keys):
+        store.put(key, Scene(10 + n, 20))
+    assert list(store._recent) == keys[2:]  # the two put last
+    assert store.get(keys[0], hold=False).width == 10 and list(store._recent) == keys[2:]
+    assert store.get(keys[1]).width == 11 and list(store._recent) == [keys[3], keys[1]]
+    store.close()
