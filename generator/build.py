@@ -250,6 +250,7 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                                    f"{label} · backs" if labelled and part is sheet else "", shift,
                                    composed.composer.store)
                 doc.end_page()
+        sheets.clear()  # drawn: a deck's thousands of sheets are not held while the file is written
         for name, scene in composed.pages.get(paper, []):
             doc.begin_page(scene.width, scene.height)  # a tiled board's pages may lie landscape
             if opts.sides != "backs":  # backs only: a blank page, so page n of both files is one sheet

@@ -27,22 +27,26 @@ from casebook.generator.scene import Scene
 if TYPE_CHECKING:
     from casebook.generator.layouts import LayoutLibrary
 
-CACHE_VERSION = 3  # 2: scenes may hold pictures (images in layouts); 3: long keys held as digests (_slot)
+CACHE_VERSION = 5  # 2: pictures in scenes; 3: long keys held as digests (_slot); 4: as ints; 5: drawings in their scenes' entries
 FILE_NAME = f"scenes-v{CACHE_VERSION}.bin"
 _TRAILER = struct.Struct("<Q8s")
 _MAGIC = b"casebook"
 _SPAN = 1 << 32  # an index entry is offset * _SPAN + length
+_RIDER = 64  # a scene's entry may carry its drawing's above this bit (SceneStore._lookup)
+_LOW = (1 << _RIDER) - 1
 _CODE = ("cache.py", "compose.py", "images.py", "layouts.py", "scene.py", "symbols.py", "text.py", "units.py",
          "backends/fonts.py", "backends/imagefiles.py")
 _code_digest: str | None = None
 
 
-def _slot(key: str) -> str | bytes:
+def _slot(key: str) -> str | int:
     """How the index holds a key: a scene's (a bare digest, held by its face anyway) as it is; a longer one (a
-    backend's drawing or page, made anew for each lookup) as 16 bytes of its digest, a third of its size."""
+    backend's drawing or page, made anew for each lookup) as a 56-bit int of its digest: Python's smallest int
+    of that range (32 bytes, half a 16-byte bytes object's; a 10,000-card deck's 12,000 such keys collide with odds
+    of one in 10**9), never equal to a scene's key, which is text."""
     if ":" not in key:
         return key
-    return hashlib.blake2b(key.encode(), digest_size=16).digest()
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=7).digest(), "little")
 
 
 def code_fingerprint() -> str:
@@ -81,8 +85,11 @@ class SceneStore:
         self._recent: OrderedDict[str, Any] = OrderedDict()
         self._held: dict[str, Any] = {}  # in memory only: no folder, or composed with problems
         # this build's entries in the new file: offset and length in one int (a deck of thousands has tens of thousands)
-        self._index: dict[str | bytes, int] = {}  # by _slot(key)
-        self._old_index: dict[str | bytes, int] = {}
+        self._index: dict[str | int, int] = {}  # by _slot(key)
+        self._old_index: dict[str | int, int] = {}
+        # what follows a scene's key in the key of the one drawing its entry carries (a backend's "pdf:<digest>")
+        self._rider: str | None = None
+        self._old_rider: str | None = None
         self._old: BinaryIO | None = None
         self._new: BinaryIO | None = None
         self._unflushed = False
@@ -103,17 +110,39 @@ class SceneStore:
             saved = pickle.load(f)
             if magic != _MAGIC or saved.get("code") != code_fingerprint():
                 raise ValueError("another version")
-            self._old_index, self._old = saved["index"], f
+            self._old_index, self._old_rider, self._old = saved["index"], saved.get("rider"), f
         except (OSError, EOFError, pickle.UnpicklingError, struct.error, AttributeError, KeyError, TypeError, ValueError):
             f.close()  # unreadable or another version: compose everything
 
+    @staticmethod
+    def _lookup(index: dict[str | int, int], rider: str | None, key: str) -> int | None:
+        """Where the bytes of `key` lie, by an index: a scene's drawing (`<scene key>:<rider>`) in its scene's entry,
+        above _RIDER; any other key under its own _slot."""
+        head, colon, tail = key.partition(":")
+        if colon and tail == rider:
+            riding = index.get(head, 0) >> _RIDER
+            if riding:
+                return riding
+        spot = index.get(_slot(key))
+        return None if spot is None else spot & _LOW
+
+    def _place(self, key: str, spot: int) -> None:
+        """Enter where the bytes of `key` lie: a drawing of a scene of this build in the scene's own entry (a deck's
+        10,000 drawings need no key nor entry of their own, ~100 bytes each), anything else under its _slot."""
+        head, colon, tail = key.partition(":")
+        if colon and tail == (self._rider or tail) and not self._index.get(head, _LOW + 1) >> _RIDER and spot <= _LOW:
+            self._rider = tail
+            self._index[head] = spot << _RIDER | self._index[head]
+        else:
+            self._index[_slot(key)] = spot
+
     def __contains__(self, key: str) -> bool:
-        slot = _slot(key)
-        if key in self._recent or key in self._held or slot in self._index:
+        if key in self._recent or key in self._held or self._lookup(self._index, self._rider, key) is not None:
             return True
-        if slot in self._old_index:  # found from the previous build: carried into this one unread
+        old = self._lookup(self._old_index, self._old_rider, key)
+        if old is not None:  # found from the previous build: carried into this one unread
             assert self._old is not None
-            offset, length = divmod(self._old_index[slot], _SPAN)
+            offset, length = divmod(old, _SPAN)
             blob = os.pread(self._old.fileno(), length, offset)
             self._write(key, blob)
             self._carried = (key, blob)  # asked for next, most likely: read from here, not back from the file
@@ -127,7 +156,7 @@ class SceneStore:
 
         Never held in memory beyond the call: a large deck's pages stay on disk.
         """
-        if _slot(key) in self._index:
+        if self.has_blob(key):
             return self.written(key)
         if key in self:  # from the previous build: carried into this one
             assert self._carried is not None
@@ -137,20 +166,30 @@ class SceneStore:
 
     def has_blob(self, key: str) -> bool:
         """Whether this build has written bytes under `key` (to be read back by `written`, not held)."""
-        return _slot(key) in self._index
+        return self._lookup(self._index, self._rider, key) is not None
 
     def written(self, key: str) -> bytes:
         """The bytes this build wrote under `key`, read back from its file."""
+        return self.read_spot(self.spot(key))
+
+    def spot(self, key: str) -> int:
+        """Where this build wrote the bytes under `key` (one int: a holder of thousands keeps that, not the key)."""
+        spot = self._lookup(self._index, self._rider, key)
+        assert spot is not None, f"nothing written under {key}"
+        return spot
+
+    def read_spot(self, spot: int) -> bytes:
+        """The bytes this build wrote at `spot` (from spot()), read back from its file."""
         assert self._new is not None
         if self._unflushed:
             self._new.flush()
             self._unflushed = False
-        offset, length = divmod(self._index[_slot(key)], _SPAN)
+        offset, length = divmod(spot, _SPAN)
         return os.pread(self._new.fileno(), length, offset)
 
     def put_blob(self, key: str, data: bytes) -> None:
         """Keep bytes for the next build (only with a folder: in memory they would only grow)."""
-        if self.folder is not None and _slot(key) not in self._index:
+        if self.folder is not None and not self.has_blob(key):
             self._write(key, data)
 
     def put(self, key: str, scene: Scene | object, keep: bool = True) -> None:
@@ -158,7 +197,7 @@ class SceneStore:
         if self.folder is None or not keep:
             self._held[key] = scene
             return
-        if _slot(key) not in self._index:
+        if not self.has_blob(key):
             self._write(key, pickle.dumps(scene, protocol=pickle.HIGHEST_PROTOCOL))
         self._remember(key, scene)
 
@@ -169,12 +208,16 @@ class SceneStore:
             self._made = [p for p in (self.folder, *self.folder.parents) if not p.exists()]
             self.folder.mkdir(parents=True, exist_ok=True)
             self._new = open(self.folder / f".{FILE_NAME}.tmp", "w+b")  # noqa: SIM115 - closed by commit/close
-        self._index[_slot(key)] = self._new.tell() * _SPAN + len(blob)
+        self._place(key, self._new.tell() * _SPAN + len(blob))
         self._new.write(blob)
         self._unflushed = True
 
-    def get(self, key: str) -> Any:
-        """The scene of a key that was put or found (`in`) in this build."""
+    def get(self, key: str, hold: bool = True) -> Any:
+        """The scene of a key that was put or found (`in`) in this build.
+
+        hold=False for a scene asked for once (a card drawn into the PDF): one read back from the
+        file is not added to the scenes held in memory (a large deck's drawing would fill them with
+        scenes it never asks for again)."""
         scene = self._held.get(key)
         if scene is not None:
             return scene
@@ -187,8 +230,10 @@ class SceneStore:
             if self._unflushed:  # read back through the file: what was written must be in it
                 self._new.flush()
                 self._unflushed = False
-            offset, length = divmod(self._index[_slot(key)], _SPAN)
+            offset, length = divmod(self.spot(key), _SPAN)
             scene = pickle.loads(os.pread(self._new.fileno(), length, offset))
+            if not hold:
+                return scene
         self._remember(key, scene)
         return scene
 
@@ -204,7 +249,7 @@ class SceneStore:
             offset = self._new.tell()
             pickler = pickle.Pickler(self._new, protocol=pickle.HIGHEST_PROTOCOL)
             pickler.fast = True  # no memo of the index's tens of thousands of keys (it holds no object twice): flat memory
-            pickler.dump({"code": code_fingerprint(), "index": self._index})
+            pickler.dump({"code": code_fingerprint(), "index": self._index, "rider": self._rider})
             self._new.write(_TRAILER.pack(offset, _MAGIC))
             self._new.flush()
             os.replace(self._new.name, self.folder / FILE_NAME)

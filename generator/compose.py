@@ -25,7 +25,7 @@ from casebook.generator.layouts import (
     is_template,
     prepare,
 )
-from casebook.generator.legibility import check_game_text, floor_of
+from casebook.generator.legibility import FinePrint, check_game_text, floor_of
 from casebook.generator.scene import Ellipse, Item, Picture, Polyline, Rect, Scene
 from casebook.generator.symbols import InlineIcons, UnknownIcon, draw_symbol
 from casebook.generator.template_names import available, explain_undefined
@@ -141,7 +141,7 @@ class Composer:
         self.metrics = metrics()
         self.composed = 0  # card scenes composed by this composer (not found in the store)
         self._reported: set[tuple[Place, str]] = set()  # one report per template fault, not per card
-        self.fine_print: set[str] = set()  # the fine print composed (generator/legibility.py), for the PDF check
+        self.fine_print = FinePrint()  # the fine print composed (generator/legibility.py), for the PDF check
         self._prepared: dict[str, PreparedLayout] = {}
         self._digests: dict[str, str] = {}
         self._keys: dict[str, str] = {}

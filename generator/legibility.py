@@ -14,6 +14,7 @@ Contrast follows WCAG 2.x.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -26,6 +27,53 @@ FINE_PRINT_MIN = 4.0  # pt: the floor of fine print (`fine_print: true`), which 
 ICON_CONTRAST_MIN = 3.0  # WCAG 2.x, non-text contrast: icons that carry meaning
 
 
+class FinePrint:
+    """The fine print a composer set, as a set of texts held as one text (each ended by a NUL).
+
+    A deck's fine print is mostly its collation codes, one of its own a card: 10,000 cards' as a
+    set of strings take 1 MB, in one text 150 KB. Asking whether a text is among them reads
+    the whole (a board's few hundred texts, a test's checks of a PDF); adding costs nothing more.
+    """
+
+    _END = "\0"
+
+    def __init__(self) -> None:
+        self._joined = self._END
+        self._added: list[str] = []  # joined in every _BATCH texts: no str of its own is held long
+
+    _BATCH = 256
+
+    def add(self, text: str) -> None:
+        if self._END in text:  # no fine print holds one; a text that did is taken apart at it
+            self.update(text.split(self._END))
+            return
+        self._added.append(text)
+        if len(self._added) >= self._BATCH:
+            self._join()
+
+    def update(self, texts: Iterable[str]) -> None:
+        for text in texts:
+            self.add(text)
+
+    def _join(self) -> None:
+        if self._added:
+            self._joined += self._END.join(self._added) + self._END
+            self._added = []
+
+    def __contains__(self, text: object) -> bool:
+        if not isinstance(text, str) or self._END in text:
+            return False
+        self._join()
+        return f"{self._END}{text}{self._END}" in self._joined
+
+    def __iter__(self) -> Iterator[str]:
+        self._join()
+        return iter(dict.fromkeys(self._joined.split(self._END)[1:-1]))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def is_fine_print(el: Any) -> bool:
     """Whether a layout element is fine print (a code, a credit), not game text."""
     return el.data.get("fine_print") is True
@@ -36,7 +84,7 @@ def floor_of(el: Any) -> float:
     return FINE_PRINT_MIN if is_fine_print(el) else GAME_TEXT_MIN
 
 
-def check_game_text(fitted: Fitted, el: Any, who: str, problems: Problems, fine: set[str] | None = None,
+def check_game_text(fitted: Fitted, el: Any, who: str, problems: Problems, fine: FinePrint | None = None,
                     what: str = "", key: str = "size") -> None:
     """Report text fitted under its floor (GAME_TEXT_MIN, or FINE_PRINT_MIN for fine print) at the element's line.
 
@@ -62,7 +110,7 @@ def check_game_text(fitted: Fitted, el: Any, who: str, problems: Problems, fine:
                  f"and go down to {FINE_PRINT_MIN:g} pt)")
 
 
-def check_reduced(scene: Scene, scale: float, fine: set[str], place: Place, who: str, problems: Problems) -> None:
+def check_reduced(scene: Scene, scale: float, fine: FinePrint, place: Place, who: str, problems: Problems) -> None:
     """Report the text of a drawing that a reduced print (a board on A3) sets under its floor, once per text."""
     said: set[str] = set()
     for run in scene.items:

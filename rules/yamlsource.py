@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import copyreg
 import re
 import sys
 from dataclasses import dataclass
@@ -61,6 +62,21 @@ class Seq(list):
         if 0 <= index < len(self.item_places):
             return self.item_places[index]
         return self.place
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as a list, then its places; a list of packed cards leaves out its items' places (each card's
+        own, pickled with it; see PackedNode.__reduce__), which unpickling takes back from the cards."""
+        places = getattr(self, "item_places", None)
+        if places is not None and len(places) == len(self) and all(
+                type(item) is PackedNode and item.place is place for item, place in zip(self, places, strict=True)):
+            places = None
+        return (Seq, (), (getattr(self, "place", None), places), iter(self))
+
+    def __setstate__(self, state: tuple[Place | None, list[Place] | None]) -> None:
+        place, places = state
+        if place is not None:
+            self.place = place
+        self.item_places = [item.place for item in self] if places is None else places
 
 
 class Text(str):
@@ -114,14 +130,37 @@ class PackedNode(Node):
         return {key: self._at(key, 2) for key in self}
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_unpack, (self.place, dict(self), self._spots))
+        """Pickled as an empty node, then its place and spots (as list items: see extend) and its entries.
+
+        Nothing made only to carry them is memoized: an unpickler keeps every memoized object
+        until the whole file is read, and a deck's thousands of such tuples and dicts, let go
+        together at the end, would leave holes all through the memory its cards keep (4 MB at 10,000 cards).
+        """
+        place = self.place
+        return (_blank, (), None, iter((place.path, place.line, place.col, self._spots)), iter(dict.items(self)))
+
+    def extend(self, parts: list[Any]) -> None:
+        """The node's place and spots, as unpickling hands them over (the list items of __reduce__)."""
+        path, line, col, self._spots = parts
+        self.place = Place(path, line, col)
+
+
+def _blank() -> PackedNode:
+    return PackedNode.__new__(PackedNode)
 
 
 def _unpack(place: Place, items: dict[str, Any], spots: bytes | tuple[int, ...]) -> PackedNode:
+    """A node pickled by an earlier version (its entries in a dict)."""
     node = PackedNode.__new__(PackedNode)
     dict.update(node, items)
     node.place, node._spots = place, spots
     return node
+
+
+def _reduce_place(place: Place) -> tuple[Any, ...]:
+    """A Place pickled as a call with its three values, not as an object and its __dict__ (a dict made at load and
+    memoized: see PackedNode.__reduce__)."""
+    return (Place, (place.path, place.line, place.col))
 
 
 def _shared(text: str, pool: dict[str, str] | None = None) -> str:
@@ -704,7 +743,9 @@ class ParseCache:
                 folder.mkdir(parents=True, exist_ok=True)
                 with open(tmp, "wb") as f:
                     pickle.dump(stamp, f, protocol=pickle.HIGHEST_PROTOCOL)
-                    pickle.dump(tree, f, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickler = pickle.Pickler(f, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickler.dispatch_table = {**copyreg.dispatch_table, Place: _reduce_place}
+                    pickler.dump(tree)
                 os.replace(tmp, entry)  # whole or not at all
             except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
                 with contextlib.suppress(OSError):

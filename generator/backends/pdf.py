@@ -207,6 +207,8 @@ class PdfDocument:
         page = self.canvas._doc.Pages.pages[-1]
         _compress_now(page, self.store)
         _compact(page)
+        _share_entries(page, self.__dict__.setdefault("_shared", {}))
+        _repack(page, self.canvas._doc)
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -545,10 +547,12 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
         content = encoded.encode("latin-1") if isinstance(encoded, str) else encoded
         if key is not None and store is not None:
             store.put_blob(key, content)
-    stream = (_StoredStream(store, key) if key is not None and store is not None and store.has_blob(key)
-              else pdfdoc.PDFStream(content=content))
-    stream.dictionary = _filter_dictionary(tuple(names))  # one for every page: PDFStream.format writes a copy
-    stream.__Comment__ = "page stream"
+    dictionary = _filter_dictionary(tuple(names))  # one for every page: PDFStream.format writes a copy
+    if key is not None and store is not None and store.has_blob(key):
+        stream: pdfdoc.PDFStream = _StoredStream(store, store.spot(key), dictionary)
+    else:
+        stream = pdfdoc.PDFStream(dictionary, content)
+        stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
 
 
@@ -571,6 +575,7 @@ class _DonePage(pdfdoc.PDFPage):
 
 for _name in pdfdoc.PDFPage.__NoDefault__:
     setattr(_DonePage, _name, None)
+_DonePage.Rotate, _DonePage.compression = 0, 1  # what a drawn page has (canvas: no rotation; pageCompression=1)
 
 
 def _compact(page: pdfdoc.PDFPage) -> None:
@@ -591,16 +596,71 @@ def _compact(page: pdfdoc.PDFPage) -> None:
     page.__dict__ = kept
 
 
-class _StoredStream(pdfdoc.PDFStream):
-    """A page's compressed content left in the scene store's file until the PDF is written (a deck's pages stay on disk)."""
+def _share_entries(page: pdfdoc.PDFPage, shared: dict[object, object]) -> None:
+    """Let a finished page hold what many pages have alike once for the document (a deck's 2,200 pages keep 1 MB less).
 
-    def __init__(self, store: SceneStore, key: str):
-        super().__init__()
-        self.store, self.key = store, key
+    Its XObject dictionary (the forms it places: a deck's back pages all the same) and its size
+    (two floats) are shared with the pages before it that have the same; an entry that is the
+    class's own (no rotation, page compression) is read from the class. Pages are written by
+    reading these, never changing them, so the file's bytes are unchanged.
+    """
+    if type(page) is not _DonePage:
+        return
+    kept = dict(page.__dict__)
+    for name in ("pagewidth", "pageheight"):
+        value = kept.get(name)
+        if type(value) is float:
+            kept[name] = shared.setdefault((name, value), value)
+    for name in ("Rotate", "compression"):
+        value = kept.get(name)
+        if type(value) is int and value == getattr(_DonePage, name):
+            del kept[name]
+    forms = kept.get("XObjects")
+    if isinstance(forms, pdfdoc.PDFDictionary) and all(
+            type(ref) is pdfdoc.PDFObjectReference and ref.name == name for name, ref in forms.dict.items()):
+        kept["XObjects"] = shared.setdefault(("XObjects", *forms.dict), forms)
+    page.__dict__ = dict(kept)  # built anew: a dict keeps its room for the entries taken out
+
+
+# every entry a finished page has, or is given when it is written, in one order: each page sets them all in it, so
+# Python keeps their values inline, in the page object (8 bytes an entry), not in a dict of its own (~300 bytes)
+_PAGE_ENTRIES = ("__InternalName__", "Contents", "Rotate", "Trans", "pagewidth", "pageheight", "hasImages",
+                 "compression", "XObjects", "TrimBox", "BleedBox", "MediaBox", "Annots", "Resources", "Parent")
+
+
+def _repack(page: pdfdoc.PDFPage, doc: pdfdoc.PDFDocument) -> None:
+    """Put in the finished page's place a page holding the same entries inline (see _PAGE_ENTRIES); the file is the same.
+
+    A page with an entry of another name (none drawn here has one) is left as it is.
+    """
+    if type(page) is not _DonePage or not set(vars(page)) <= set(_PAGE_ENTRIES):
+        return
+    name = page.__InternalName__
+    if doc.idToObject.get(name) is not page or doc.Pages.pages[-1] is not page:
+        return
+    entries = vars(page)
+    packed = _DonePage.__new__(_DonePage)
+    for entry in _PAGE_ENTRIES:  # an entry the page left to the class: the class's value, the same one
+        setattr(packed, entry, entries[entry] if entry in entries else getattr(_DonePage, entry))
+    doc.idToObject[name] = doc.Pages.pages[-1] = packed
+
+
+class _StoredStream(pdfdoc.PDFStream):
+    """A page's compressed content left in the scene store's file until the PDF is written (a deck's pages stay on disk).
+
+    It holds only where the bytes lie in the store's file (one int, not their key) and its
+    dictionary; what every page's stream has alike is read from the class.
+    """
+
+    filters = None
+    __Comment__ = "page stream"
+
+    def __init__(self, store: SceneStore, spot: int, dictionary: pdfdoc.PDFDictionary):
+        self.store, self.spot, self.dictionary = store, spot, dictionary
 
     @property
     def content(self) -> bytes:
-        return self.store.written(self.key)
+        return self.store.read_spot(self.spot)
 
     @content.setter
     def content(self, value: object) -> None:

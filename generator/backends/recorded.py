@@ -107,7 +107,7 @@ def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: 
         c._code.append(ops)
         doc.end_placed()
         return
-    scene = store.get(key)
+    scene = store.get(key, hold=False)  # drawn once: not kept among the scenes held in memory
     doc.begin_placed(ox, oy, scene.height, clip)  # what saveState, clip_box and translate write
     start = len(c._code)
     page_h, doc.page_h = doc.page_h, scene.height

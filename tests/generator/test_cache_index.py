@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from casebook.generator.cache import FILE_NAME, SceneStore, _slot
@@ -11,7 +12,8 @@ from casebook.generator.scene import Scene
 def test_long_keys_are_held_short_and_found_by_the_next_build(tmp_path: Path) -> None:
     scene_key, drawing_key = "a" * 40, "a" * 40 + ":pdf:" + "b" * 40
     assert _slot(scene_key) == scene_key  # a scene's key is held by its face anyway: kept as it is
-    assert isinstance(_slot(drawing_key), bytes) and len(_slot(drawing_key)) == 16
+    slot = _slot(drawing_key)  # 56 bits of its digest: an int of Python's smallest size past 30 bits
+    assert isinstance(slot, int) and slot < 1 << 56 and sys.getsizeof(slot) <= sys.getsizeof(1 << 59)
     assert _slot(drawing_key) != _slot(drawing_key + "c")
     store = SceneStore(tmp_path)
     store.put(scene_key, Scene(10, 20))
@@ -25,3 +27,36 @@ def test_long_keys_are_held_short_and_found_by_the_next_build(tmp_path: Path) ->
     assert again.reused == 2 and again.reused_scenes == 1
     again.commit()
     assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+
+
+def test_a_scenes_drawing_rides_in_its_entry_and_is_found_by_the_next_build(tmp_path: Path) -> None:
+    keys = [f"{n:040x}" for n in range(3)]
+    drawn = [f"{key}:pdf:{'d' * 40}" for key in keys]
+    store = SceneStore(tmp_path)
+    for key in keys:
+        store.put(key, Scene(10, 20))
+    for key, drawing in zip(keys, drawn, strict=True):
+        store.put_blob(drawing, f"ops of {key}".encode())
+    store.put_blob("zpage:x:" + "e" * 40, b"a page")  # no scene of that key: an entry of its own
+    store.put_blob(keys[0] + ":png:" + "f" * 40, b"another backend's")  # the one riding is pdf's: its own entry
+    assert len(store._index) == 5  # three scenes carrying their drawings, the page, the other drawing
+    assert [store.blob(d) for d in drawn] == [f"ops of {key}".encode() for key in keys]
+    assert store.get(keys[1]).height == 20 and store.blob(keys[0] + ":png:" + "f" * 40) == b"another backend's"
+    assert store.blob(keys[0] + ":pdf:" + "c" * 40) is None
+    store.commit()
+    again = SceneStore(tmp_path)
+    assert all(key in again for key in keys)
+    assert [again.blob(d) for d in drawn] == [f"ops of {key}".encode() for key in keys]
+    assert again.blob("zpage:x:" + "e" * 40) == b"a page" and again.get(keys[2]).width == 10
+    again.commit()
+
+
+def test_a_scene_read_back_once_is_not_held(tmp_path: Path) -> None:
+    store = SceneStore(tmp_path, keep=2)
+    keys = [f"{n:040x}" for n in range(4)]
+    for n, key in enumerate(keys):
+        store.put(key, Scene(10 + n, 20))
+    assert list(store._recent) == keys[2:]  # the two put last
+    assert store.get(keys[0], hold=False).width == 10 and list(store._recent) == keys[2:]
+    assert store.get(keys[1]).width == 11 and list(store._recent) == [keys[3], keys[1]]
+    store.close()
