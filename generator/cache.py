@@ -130,7 +130,8 @@ class SceneStore:
         """Enter where the bytes of `key` lie: a drawing of a scene of this build in the scene's own entry (a deck's
         10,000 drawings need no key nor entry of their own, ~100 bytes each), anything else under its _slot."""
         head, colon, tail = key.partition(":")
-        if colon and tail == (self._rider or tail) and not self._index.get(head, _LOW + 1) >> _RIDER and spot <= _LOW:
+        if colon and tail == (self._rider or tail) and head in self._index and not self._index[head] >> _RIDER \
+                and spot <= _LOW:
             self._rider = tail
             self._index[head] = spot << _RIDER | self._index[head]
         else:
@@ -227,11 +228,7 @@ class SceneStore:
             self._carried = None
         if scene is None:
             assert self._new is not None, f"no scene {key}"
-            if self._unflushed:  # read back through the file: what was written must be in it
-                self._new.flush()
-                self._unflushed = False
-            offset, length = divmod(self.spot(key), _SPAN)
-            scene = pickle.loads(os.pread(self._new.fileno(), length, offset))
+            scene = pickle.loads(self.read_spot(self.spot(key)))
             if not hold:
                 return scene
         self._remember(key, scene)

@@ -149,14 +149,6 @@ def _blank() -> PackedNode:
     return PackedNode.__new__(PackedNode)
 
 
-def _unpack(place: Place, items: dict[str, Any], spots: bytes | tuple[int, ...]) -> PackedNode:
-    """A node pickled by an earlier version (its entries in a dict)."""
-    node = PackedNode.__new__(PackedNode)
-    dict.update(node, items)
-    node.place, node._spots = place, spots
-    return node
-
-
 def _reduce_place(place: Place) -> tuple[Any, ...]:
     """A Place pickled as a call with its three values, not as an object and its __dict__ (a dict made at load and
     memoized: see PackedNode.__reduce__)."""
