@@ -139,6 +139,32 @@ class PackedNode(Node):
         place = self.place
         return (_blank, (), None, iter((place.path, place.line, place.col, self._spots)), iter(dict.items(self)))
 
+    def __copy__(self) -> PackedNode:
+        return self._clone(lambda value: value)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PackedNode:
+        import copy
+
+        return self._clone(lambda value: copy.deepcopy(value, memo), memo)
+
+    def _clone(self, copied: Any, memo: dict[int, Any] | None = None) -> PackedNode:
+        """A node of the same kind with the same slots (place, spots, a row's columns) and each value copied.
+
+        copy's default would rebuild it from __reduce__'s items through append, which a packed node has not."""
+        new = type(self).__new__(type(self))
+        if memo is not None:
+            memo[id(self)] = new
+        for cls in type(self).__mro__:
+            for name in cls.__dict__.get("__slots__", ()):
+                slot = cls.__dict__[name]
+                try:
+                    slot.__set__(new, slot.__get__(self))
+                except AttributeError:  # a slot never set (a plain Node's key_places on a packed one)
+                    pass
+        for key, value in dict.items(self):
+            dict.__setitem__(new, key, copied(value))
+        return new
+
     def extend(self, parts: list[Any]) -> None:
         """The node's place and spots, as unpickling hands them over (the list items of __reduce__)."""
         path, line, col, self._spots = parts

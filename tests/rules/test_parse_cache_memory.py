@@ -55,3 +55,33 @@ def test_a_list_of_located_mappings_keeps_its_own_places() -> None:
     tree = parse_yaml("- {a: 1}\n- {b: 2}\n", "list.yaml", Problems())
     again = pickle.loads(_pickled(tree))
     assert again == tree and again.item_places == tree.item_places and again.place == tree.place
+
+
+def test_a_packed_card_copies_with_its_places_and_values() -> None:
+    """A game's database is deep-copied (a test changing one card's picture); a packed card has no append, so
+    copy's default rebuild (items through append) broke on it."""
+    import copy
+
+    tree = parse_yaml("cards:\n  - id: c1\n    name: Card\n    tags: [a, b]\n", "deck.yaml", Problems(), packed="cards")
+    card = tree["cards"][0]
+    for copied in (copy.copy(card), copy.deepcopy(tree)["cards"][0]):
+        assert type(copied) is PackedNode and copied == card and copied.place == card.place
+        assert copied.value_place("tags") == card.value_place("tags") == Place("deck.yaml", 4, 11)
+    deep = copy.deepcopy(card)
+    deep["tags"].append("c")
+    assert card["tags"] == ["a", "b"]  # a deep copy's lists are its own
+
+
+def test_a_spreadsheet_row_copies_with_its_cells(tmp_path) -> None:
+    import copy
+
+    from casebook.rules.sheetsource import load_sheet
+
+    sheet = tmp_path / "deck.csv"
+    sheet.write_text("id,name\na1,Alpha\n", encoding="utf-8")
+    problems = Problems()
+    node = load_sheet(sheet, {"name": {"type": "str", "required": True}}, problems, {})
+    assert node is not None, problems
+    row = node["cards"][0]
+    twin = copy.deepcopy(row)
+    assert type(twin) is type(row) and twin == row and twin.value_place("name") == row.value_place("name")
