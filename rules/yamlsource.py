@@ -157,10 +157,8 @@ class PackedNode(Node):
         for cls in type(self).__mro__:
             for name in cls.__dict__.get("__slots__", ()):
                 slot = cls.__dict__[name]
-                try:
+                with contextlib.suppress(AttributeError):  # a slot never set (a plain Node's key_places on a packed one)
                     slot.__set__(new, slot.__get__(self))
-                except AttributeError:  # a slot never set (a plain Node's key_places on a packed one)
-                    pass
         for key, value in dict.items(self):
             dict.__setitem__(new, key, copied(value))
         return new
