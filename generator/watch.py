@@ -8,6 +8,8 @@ editor that writes a file in several steps causes one rebuild, not several.
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -91,6 +93,7 @@ def build_rounds(games: list[str], cards_dir: Path, layouts_dir: Path, watching:
     if not watching:
         return
     say(f"watching {', '.join(str(f) for f in folders)} (Ctrl-C stops)")
+    _interrupt_stops()
     try:
         for found in rounds_of_changes(folders, interval, rounds, sleep, since=start, ignore=ignore):
             say("; ".join(found))
@@ -100,3 +103,14 @@ def build_rounds(games: list[str], cards_dir: Path, layouts_dir: Path, watching:
             say("watching (Ctrl-C stops)")
     except KeyboardInterrupt:
         say("stopped watching; the last good build is in place")
+
+
+def _interrupt_stops() -> None:
+    """Ctrl-C (SIGINT) stops the watch even when it was started with SIGINT ignored.
+
+    A shell script's background job (`casebook build --watch &`, a CI step, a fresh-clone check) starts
+    with SIGINT ignored, and Python then never turns it into KeyboardInterrupt: `kill -INT` did nothing and
+    the watch ran on. The watch says "Ctrl-C stops", so it makes that true for itself.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -74,7 +74,9 @@ def test_watch_rebuilds_survives_a_bad_edit_and_stops_with_0(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "casebook", "build", "moth", "--watch", "--paper", "a4",
                              "--cards", str(cards), "--layouts", str(layouts), "--out", str(out)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            # started as a script's background job is: SIGINT ignored; Ctrl-C must still stop it
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     assert proc.stdout is not None
     lines: list[str] = []
     guard = threading.Timer(180, proc.kill)  # a hung watch fails the test instead of hanging the suite
