@@ -5,12 +5,14 @@ Shared by tests/rules/test_questions.py and benchmarks/search.py.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
 import yaml
 
+from casebook.rules.cards import load_database
 from casebook.rules.search import Hit, RulesIndex
 
 QUESTIONS_DIR = Path(__file__).resolve().parent / "questions"
@@ -63,11 +65,36 @@ class Outcome:
     ranking: tuple[str, ...]
 
 
+class QuestionSetError(ValueError):
+    """A question set that cannot be measured: it names the file, the question and what would be right."""
+
+
+@functools.lru_cache(maxsize=8)
+def searchable_ids(game: str) -> frozenset[str]:
+    """The ids of every entry the rules search can return for a game (its rules, FAQ rulings and cards)."""
+    return frozenset(e.id for e in RulesIndex.build([load_database(game)]).entries)
+
+
 def load_questions(folder: Path, game: str) -> list[Question]:
-    """The questions of one game in one folder (its `<game>.yaml`)."""
-    data = yaml.safe_load((folder / f"{game}.yaml").read_text(encoding="utf-8"))
-    assert data["game"] == game, f"{folder / game}.yaml is for {data['game']!r}"
-    return [Question(game, str(q["ask"]), tuple(str(a) for a in q["answer"])) for q in data["questions"]]
+    """The questions of one game in one folder (its `<game>.yaml`).
+
+    Refuses (QuestionSetError) an answer id or pattern that matches no entry the search can return for the
+    game: a renamed or removed entry would otherwise leave a question that can only be missed, or one
+    measured on its other answers alone without anyone noticing.
+    """
+    path = folder / f"{game}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if data.get("game") != game:
+        raise QuestionSetError(f"{path}: the set is for {data.get('game')!r}, not {game!r}; fix its `game:`")
+    questions = [Question(game, str(q["ask"]), tuple(str(a) for a in q["answer"])) for q in data["questions"]]
+    ids = searchable_ids(game)
+    for q in questions:
+        dead = [p for p in q.answer if not any(fnmatchcase(i, p) for i in ids)]
+        if dead:
+            raise QuestionSetError(
+                f"{path}: question {q.ask!r} answers {', '.join(map(repr, dead))}, which no entry of {game} "
+                f"matches (renamed or removed?); name the entry that now holds the answer")
+    return questions
 
 
 def games_in(folder: Path) -> list[str]:
