@@ -38,6 +38,11 @@ Ranking is BM25F over normalised tokens:
   variants, worked examples and strategy tips (by their section or title) rank a little
   below the rules, and an FAQ ruling a little below a basic rule it ties with, but above a rule
   it refines when the question holds more of the ruling's words besides all the rule's;
+* a card's printed rules texts (an ability, a Hasty suspect's power) are its text; an FAQ ruling that
+  names a card (or refers to it) comes before it when the question names the card and holds more of
+  the ruling's words than of the card's, some of them words the card lacks;
+* "which suspect ...", "which site ...": the question asks for one of that kind, which comes before the
+  rules and the game's other cards that share its words;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
   first, unless two cards are named (a question about how they meet wants a rule);
 * "how many X" wants the rule that states a count, best of all the count of X: a rule
@@ -149,6 +154,10 @@ _CARD_WANTED = re.compile(r"\b(?:cards?|agents?)\s+(?:that|which|lets?|makes?|gi
 # ... and one who asks for a card ("is there a card that lets me peek") wants the card before
 # a rule that shares its words
 CARD_WANTED_KIND_WEIGHT = {"rule": 0.6, "faq": 0.6, "location": 1.0}
+# ... and one who asks for a kind of them ("which suspect ...", "which site ...") wants one of that kind
+# before the game's other cards (an action card doing the same thing, say)
+OTHER_KIND_WEIGHT = 0.7
+KIND_ASKED_RULE_WEIGHT = 0.3
 
 # Rules in a section (or with a title) of these words vary or illustrate the game: variants,
 # worked examples, strategy tips. A player asking about the game wants its rules first; one
@@ -559,6 +568,7 @@ class _Doc:
     rank: str = ""  # a deck card's rank, as rank_key spells it ("a", "7", "crown")
     refs: tuple[str, ...] = ()  # an FAQ ruling's: the ids of the rules (and cards) it refines
     suits: frozenset[str] = frozenset()  # and its suits (stemmed names)
+    kind_word: str = ""  # a card's: what its component's cards are ("suspect", "site"), see _head_noun
 
 
 _RANK_WORDS = {"ace": "a", "king": "k", "queen": "q", "jack": "j",
@@ -635,7 +645,8 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
         for card in component.cards:
             data = card.data
             ability = _text_of(data.get("ability"))
-            power = _text_of(data.get("power"))  # a Hasty suspect's: shown with the card (its asks find it)
+            # any other printed rules text of the card (a Hasty suspect's power): shown and indexed as its text
+            powers = [_text_of(v) for k, v in data.items() if k != "ability" and isinstance(v, dict) and _text_of(v)]
             name = data.get("name") if isinstance(data.get("name"), str) else ""
             if not ability and not name:
                 continue
@@ -670,7 +681,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 for key, spec in specs.items():
                     if _field_type(spec) == "text" and isinstance(data.get(key), str) and data[key].strip():
                         paragraphs.append(data[key].strip())
-            body = [power, *paragraphs] if power else list(paragraphs)
+            body = [*powers, *paragraphs]
             if fact_line:
                 body.append(fact_line)
             own_name = title.removesuffix(f" ({component.name})")
@@ -681,10 +692,10 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "title": _segments([title]),
                 "slug": _segments([_slug_words(card.id)]),
                 "facts": _segments([fact_line]),
-                "text": _segments(paragraphs),
+                "text": _segments([*powers, *paragraphs]),
                 "asks": _segments(_card_asks(data)),
             }, asks=_ask_list(_card_asks(data)), rank=rank_key(str(rank)) if rank is not None and suits else "",
-                suits=suits)
+                suits=suits, kind_word=_head_noun(component))
 
 
 def _card_suits(data: Any, specs: dict[str, Any], db: Any) -> Iterator[str]:
@@ -711,13 +722,17 @@ def _card_asks(data: Any) -> list[str]:
 GENERIC_KIND_WORDS = frozenset(stem(w) for w in ("card", "deck", "tile", "token", "piece", "marker", "tower"))
 
 
+def _head_noun(component: Any) -> str:
+    """What a component's cards are, in one stemmed word ("Investigation Sites": site); "" for a generic one."""
+    words = tokenize(component.name)
+    return words[-1] if words and words[-1] not in GENERIC_KIND_WORDS else ""
+
+
 def _kind_words(db: Any) -> Iterator[str]:
     """The head noun of each component or record set whose cards have names ("Investigation Sites": site)."""
     for component in [*db.components.values(), *db.records.values()]:
-        words = tokenize(component.name)
-        if words and words[-1] not in GENERIC_KIND_WORDS and any(
-                isinstance(card.data.get("name"), str) for card in component.cards):
-            yield words[-1]
+        if _head_noun(component) and any(isinstance(card.data.get("name"), str) for card in component.cards):
+            yield _head_noun(component)
 
 
 def _deck_card_title(card: Any, component: Any, specs: dict[str, Any], db: Any) -> str:
@@ -835,12 +850,14 @@ class _GameIndex:
     names: dict[str, list[tuple[tuple[str, ...], int]]] = field(default_factory=dict)  # a card name's first token -> (name, doc)
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
     kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
+    kind_of: list[str] = field(default_factory=list)  # each doc's head noun (cards only; see _head_noun)
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     ask_postings: dict[str, list[int]] = field(default_factory=dict)  # term -> the asks (their numbers) holding it
     asks: list[tuple[int, float, bool]] = field(default_factory=list)  # each ask: (doc, idf mass, counts)
     by_rank: dict[str, list[tuple[frozenset[str], int]]] = field(default_factory=dict)  # rank -> (suits, doc)
     suit_words: frozenset[str] = frozenset()  # the game's suits, as rank_key spells them
     refines: dict[int, list[int]] = field(default_factory=dict)  # an FAQ ruling -> the rules it refers to
+    rulings_on: dict[int, list[int]] = field(default_factory=dict)  # a card -> the FAQ rulings that name it
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -894,11 +911,18 @@ class _GameIndex:
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
+        index.kind_of = [doc.kind_word for doc in docs]
         rules = {doc.entry.id: i for i, doc in enumerate(docs) if doc.entry.kind == "rule"}
         for i, doc in enumerate(docs):
             refined = [rules[r] for r in doc.refs if r in rules]
             if refined:
                 index.refines[i] = refined
+        cards = {doc.entry.id: i for i, doc in enumerate(docs) if doc.entry.kind in ("card", "location")}
+        for i, doc in enumerate(docs):
+            if doc.entry.kind == "faq":
+                said = _words(f"{doc.entry.title} {doc.entry.text}")
+                for c in {cards[r] for r in doc.refs if r in cards} | index.named_in(said):
+                    index.rulings_on.setdefault(c, []).append(i)
         for i, doc in enumerate(docs):
             for toks, counting in doc.asks:
                 for tok in toks:
@@ -961,17 +985,38 @@ class _GameIndex:
         if found is None:
             return []
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
-        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or self.asks_for_a_kind(raw)
+        asked_kind = self.asked_kind(raw)
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind)
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) | self.by_rank_and_suit(raw) if kind_weight and not card_wanted else set()
-        final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * (1.0 if d in named else kind_weight.get(self.docs[d].kind, 1.0))
-                 * self.weights[d] for d, s in scores.items()}
+        named = self.named_in(raw) | self.by_rank_and_suit(raw)
+        # a named card escapes the kind weight only where it has one to escape
+        exempt = named if kind_weight and not card_wanted else set()
+
+        def standing(d: int) -> float:
+            if d in exempt:
+                return 1.0
+            if asked_kind and self.docs[d].kind in ("card", "location") and self.kind_of[d] != asked_kind:
+                return OTHER_KIND_WEIGHT  # "which suspect ...": a suspect, before an action card
+            if asked_kind and self.docs[d].kind in ("rule", "faq"):
+                return KIND_ASKED_RULE_WEIGHT
+            return kind_weight.get(self.docs[d].kind, 1.0)
+
+        final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
+                 for d, s in scores.items()}
         words_of = found.words_of
         for f, refined in self.refines.items():
             if f not in final:
                 continue
             if any(r in final and words_of.get(r, set()) < words_of.get(f, set()) for r in refined):
                 final[f] *= FAQ_OVER_RULE
+        for d in named:
+            # "I played on Ottoline Vesey ..., what happens to the extra step": a ruling that names the card
+            # and holds more of the question than the card, some of it words the card lacks, settles the case
+            # the card only raises
+            for f in self.rulings_on.get(d, ()):
+                if f in final and d in final and words_of.get(f, set()) - words_of.get(d, set()) \
+                        and matched[f] > matched[d]:
+                    final[f] = max(final[f], final[d] * FAQ_OVER_RULE)
         return [(s, d) for d, s in final.items()]
 
     def candidates(self, query: str) -> _Candidates | None:
@@ -1127,8 +1172,8 @@ class _GameIndex:
         # a rule, not either card
         return named[0] if len(named) == 1 else set()
 
-    def asks_for_a_kind(self, raw: list[str]) -> bool:
-        """ "which site ...", "which of the suspects ...": the question asks for one of the game's named things."""
+    def asked_kind(self, raw: list[str]) -> str:
+        """ "which site ...", "which of the suspects ...": the kind of the game's named things asked for, or ""."""
         for at, word in enumerate(raw):
             if word != "which":
                 continue
@@ -1138,8 +1183,8 @@ class _GameIndex:
             if after[:1] == ["the"]:
                 after = after[1:]
             if after and stem(after[0]) in self.kind_words:
-                return True
-        return False
+                return stem(after[0])
+        return ""
 
     def named_in(self, raw: list[str]) -> set[int]:
         """The cards whose name (of two words or more) the query spells out, word for word."""

@@ -686,3 +686,26 @@ def test_a_hasty_suspect_shows_its_power_and_no_art_id():
     assert hit.entry.id == "hattie_quill"
     assert hit.entry.text.startswith("When a card is played here: discard the bottom card")
     assert "bust_" not in hit.entry.text and "Portrait" not in hit.entry.text
+
+
+# --- issue 20: the search's own weak spots -----------------------------------------------------
+
+@pytest.mark.parametrize(("query", "expected"), [
+    # a suspect's power is its text: found by what it does, not only by its `asks`
+    ("which suspect draws cards when murdered", {"felix_ambrose", "cornelius_brandt"}),
+    ("which suspect discards the bottom card of the pile", {"hattie_quill"}),
+    ("which suspect reverses the turn order", {"imelda_thorne", "dorian_fitch"}),
+    # "which suspect" asks for a suspect: an action card doing the same comes after
+    ("which suspect makes you throw away a card when you play on her", {"winifred_saltash"}),
+])
+def test_a_suspect_is_found_by_its_power(pi_hasty_index, query, expected):
+    assert pi_hasty_index.search(query, game="hasty")[0].entry.id in expected
+
+
+def test_a_ruling_that_names_a_card_and_holds_more_of_the_question_comes_before_the_card(pi_hasty_index):
+    """The question names Ottoline Vesey but asks about the case her ruling settles; asking what she does
+    still finds her."""
+    ask = "I played on Ottoline Vesey with the loupe on the last suspect, what happens to the extra step"
+    assert [h.entry.id for h in pi_hasty_index.search(ask, game="hasty", limit=2)] == ["faq_extra_step", "ottoline_vesey"]
+    assert pi_hasty_index.search("what does ottoline vesey do", game="hasty")[0].entry.id == "ottoline_vesey"
+    assert pi_hasty_index.search("what does hattie quill do", game="hasty")[0].entry.id == "hattie_quill"
