@@ -159,6 +159,13 @@ CARD_WANTED_KIND_WEIGHT = {"rule": 0.6, "faq": 0.6, "location": 1.0}
 OTHER_KIND_WEIGHT = 0.7
 KIND_ASKED_RULE_WEIGHT = 0.3
 
+# A card whose name shares only loose words with the question ("which pile gets looked at": Second Look;
+# "who goes first": First Player) was not asked about: words of its name that LOOSE_DF or more entries
+# hold, without the rest of the name, weigh its score by PARTIAL_NAME_WEIGHT. A rare word of a name
+# ("lestrade" for Inspector Lestrade) still names the card.
+PARTIAL_NAME_WEIGHT = 0.5
+LOOSE_DF = 5
+
 # Rules in a section (or with a title) of these words vary or illustrate the game: variants,
 # worked examples, strategy tips. A player asking about the game wants its rules first; one
 # who names the variant still finds it, as its name matches.
@@ -851,6 +858,7 @@ class _GameIndex:
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
     kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
     kind_of: list[str] = field(default_factory=list)  # each doc's head noun (cards only; see _head_noun)
+    name_words: dict[int, frozenset[str]] = field(default_factory=dict)  # a card of a 2+ word name -> its words
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     ask_postings: dict[str, list[int]] = field(default_factory=dict)  # term -> the asks (their numbers) holding it
     asks: list[tuple[int, float, bool]] = field(default_factory=list)  # each ask: (doc, idf mass, counts)
@@ -902,16 +910,19 @@ class _GameIndex:
             for d in _deletes(term, 2 if len(term) >= 4 else 1):
                 deletes.setdefault(d, set()).add(term)
         names: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        index_names: dict[int, frozenset[str]] = {}
         for i, doc in enumerate(docs):
             words = tuple(tokenize(doc.entry.name))
             if doc.entry.kind == "card" and len(words) >= 2:
                 names.setdefault(words[0], []).append((words, i))
+                index_names[i] = frozenset(words)
         index = cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
         for i, doc in enumerate(docs):
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.kind_of = [doc.kind_word for doc in docs]
+        index.name_words = index_names
         rules = {doc.entry.id: i for i, doc in enumerate(docs) if doc.entry.kind == "rule"}
         for i, doc in enumerate(docs):
             refined = [rules[r] for r in doc.refs if r in rules]
@@ -992,9 +1003,13 @@ class _GameIndex:
         # a named card escapes the kind weight only where it has one to escape
         exempt = named if kind_weight and not card_wanted else set()
 
+        said = {stem(w) for w in raw if w not in STOPWORDS}
+
         def standing(d: int) -> float:
             if d in exempt:
                 return 1.0
+            if d not in named and self.by_loose_name_words(d, said):
+                return PARTIAL_NAME_WEIGHT * kind_weight.get(self.docs[d].kind, 1.0)
             if asked_kind and self.docs[d].kind in ("card", "location") and self.kind_of[d] != asked_kind:
                 return OTHER_KIND_WEIGHT  # "which suspect ...": a suspect, before an action card
             if asked_kind and self.docs[d].kind in ("rule", "faq"):
@@ -1171,6 +1186,12 @@ class _GameIndex:
         # two cards named ("they led the ace of knots and I threw the ace of suns") ask how they meet:
         # a rule, not either card
         return named[0] if len(named) == 1 else set()
+
+    def by_loose_name_words(self, d: int, said: set[str]) -> bool:
+        """True when the query holds some words of the card's name, not all, and only loose ones (LOOSE_DF)."""
+        shared = self.name_words.get(d, frozenset()) & said
+        return bool(shared) and shared != self.name_words[d] and all(
+            len(self.postings.get(w, ())) >= LOOSE_DF for w in shared)
 
     def asked_kind(self, raw: list[str]) -> str:
         """ "which site ...", "which of the suspects ...": the kind of the game's named things asked for, or ""."""

@@ -709,3 +709,19 @@ def test_a_ruling_that_names_a_card_and_holds_more_of_the_question_comes_before_
     assert [h.entry.id for h in pi_hasty_index.search(ask, game="hasty", limit=2)] == ["faq_extra_step", "ottoline_vesey"]
     assert pi_hasty_index.search("what does ottoline vesey do", game="hasty")[0].entry.id == "ottoline_vesey"
     assert pi_hasty_index.search("what does hattie quill do", game="hasty")[0].entry.id == "hattie_quill"
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # "look" alone is a loose word of Second Look's name: the question is about the piles
+    ("hasty", "can I look at the cards in a pile", {"setup_secrets", "faq_revealed_later", "faq_choice_in_review"}),
+    ("hasty", "two piles both have five cards when the review hits, which one gets looked at",
+     {"faq_tie_largest", "review_largest"}),
+    # the whole name, or a rare word of it, still names the card
+    ("hasty", "what does Second Look do", {"second_look"}),
+    ("hasty", "Filing Mix-up", {"filing_mixup"}),
+    ("clash", "how many support cards does lestrade need", {"lestrade"}),
+])
+def test_a_loose_word_of_a_card_name_does_not_name_the_card(game, query, expected):
+    from casebook.rules.cards import load_database
+
+    assert RulesIndex.build([load_database(game)]).search(query)[0].entry.id in expected
