@@ -45,6 +45,8 @@ Ranking is BM25F over normalised tokens:
   rules and the game's other cards that share its words;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
   first, unless two cards are named (a question about how they meet wants a rule);
+* a card shows its copies ("Copies: 5.") and counts itself, so "how many garrottes" finds the card; an
+  ordinal counts as a number ("the fifth location": five locations);
 * "how many X" wants the rule that states a count, best of all the count of X: a rule
   saying "5 investigators" answers "how many investigators" before one saying "five turns".
 
@@ -520,6 +522,9 @@ def _one_way_table(table: dict[str, dict[str, float]],
 
 SYNONYMS = _one_way_table(_synonym_table(SYNONYM_GROUPS), ONE_WAY_SYNONYMS)
 NUMBER_WORDS = frozenset(_NUMBER_TEXT.split())
+# "once the fifth location has resolved", "after the third mini-game": the last of a series says how many
+# there are ("first" does not: the first player is one of any number)
+ORDINAL_WORDS = frozenset(["second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"])
 
 
 def damerau_levenshtein(a: str, b: str, limit: int | None = None) -> int:
@@ -677,10 +682,15 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                     elif item == "ref" and isinstance(data[key], list):  # "Adjacent: Theatre Row, Gasworks"
                         facts.append(f"{key.replace('_', ' ').capitalize()}: "
                                      f"{', '.join(names.get(v, str(v)) for v in data[key]) or 'none'}")
+                states_a_count = _states_a_count(" ".join(facts))
                 fact_line = ". ".join(facts) + "." if facts else ""
             else:
                 title = _deck_card_title(card, component, specs, db)
-                fact_line = ""
+                fact_line, states_a_count = "", False
+            copies = getattr(card, "copies", 1)
+            # "how many garrottes are there": the card shows its copies, and counts itself (only in the count
+            # field: as a word of its facts, "copies" on most cards would no longer find the rule on copies)
+            shown_copies = f"Copies: {copies}." if isinstance(copies, int) and copies > 1 and name else ""
             paragraphs = [ability] if ability else []
             if isinstance(data.get("note"), str) and data["note"].strip():
                 paragraphs.append(data["note"].strip())
@@ -689,8 +699,8 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                     if _field_type(spec) == "text" and isinstance(data.get(key), str) and data[key].strip():
                         paragraphs.append(data[key].strip())
             body = [*powers, *paragraphs]
-            if fact_line:
-                body.append(fact_line)
+            if fact_line or shown_copies:
+                body.append(f"{fact_line} {shown_copies}".strip())
             own_name = title.removesuffix(f" ({component.name})")
             rank = data.get("rank", data.get("value"))
             suits = frozenset(_card_suits(data, specs, db))
@@ -699,6 +709,9 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "title": _segments([title]),
                 "slug": _segments([_slug_words(card.id)]),
                 "facts": _segments([fact_line]),
+                # a card stating a number (a cost) answers "how many"; its copies count the card itself
+                "count": ([[COUNT_TERM]] if states_a_count else [])
+                + ([[COUNTED_PREFIX + w] for w in tokenize(title)] if shown_copies else []),
                 "text": _segments([*powers, *paragraphs]),
                 "asks": _segments(_card_asks(data)),
             }, asks=_ask_list(_card_asks(data)), rank=rank_key(str(rank)) if rank is not None and suits else "",
@@ -786,7 +799,7 @@ def _counted(texts: Iterable[str], one: bool = False) -> list[str]:
         for clause in _CLAUSE.split(_ONE_HYPHEN.sub(" ", normalize(text)) if one else normalize(text)):
             words = _words(clause)
             for at, word in enumerate(words):
-                counts = word == "one" if one else _is_number(word)
+                counts = word == "one" if one else _is_number(word) or word in ORDINAL_WORDS
                 if not counts:
                     continue
                 for nxt in words[at + 1:at + 1 + (1 if one else COUNTED_WINDOW)]:

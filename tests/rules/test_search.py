@@ -725,3 +725,23 @@ def test_a_loose_word_of_a_card_name_does_not_name_the_card(game, query, expecte
     from casebook.rules.cards import load_database
 
     assert RulesIndex.build([load_database(game)]).search(query)[0].entry.id in expected
+
+
+def test_a_card_shows_its_copies_and_answers_how_many_of_it_there_are(pi_hasty_index):
+    hit = pi_hasty_index.search("how many garrottes are there", game="hasty")[0]
+    assert hit.entry.id == "garrotte" and hit.entry.text.endswith("Copies: 5.")
+    # the copies count the card alone: the rule on copies still answers copies in general
+    assert pi_hasty_index.search("how many copies of each card are there", game="hasty")[0].entry.id == "cards_copies"
+
+
+@pytest.mark.parametrize(("ordinals", "first"), [(True, "resolve_last_location"), (False, "case_second")])
+def test_the_last_of_a_series_states_how_many_there_are(monkeypatch, ordinals, first):
+    """ "Once the fifth location has resolved, the case ends": five locations a case. (Without ordinals read
+    as counts, the rule on the second case came first.)"""
+    from casebook.rules import search
+    from casebook.rules.cards import load_database
+
+    if not ordinals:
+        monkeypatch.setattr(search, "ORDINAL_WORDS", frozenset())
+    hit = RulesIndex.build([load_database("graves")]).search("how many locations are there in one case")[0]
+    assert hit.entry.id == first
