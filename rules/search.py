@@ -43,6 +43,9 @@ Ranking is BM25F over normalised tokens:
   the ruling's words than of the card's, some of them words the card lacks;
 * "which suspect ...", "which site ...": the question asks for one of that kind, which comes before the
   rules and the game's other cards that share its words;
+* a question naming a card by its whole name, or by a word of it few entries hold ("lestrade"), wants
+  the card; "which crime plan" asks for a Crime Plan as "which site" for a site; a card whose name
+  shares only loose words with the question ("look" of Second Look) was not asked about, and weighs less;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
   first, unless two cards are named (a question about how they meet wants a rule);
 * a card shows its copies ("Copies: 5.") and counts itself, so "how many garrottes" finds the card; an
@@ -167,6 +170,8 @@ KIND_ASKED_RULE_WEIGHT = 0.3
 # ("lestrade" for Inspector Lestrade) still names the card.
 PARTIAL_NAME_WEIGHT = 0.5
 LOOSE_DF = 5
+# ... while a word of a name that few entries hold names the card: the question is about it
+RARE_NAME_DF = 3
 
 # Rules in a section (or with a title) of these words vary or illustrate the game: variants,
 # worked examples, strategy tips. A player asking about the game wants its rules first; one
@@ -1012,7 +1017,7 @@ class _GameIndex:
         asked_kind = self.asked_kind(raw)
         card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind)
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) | self.by_rank_and_suit(raw)
+        named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw)
         # a named card escapes the kind weight only where it has one to escape
         exempt = named if kind_weight and not card_wanted else set()
 
@@ -1216,9 +1221,21 @@ class _GameIndex:
                 after = after[1:]
             if after[:1] == ["the"]:
                 after = after[1:]
-            if after and stem(after[0]) in self.kind_words:
-                return stem(after[0])
+            # "which site", or a kind of two words: "which crime plan"
+            for word in after[:2]:
+                if stem(word) in self.kind_words:
+                    return stem(word)
         return ""
+
+    def by_a_rare_name_word(self, raw: list[str]) -> set[int]:
+        """The cards named by a word of their name that no other card's name holds and few entries hold
+        ("lestrade" for Inspector Lestrade; not "look" for Second Look)."""
+        found: set[int] = set()
+        for word in {stem(w) for w in raw if w not in STOPWORDS and len(w) >= 4}:
+            cards = [d for d, words in self.name_words.items() if word in words]
+            if len(cards) == 1 and len(self.postings.get(word, ())) <= RARE_NAME_DF:
+                found.add(cards[0])
+        return found
 
     def named_in(self, raw: list[str]) -> set[int]:
         """The cards whose name (of two words or more) the query spells out, word for word."""

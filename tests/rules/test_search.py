@@ -745,3 +745,20 @@ def test_the_last_of_a_series_states_how_many_there_are(monkeypatch, ordinals, f
         monkeypatch.setattr(search, "ORDINAL_WORDS", frozenset())
     hit = RulesIndex.build([load_database("graves")]).search("how many locations are there in one case")[0]
     assert hit.entry.id == first
+
+
+def test_which_crime_plan_asks_for_a_crime_plan():
+    """A kind of two words ("Crime Plans"): "which crime plan ..." asks for one, as "which site ..." does."""
+    from casebook.rules.cards import load_database
+
+    hit = RulesIndex.build([load_database("clash")]).search("which crime plan throws out moriarty's support cards")[0]
+    assert hit.entry.id == "ambassadors_daughter"
+
+
+@pytest.mark.parametrize("query", ["how many support cards does lestrade need under him",
+                                   "how many support cards do I need under lestrad to turn him on"])
+def test_a_rare_word_of_a_card_name_names_the_card(query):
+    """ "lestrade" is Inspector Lestrade's alone: the question is about him, not the rule on agents' support."""
+    from casebook.rules.cards import load_database
+
+    assert RulesIndex.build([load_database("clash")]).search(query)[0].entry.id == "lestrade"
