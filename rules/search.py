@@ -39,8 +39,8 @@ Ranking is BM25F over normalised tokens:
   below the rules, and an FAQ ruling a little below a basic rule it ties with, but above a rule
   it refines when the question holds more of the ruling's words besides all the rule's;
 * a card's printed rules texts (an ability, a Hasty suspect's power) are its text; an FAQ ruling that
-  names a card (or refers to it) comes before it when the question names the card and holds more of
-  the ruling's words than of the card's, some of them words the card lacks;
+  names a card (or refers to it) comes before it when the question names the card and holds as much of
+  the ruling as of the card, some of it words the card lacks;
 * "which suspect ...", "which site ...": the question asks for one of that kind, which comes before the
   rules and the game's other cards that share its words;
 * a question naming a card by its whole name, or by a word of it few entries hold ("lestrade"), wants
@@ -1044,11 +1044,11 @@ class _GameIndex:
                 final[f] *= FAQ_OVER_RULE
         for d in named:
             # "I played on Ottoline Vesey ..., what happens to the extra step": a ruling that names the card
-            # and holds more of the question than the card, some of it words the card lacks, settles the case
+            # and holds as much of the question as the card, some of it words the card lacks, settles the case
             # the card only raises
             for f in self.rulings_on.get(d, ()):
                 if f in final and d in final and words_of.get(f, set()) - words_of.get(d, set()) \
-                        and matched[f] > matched[d]:
+                        and matched[f] >= matched[d]:
                     final[f] = max(final[f], final[d] * FAQ_OVER_RULE)
         return [(s, d) for d, s in final.items()]
 

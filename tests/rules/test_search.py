@@ -762,3 +762,10 @@ def test_a_rare_word_of_a_card_name_names_the_card(query):
     from casebook.rules.cards import load_database
 
     assert RulesIndex.build([load_database("clash")]).search(query)[0].entry.id == "lestrade"
+
+
+def test_a_ruling_on_two_named_cards_meeting_comes_before_either():
+    from casebook.rules.cards import load_database
+
+    ask = "I moved my used cross-examination to another thread with tailing, does the -2 go with it"
+    assert RulesIndex.build([load_database("clash")]).search(ask)[0].entry.id == "faq_used_moved"
