@@ -48,8 +48,9 @@ Ranking is BM25F over normalised tokens:
   shares only loose words with the question ("look" of Second Look) was not asked about, and weighs less;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
   first, unless two cards are named (a question about how they meet wants a rule);
-* a card shows its copies ("Copies: 5.") and counts itself, so "how many garrottes" finds the card; an
-  ordinal counts as a number ("the fifth location": five locations);
+* a card shows its copies ("Copies: 5.") and counts itself, so "how many garrottes" finds the card; a
+  list on a card counts what it lists ("Adjacent: ..." counts districts); an ordinal counts as a number
+  ("the fifth location": five locations);
 * "how many X" wants the rule that states a count, best of all the count of X: a rule
   saying "5 investigators" answers "how many investigators" before one saying "five turns".
 
@@ -656,6 +657,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
     """Every card worth looking up: any card with an ability text or a name; and the named records cards
     refer to (P.I.'s districts, with their neighbours)."""
     names = _names_by_id(db)
+    kinds = {card.id: _head_noun(c) for c in [*db.components.values(), *db.records.values()] for card in c.cards}
     for component in [*db.components.values(), *db.records.values()]:
         specs = component.fields if isinstance(component.fields, dict) else {}
         kind = _kind_of(component)
@@ -672,6 +674,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 if isinstance(data.get("epithet"), str) and data["epithet"].strip():
                     title += ", " + data["epithet"].strip()
                 facts = []
+                listed: list[str] = []  # what a list of the card's counts: "Adjacent: ..." counts districts
                 for key, spec in specs.items():
                     ftype = _field_type(spec)
                     if key in ("name", "epithet", *ART_FIELDS) or key not in data:
@@ -687,11 +690,12 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                     elif item == "ref" and isinstance(data[key], list):  # "Adjacent: Theatre Row, Gasworks"
                         facts.append(f"{key.replace('_', ' ').capitalize()}: "
                                      f"{', '.join(names.get(v, str(v)) for v in data[key]) or 'none'}")
-                states_a_count = _states_a_count(" ".join(facts))
+                        listed += [*tokenize(key.replace("_", " ")), *{kinds.get(v, "") for v in data[key]} - {""}]
+                states_a_count = _states_a_count(" ".join(facts)) or bool(listed)
                 fact_line = ". ".join(facts) + "." if facts else ""
             else:
                 title = _deck_card_title(card, component, specs, db)
-                fact_line, states_a_count = "", False
+                fact_line, states_a_count, listed = "", False, []
             copies = getattr(card, "copies", 1)
             # "how many garrottes are there": the card shows its copies, and counts itself (only in the count
             # field: as a word of its facts, "copies" on most cards would no longer find the rule on copies)
@@ -716,7 +720,8 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "facts": _segments([fact_line]),
                 # a card stating a number (a cost) answers "how many"; its copies count the card itself
                 "count": ([[COUNT_TERM]] if states_a_count else [])
-                + ([[COUNTED_PREFIX + w] for w in tokenize(title)] if shown_copies else []),
+                + ([[COUNTED_PREFIX + w] for w in tokenize(title)] if shown_copies else [])
+                + [[COUNTED_PREFIX + w] for w in listed],
                 "text": _segments([*powers, *paragraphs]),
                 "asks": _segments(_card_asks(data)),
             }, asks=_ask_list(_card_asks(data)), rank=rank_key(str(rank)) if rank is not None and suits else "",

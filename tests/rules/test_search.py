@@ -769,3 +769,9 @@ def test_a_ruling_on_two_named_cards_meeting_comes_before_either():
 
     ask = "I moved my used cross-examination to another thread with tailing, does the -2 go with it"
     assert RulesIndex.build([load_database("clash")]).search(ask)[0].entry.id == "faq_used_moved"
+
+
+def test_a_card_listing_its_neighbours_answers_how_many_there_are(pi_hasty_index):
+    """A list on a card ("Adjacent: ...") states a count of what it lists: districts."""
+    assert pi_hasty_index.search("how many districts are next to the gasworks", game="pi")[0].entry.id == "gasworks"
+    assert pi_hasty_index.search("how many districts are there", game="pi")[0].entry.id == "components_city"
