@@ -882,6 +882,7 @@ class _GameIndex:
     kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
     kind_of: list[str] = field(default_factory=list)  # each doc's head noun (cards only; see _head_noun)
     name_words: dict[int, frozenset[str]] = field(default_factory=dict)  # a card of a 2+ word name -> its words
+    named_by: dict[str, list[int]] = field(default_factory=dict)  # a word of such names -> the cards holding it
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     ask_postings: dict[str, list[int]] = field(default_factory=dict)  # term -> the asks (their numbers) holding it
     asks: list[tuple[int, float, bool]] = field(default_factory=list)  # each ask: (doc, idf mass, counts)
@@ -946,6 +947,9 @@ class _GameIndex:
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.kind_of = [doc.kind_word for doc in docs]
         index.name_words = index_names
+        for d, words in index_names.items():
+            for word in words:
+                index.named_by.setdefault(word, []).append(d)
         rules = {doc.entry.id: i for i, doc in enumerate(docs) if doc.entry.kind == "rule"}
         for i, doc in enumerate(docs):
             refined = [rules[r] for r in doc.refs if r in rules]
@@ -1237,7 +1241,7 @@ class _GameIndex:
         ("lestrade" for Inspector Lestrade; not "look" for Second Look)."""
         found: set[int] = set()
         for word in {stem(w) for w in raw if w not in STOPWORDS and len(w) >= 4}:
-            cards = [d for d, words in self.name_words.items() if word in words]
+            cards = self.named_by.get(word, ())
             if len(cards) == 1 and len(self.postings.get(word, ())) <= RARE_NAME_DF:
                 found.add(cards[0])
         return found
