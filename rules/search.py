@@ -947,8 +947,8 @@ class _GameIndex:
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.kind_of = [doc.kind_word for doc in docs]
         index.name_words = index_names
-        for card_doc, name in index_names.items():
-            for name_word in name:
+        for card_doc, held in index_names.items():
+            for name_word in held:
                 index.named_by.setdefault(name_word, []).append(card_doc)
         rules = {doc.entry.id: i for i, doc in enumerate(docs) if doc.entry.kind == "rule"}
         for i, doc in enumerate(docs):
