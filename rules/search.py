@@ -253,6 +253,8 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
     # "who takes the first turn" asks who goes first, not about the first round
     (re.compile(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b"), "goes first"),
+    # "who plays first", "who starts": who goes first, not the first round's rules
+    (re.compile(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b"), "who goes first"),
 )
 
 
@@ -451,7 +453,7 @@ _MUST = re.compile(r"\b(?:have|has|had|need|needs|got)\s+to\b")
 
 
 # "set up" (or "set-up") is the setup, not a set of cards: "how do we set up" asks for the Setup rules
-_SET_UP = re.compile(r"\bset[\s-]+up\b")
+_SET_UP = re.compile(r"\b(?:set|sets|setting)[\s-]+up\b")
 
 
 # "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word

@@ -484,6 +484,7 @@ def test_issue_20_questions_find_their_rule_first(pi_hasty_index, game, query, e
 
 def test_how_many_reads_as_a_count_and_set_up_as_setup():
     assert tokenize("how do we set up") == ["setup"] and tokenize("set-up") == ["setup"]
+    assert tokenize("setting up") == ["setup"] and tokenize("who sets up") == ["setup"]
     assert tokenize("a set of cards") == ["set", "card"]
 
 
@@ -596,6 +597,9 @@ def test_a_pi_district_is_found_with_its_neighbours(pi_hasty_index):
     ("hasty", "maximum number of players?", {"setup_players"}),
     ("clash", "holmes is 2 up in a thread, what does he get", {"summary_holmes"}),
     ("syndicate", "what number is the mill", {"mill"}),
+    # "who plays first", "who starts": who goes first, not the first round's ruling
+    ("hasty", "who plays first", {"setup_hands"}),
+    ("hasty", "who starts", {"setup_hands"}),
 ])
 def test_table_phrases_read_as_the_rules(game, query, expected):
     from casebook.rules.cards import load_database
