@@ -465,8 +465,12 @@ _CANNOT = re.compile(r"\bcan(?:['\u2019]t|t|\s+not)\b")
 _RUN_OUT = re.compile(r"\b(?:run|runs|ran|running)\s+out\b")
 
 
+# "U-Turn", "X-ray": a lone letter joined to its word is one word ("uturn"), not a dropped letter and "turn"
+_LETTER_HYPHEN = re.compile(r"\b([a-z])-(?=[a-z]{2})")
+
+
 def _words(text: str) -> list[str]:
-    text = _RUN_OUT.sub("out", _CANNOT.sub("cannot", normalize(text)))
+    text = _LETTER_HYPHEN.sub(r"\1", _RUN_OUT.sub("out", _CANNOT.sub("cannot", normalize(text))))
     text = _SET_UP.sub("setup", _FACE.sub(r"face\1", text))
     return _WORD.findall(_MUST.sub("must", text))
 

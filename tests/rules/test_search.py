@@ -779,3 +779,26 @@ def test_a_card_listing_its_neighbours_answers_how_many_there_are(pi_hasty_index
     """A list on a card ("Adjacent: ...") states a count of what it lists: districts."""
     assert pi_hasty_index.search("how many districts are next to the gasworks", game="pi")[0].entry.id == "gasworks"
     assert pi_hasty_index.search("how many districts are there", game="pi")[0].entry.id == "components_city"
+
+
+@pytest.mark.parametrize("game", ["hasty", "clash", "pi"])
+def test_what_does_a_card_do_finds_the_card_for_every_card_of_two_words_or_more(game):
+    """ "what does U-Turn do", "what does Second Look do": any card named by its whole name comes first (or a
+    card printing the same text, folded into the hit, or of the same name: Holmes' and Moriarty's action cards)."""
+    from casebook.rules.cards import load_database
+
+    index = RulesIndex.build([load_database(game)])
+    missed = []
+    for entry in index.entries:
+        if entry.kind not in ("card", "location") or not entry.text or len(tokenize(entry.name)) < 2:
+            continue
+        hit = index.search(f"what does {entry.name} do")[0]
+        if entry.id not in (hit.entry.id, *(e.id for e in hit.also)) and hit.entry.name != entry.name:
+            missed.append((entry.name, hit.entry.id))
+    assert not missed
+
+
+def test_a_lone_letter_joined_to_its_word_is_one_word(pi_hasty_index):
+    """ "U-Turn" is not "turn": the card comes first, and the turn rules do not take it."""
+    assert tokenize("U-Turn") == ["uturn"] and tokenize("a u-turn") == ["uturn"]
+    assert pi_hasty_index.search("what does U-Turn do", game="hasty")[0].entry.id == "u_turn"
