@@ -51,7 +51,7 @@ Ranking is BM25F over normalised tokens:
 * a card shows its copies ("Copies: 5.") and counts itself, so "how many garrottes" finds the card; a
   list on a card counts what it lists ("Adjacent: ..." counts districts); an ordinal counts as a number
   ("the fifth location": five locations);
-* "how many X" wants the rule that states a count, best of all the count of X: a rule
+* "how many X" ("how big", "how large", "number of") wants the rule that states a count, best of all the count of X: a rule
   saying "5 investigators" answers "how many investigators" before one saying "five turns".
 
 Each hit carries `source_label`, the source as a player reads it ("Rule: The Park", "FAQ:
@@ -188,7 +188,7 @@ FAQ_WEIGHT = 0.97
 # sharing the question's words ranks above one that merely names them. Better still is the rule
 # that counts the very thing asked about: a rule stating "5 investigators" holds
 # COUNTED_PREFIX + "investigator", which "how many investigators" asks for in place of COUNT_TERM.
-COUNT_QUERY = re.compile(r"\b(?:how\s+(?:many|much)|number\s+of)\b")
+COUNT_QUERY = re.compile(r"\b(?:how\s+(?:many|much|big|large)|number\s+of)\b")
 COUNT_TERM = "#count"
 COUNTED_PREFIX = "#count:"
 COUNTED_WEIGHT = 1.5  # the count of the very thing asked about outweighs any count

@@ -802,3 +802,11 @@ def test_a_lone_letter_joined_to_its_word_is_one_word(pi_hasty_index):
     """ "U-Turn" is not "turn": the card comes first, and the turn rules do not take it."""
     assert tokenize("U-Turn") == ["uturn"] and tokenize("a u-turn") == ["uturn"]
     assert pi_hasty_index.search("what does U-Turn do", game="hasty")[0].entry.id == "u_turn"
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    ("hasty", "how big is the expert deck", "components"),
+    ("syndicate", "how big is the draw pile after the deal", "setup_draw_pile"),
+])
+def test_how_big_asks_for_a_count(pi_hasty_index, game, query, expected):
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
