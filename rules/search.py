@@ -41,8 +41,8 @@ Ranking is BM25F over normalised tokens:
 * a card's printed rules texts (an ability, a Hasty suspect's power) are its text; an FAQ ruling that
   names a card (or refers to it) comes before it when the question names the card and holds as much of
   the ruling as of the card, some of it words the card lacks;
-* "which suspect ...", "which site ...": the question asks for one of that kind, which comes before the
-  rules and the game's other cards that share its words;
+* "which suspect ...", "which site ...", "the site where ...", "the agent that ...": the question asks
+  for one of that kind, which comes before the rules and the game's other cards that share its words;
 * a question naming a card by its whole name, or by a word of it few entries hold ("lestrade"), wants
   the card; "which crime plan" asks for a Crime Plan as "which site" for a site; a card whose name
   shares only loose words with the question ("look" of Second Look) was not asked about, and weighs less;
@@ -1227,7 +1227,12 @@ class _GameIndex:
             len(self.postings.get(w, ())) >= LOOSE_DF for w in shared)
 
     def asked_kind(self, raw: list[str]) -> str:
-        """ "which site ...", "which of the suspects ...": the kind of the game's named things asked for, or ""."""
+        """ "which site ...", "which of the suspects ...", "the site where ...", "the agent that ...": the kind
+        of the game's named things asked for, or ""."""
+        for at, word in enumerate(raw[:-1]):
+            if word in ("the", "a", "an") and stem(raw[at + 1]) in self.kind_words \
+                    and raw[at + 2:at + 3] in (["that"], ["where"], ["who"], ["with"]):
+                return stem(raw[at + 1])
         for at, word in enumerate(raw):
             if word != "which":
                 continue

@@ -810,3 +810,14 @@ def test_a_lone_letter_joined_to_its_word_is_one_word(pi_hasty_index):
 ])
 def test_how_big_asks_for_a_count(pi_hasty_index, game, query, expected):
     assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    ("clash", "the site where support counts 2", {"embankment"}),
+    ("clash", "the agent that draws cards", {"dr_fell", "madame_vesper"}),
+])
+def test_the_kind_that_asks_for_one_of_that_kind(game, query, expected):
+    """ "the site where ...", "the agent that ...": as "which site ...", the question asks for a site."""
+    from casebook.rules.cards import load_database
+
+    assert RulesIndex.build([load_database(game)]).search(query)[0].entry.id in expected
