@@ -44,6 +44,9 @@ def hasty_index() -> RulesIndex:
     ("what happens to the body's pile", "review_murder"),
     # the number of action cards of one kind is the card's own
     ("how many garrotte cards are there", "garrotte"),
+    # questions no entry answered before: bluffing, Winifred Saltash's discard against the draw
+    ("can i fib about my suspect", "faq_bluffing"),
+    ("the landlady made me discard, is that before i draw my cards back", "faq_power_discard_first"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
