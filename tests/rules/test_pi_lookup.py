@@ -1,0 +1,52 @@
+"""P.I. table questions, worded as nobody wrote them into the entries, find the entry that answers them first.
+
+Issue 20: the rules lookup puts the right answer first. Each question here is answered by an entry whose
+words, text or ruling was added for that round, and none came first before it: a player's words (top up,
+hanging on to investigators, the bookie's bets), a rulebook fact the entry did not state (the holder answers
+only yes or no, a wrong solver may try again, an evidence card comes from the display, the harbour is no
+district), or a ruling where the rulebook is silent (lying, shared districts, looking at others' markers).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.rules.cards import load_database
+from casebook.rules.search import RulesIndex
+
+TABLE_QUESTIONS = [
+    ("does the case holder have to tell me which of my three picks was off", {"solve_attempt"}),
+    ("can the player on my right lie to me", {"faq_no_bluffing"}),
+    ("can i peek at the cubes of the other players", {"faq_open_markers"}),
+    ("blue already has an investigator in downtown, can i put mine there too", {"faq_shared_district"}),
+    ("what's the harbour corner of the board", {"components_city"}),
+    ("do we fill the display back up after someone takes a card", {"evidence_refill"}),
+    ("is it worth hanging on to my investigators", {"tie_breaks"}),
+    ("which suspect runs the betting", {"slim_coyle"}),
+    ("i cracked it, what happens to my cubes", {"solve_right"}),
+    ("after getting it wrong can i try again next turn", {"solve_wrong"}),
+    ("can i just flip the top card of the evidence deck", {"evidence_take"}),
+    ("someone took an evidence card, do we put a new one out", {"evidence_refill"}),
+    ("can i use an investigator on a district with no suspect", {"investigate_empty_slots", "investigate_place"}),
+]
+
+
+@pytest.fixture(scope="module")
+def index() -> RulesIndex:
+    return RulesIndex.build([load_database("pi")])
+
+
+@pytest.mark.parametrize(("question", "answers"), TABLE_QUESTIONS, ids=[q for q, _ in TABLE_QUESTIONS])
+def test_the_answer_comes_first(index: RulesIndex, question: str, answers: set[str]) -> None:
+    hits = index.search(question, game="pi", limit=3)
+    assert hits, f"nothing found for {question!r}"
+    assert hits[0].entry.id in answers, f"{question!r}: got {[h.entry.id for h in hits]}, want one of {sorted(answers)}"
+
+
+def test_the_rulings_say_they_are_rulings() -> None:
+    """The three entries the rulebook is silent on are FAQ rulings, each referring to the rules it settles."""
+    db = load_database("pi")
+    faq = {f.id: f for f in db.faq}
+    rules = {r.id for r in db.rules}
+    for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district"):
+        assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)
