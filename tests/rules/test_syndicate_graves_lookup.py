@@ -1,0 +1,39 @@
+"""Table questions about The Syndicate and Detective Graves find the entry that answers them first.
+
+Each question is phrased as a player types it, in words none of the entry's `asks` hold verbatim; each
+came second or lower before the issue-20 data round (the entries' keywords and asks in cards/syndicate/
+and cards/graves/), so these hold the player's words those entries now carry.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.rules.cards import load_database
+from casebook.rules.search import RulesIndex
+
+QUESTIONS = {
+    "syndicate": [
+        ("is the castle a face card", "castle"),  # an event or location card names its mark, not a face-down card
+        ("can i put down three cards as mastermind", "plot_face_down"),
+        ("do i get the hidden card back after my plot fails", "plot_discard"),
+        ("whats the calamity worth", "value_crown"),
+        ("is the sea a face card", "sea"),
+        ("do we deal everything out at the start", "setup_draw_pile"),
+        ("is the diplomat a personality", "diplomat"),  # not the worked example that names it
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def index() -> RulesIndex:
+    """One index over both games, as the companion builds it: each question searches its own game."""
+    return RulesIndex.build([load_database(game) for game in QUESTIONS])
+
+
+@pytest.mark.parametrize(("game", "ask", "answer"),
+                         [(game, ask, answer) for game, pairs in QUESTIONS.items() for ask, answer in pairs])
+def test_answer_comes_first(index: RulesIndex, game: str, ask: str, answer: str) -> None:
+    hits = index.search(ask, game=game, limit=3)
+    assert hits, f"{game}: nothing found for {ask!r}"
+    assert hits[0].entry.id == answer, f"{game}: {ask!r} found {[h.entry.id for h in hits]} first, not {answer}"
