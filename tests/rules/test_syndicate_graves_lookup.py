@@ -22,6 +22,14 @@ QUESTIONS = {
         ("do we deal everything out at the start", "setup_draw_pile"),
         ("is the diplomat a personality", "diplomat"),  # not the worked example that names it
     ],
+    "graves": [
+        ("do we play all 12 locations", "setup_locations"),
+        ("how many locations do we use in a case", "setup_locations"),  # not the second case's rule
+        ("who's the bad guy", "setup_identity"),
+        ("can we both be the detective", "setup_roles"),
+        ("what's on the evidence cards", "components_evidence_card"),
+        ("do we keep the same locations next case", "case_second"),
+    ],
 }
 
 
