@@ -21,6 +21,12 @@ QUESTIONS = {
         ("is the sea a face card", "sea"),
         ("do we deal everything out at the start", "setup_draw_pile"),
         ("is the diplomat a personality", "diplomat"),  # not the worked example that names it
+        ("is there a trump suit", "faq_no_trump"),  # a ruling where the rulebook is silent
+        ("can us enforcers talk tactics", "faq_table_talk"),
+        ("whats the lowest card", "value_ace"),
+        ("can the mastermind pass", "plot_lead"),
+        ("is there a guaranteed way to win a plot", "tip_ace_and_crown"),
+        ("an ace was led, match suit or mark?", "follow_ace_suit"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
