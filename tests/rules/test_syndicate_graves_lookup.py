@@ -36,6 +36,7 @@ QUESTIONS = {
         ("can we both be the detective", "setup_roles"),
         ("what's on the evidence cards", "components_evidence_card"),
         ("do we keep the same locations next case", "case_second"),
+        ("what do the 4s do", "components_decks_differ"),  # not the Palace, which bars cards of 4 or less
     ],
 }
 
