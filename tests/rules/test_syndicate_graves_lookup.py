@@ -28,6 +28,9 @@ QUESTIONS = {
         ("can the mastermind pass", "plot_lead"),
         ("is there a guaranteed way to win a plot", "tip_ace_and_crown"),
         ("an ace was led, match suit or mark?", "follow_ace_suit"),
+        ("how many events", "decktet_deck"),  # the deck entry now counts each mark's cards
+        ("which direction does the mastermind pass", "turn_next"),
+        ("how many points do you need", "end_twelve"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
