@@ -39,7 +39,9 @@ QUESTIONS = {
         ("can we both be the detective", "setup_roles"),
         ("what's on the evidence cards", "components_evidence_card"),
         ("do we keep the same locations next case", "case_second"),
-        ("what do the 4s do", "components_decks_differ"),  # not the Palace, which bars cards of 4 or less
+        ("what do the 4s do", "components_decks_differ"),
+        ("what's different between the decks", "components_decks_differ"),
+        ("whats in chaplin's notebook", "components_location_card"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
     ],
 }
 
