@@ -18,7 +18,9 @@ QUESTIONS = {
         ("can i put down three cards as mastermind", "plot_face_down"),
         ("do i get the hidden card back after my plot fails", "plot_discard"),
         ("whats the calamity worth", "value_crown"),
-        ("whats the market worth", "market"),  # a numbered card names its rank; only a Crown needs the value rule
+        ("whats the market worth", "market"),
+        ("the 6 that's a location", "market"),  # a card told by its rank and mark
+        ("name of the 5 personality", "soldier"),  # a numbered card names its rank; only a Crown needs the value rule
         ("is the sea a face card", "sea"),
         ("do we deal everything out at the start", "setup_draw_pile"),
         ("is the diplomat a personality", "diplomat"),  # not the worked example that names it
