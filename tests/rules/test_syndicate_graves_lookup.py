@@ -33,6 +33,8 @@ QUESTIONS = {
         ("how many events", "decktet_deck"),  # the deck entry now counts each mark's cards
         ("which direction does the mastermind pass", "turn_next"),
         ("how many points do you need", "end_twelve"),
+        ("do enforcers play face up", "plot_enforcers"),
+        ("do we show the face down card to everyone", "plot_reveal"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
