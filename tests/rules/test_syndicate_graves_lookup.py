@@ -35,6 +35,8 @@ QUESTIONS = {
         ("how many points do you need", "end_twelve"),
         ("do enforcers play face up", "plot_enforcers"),
         ("do we show the face down card to everyone", "plot_reveal"),
+        ("how many points if the enforcers win", "score_foiled"),  # not the game's end: winning a plot
+        ("what happens when the deck is empty", "turn_reshuffle"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
