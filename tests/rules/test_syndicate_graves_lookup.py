@@ -37,6 +37,8 @@ QUESTIONS = {
         ("do we show the face down card to everyone", "plot_reveal"),
         ("how many points if the enforcers win", "score_foiled"),  # not the game's end: winning a plot
         ("what happens when the deck is empty", "turn_reshuffle"),
+        ("how many people play the syndicate", "setup_players"),  # not the credits, which name the game
+        ("i've got two cards that follow, which one do i play", "follow_mark"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -47,7 +49,8 @@ QUESTIONS = {
         ("do we keep the same locations next case", "case_second"),
         ("what do the 4s do", "components_decks_differ"),
         ("what's different between the decks", "components_decks_differ"),
-        ("whats in chaplin's notebook", "components_location_card"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
+        ("whats in chaplin's notebook", "components_location_card"),
+        ("must i play something every turn", "turn_play_or_pass"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
     ],
 }
 
