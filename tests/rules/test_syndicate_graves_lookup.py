@@ -50,7 +50,9 @@ QUESTIONS = {
         ("what do the 4s do", "components_decks_differ"),
         ("what's different between the decks", "components_decks_differ"),
         ("whats in chaplin's notebook", "components_location_card"),
-        ("must i play something every turn", "turn_play_or_pass"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
+        ("must i play something every turn", "turn_play_or_pass"),
+        ("how many cards are in the mastermind deck", "components_decks"),  # the count, not how the decks differ
+        ("when is a location scored", "resolve_totals"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
     ],
 }
 
