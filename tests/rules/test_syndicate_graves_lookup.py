@@ -52,7 +52,8 @@ QUESTIONS = {
         ("whats in chaplin's notebook", "components_location_card"),
         ("must i play something every turn", "turn_play_or_pass"),
         ("how many cards are in the mastermind deck", "components_decks"),  # the count, not how the decks differ
-        ("when is a location scored", "resolve_totals"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
+        ("when is a location scored", "resolve_totals"),
+        ("when is the case over", "resolve_last_location"),  # the case, not the game  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
     ],
 }
 
