@@ -37,6 +37,7 @@ QUESTIONS = {
         ("do we show the face down card to everyone", "plot_reveal"),
         ("how many points if the enforcers win", "score_foiled"),  # not the game's end: winning a plot
         ("what happens when the deck is empty", "turn_reshuffle"),
+        ("whats the mastermind's total", "count_sides"),
         ("how many people play the syndicate", "setup_players"),  # not the credits, which name the game
         ("i've got two cards that follow, which one do i play", "follow_mark"),
     ],
@@ -53,7 +54,8 @@ QUESTIONS = {
         ("must i play something every turn", "turn_play_or_pass"),
         ("how many cards are in the mastermind deck", "components_decks"),  # the count, not how the decks differ
         ("when is a location scored", "resolve_totals"),
-        ("when is the case over", "resolve_last_location"),  # the case, not the game  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
+        ("when is the case over", "resolve_last_location"),  # the case, not the game
+        ("does a card i play into my pile use its power", "turn_played_abilities"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
     ],
 }
 
