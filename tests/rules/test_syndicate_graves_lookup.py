@@ -38,6 +38,7 @@ QUESTIONS = {
         ("how many points if the enforcers win", "score_foiled"),  # not the game's end: winning a plot
         ("what happens when the deck is empty", "turn_reshuffle"),
         ("whats the mastermind's total", "count_sides"),
+        ("who invented the syndicate", "credits"),
         ("how many people play the syndicate", "setup_players"),  # not the credits, which name the game
         ("i've got two cards that follow, which one do i play", "follow_mark"),
     ],
@@ -55,7 +56,8 @@ QUESTIONS = {
         ("how many cards are in the mastermind deck", "components_decks"),  # the count, not how the decks differ
         ("when is a location scored", "resolve_totals"),
         ("when is the case over", "resolve_last_location"),  # the case, not the game
-        ("does a card i play into my pile use its power", "turn_played_abilities"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
+        ("does a card i play into my pile use its power", "turn_played_abilities"),
+        ("how is the winner of a location decided", "resolve_winner"),  # the location ability's box, not a Notebook card  # not the Palace, which bars cards of 4 or less
     ],
 }
 
