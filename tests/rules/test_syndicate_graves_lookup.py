@@ -1,0 +1,87 @@
+"""Table questions about The Syndicate and Detective Graves find the entry that answers them first.
+
+Each question is phrased as a player types it. QUESTIONS came second or lower before the issue-20 data
+round (the entries' keywords and asks in cards/syndicate/ and cards/graves/), so they hold the player's
+words those entries now carry. GUARDS came first before the round too, but keywords tried during it
+took them (noted at each): they keep those words off the entries that took them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.rules.cards import load_database
+from casebook.rules.search import RulesIndex
+
+QUESTIONS = {
+    "syndicate": [
+        ("is the castle a face card", "castle"),  # a location names its mark; 'face' is not 'face-down'
+        ("is the sea a face card", "sea"),
+        ("can i put down three cards as mastermind", "plot_face_down"),
+        ("do i get the hidden card back after my plot fails", "plot_discard"),
+        ("whats the calamity worth", "value_crown"),  # a Crown's worth is the Crowns' rule
+        ("name of the 5 personality", "soldier"),  # a card told by its rank and mark
+        ("do we deal everything out at the start", "setup_draw_pile"),
+        ("is the diplomat a personality", "diplomat"),  # not the worked example that names it
+        ("is there a trump suit", "faq_no_trump"),  # a ruling where the rulebook is silent
+        ("can us enforcers talk tactics", "faq_table_talk"),  # likewise
+        ("whats the lowest card", "value_ace"),
+        ("can the mastermind pass", "plot_lead"),
+        ("is there a guaranteed way to win a plot", "tip_ace_and_crown"),
+        ("an ace was led, match suit or mark?", "follow_ace_suit"),
+        ("how many events", "decktet_deck"),  # the deck entry counts each mark's cards
+        ("how many points do you need", "end_twelve"),
+        ("do enforcers play face up", "plot_enforcers"),
+        ("how many people play the syndicate", "setup_players"),  # not the credits, which name the game
+        ("i've got two cards that follow, which one do i play", "follow_mark"),
+    ],
+    "graves": [
+        ("do we play all 12 locations", "setup_locations"),
+        ("how many locations do we use in a case", "setup_locations"),  # not the second case's rule
+        ("who's the bad guy", "setup_identity"),
+        ("can we both be the detective", "setup_roles"),
+        ("what's on the evidence cards", "components_evidence_card"),
+        ("do we keep the same locations next case", "case_second"),
+        ("what do the 4s do", "components_decks_differ"),  # not the Palace, which bars cards of 4 or less
+        ("whats in chaplin's notebook", "components_location_card"),  # the location's ability box, not a Notebook card
+        ("must i play something every turn", "turn_play_or_pass"),
+        ("how many cards are in the mastermind deck", "components_decks"),  # the count, not how the decks differ
+        ("when is a location scored", "resolve_totals"),
+        ("when is the case over", "resolve_last_location"),  # the case, not the game
+        ("does a card i play into my pile use its power", "turn_played_abilities"),
+    ],
+}
+
+GUARDS = {
+    "syndicate": [
+        ("whats the market worth", "market"),  # 'whats the bard worth' on value_crown took it
+        ("the 6 that's a location", "market"),  # the Crown value rule's 'worth' asks took it
+        ("which direction does the mastermind pass", "turn_next"),  # 'pass' on plot_lead took it
+        ("do we show the face down card to everyone", "plot_reveal"),  # the secret-hands rule came first mid-round
+        ("how many points if the enforcers win", "score_foiled"),  # 'enforcer wins' on end_twelve took it
+        ("what happens when the deck is empty", "turn_reshuffle"),  # 'whole deck' on the draw pile took it
+        ("whats the mastermind's total", "count_sides"),  # 'same total' on score_tie took it
+        ("who invented the syndicate", "credits"),  # the game's name on setup_players took it
+    ],
+    "graves": [
+        ("what's different between the decks", "components_decks_differ"),  # a Museum ruling came first mid-round
+        ("how is the winner of a location decided", "resolve_winner"),  # 'winner leads' on the lead player took it
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def index() -> RulesIndex:
+    """One index over both games, as the companion builds it: each question searches its own game."""
+    return RulesIndex.build([load_database(game) for game in QUESTIONS])
+
+
+def _cases(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str, str]]:
+    return [(game, ask, answer) for game, pairs in table.items() for ask, answer in pairs]
+
+
+@pytest.mark.parametrize(("game", "ask", "answer"), _cases(QUESTIONS) + _cases(GUARDS))
+def test_answer_comes_first(index: RulesIndex, game: str, ask: str, answer: str) -> None:
+    hits = index.search(ask, game=game, limit=3)
+    assert hits, f"{game}: nothing found for {ask!r}"
+    assert hits[0].entry.id == answer, f"{game}: {ask!r} found {[h.entry.id for h in hits]} first, not {answer}"
