@@ -206,9 +206,7 @@ class PdfDocument:
         self.pages += 1
         page = self.canvas._doc.Pages.pages[-1]
         _compress_now(page, self.store)
-        _compact(page)
-        _share_entries(page, self.__dict__.setdefault("_shared", {}))
-        _repack(page, self.canvas._doc)
+        _finish_page(page, self.canvas._doc, self.__dict__.setdefault("_shared", {}))
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -578,71 +576,52 @@ for _name in pdfdoc.PDFPage.__NoDefault__:
 _DonePage.Rotate, _DonePage.compression = 0, 1  # what a drawn page has (canvas: no rotation; pageCompression=1)
 
 
-def _compact(page: pdfdoc.PDFPage) -> None:
-    """Let go of a finished page's empty entries (ReportLab gives each page ~30, most None: 1.6 KB a page).
-
-    The page reads the same (None, an empty list or dict from the class; ReportLab writes
-    neither; an empty transition is one shared), so the file's bytes are unchanged; a 10,000-card deck's
-    2,200 pages keep 4 MB less.
-    """
-    if type(page) is not pdfdoc.PDFPage:
-        return
-    kept = {name: value for name, value in vars(page).items()
-            if value is not None and not (name in ("Annots", "_colorsUsed", "_shadingUsed") and not value)}
-    trans = kept.get("Trans")
-    if isinstance(trans, pdfdoc.PDFDictionary) and not trans.dict:
-        kept["Trans"] = _NO_TRANSITION
-    page.__class__ = _DonePage
-    page.__dict__ = kept
-
-
-def _share_entries(page: pdfdoc.PDFPage, shared: dict[object, object]) -> None:
-    """Let a finished page hold what many pages have alike once for the document (a deck's 2,200 pages keep 1 MB less).
-
-    Its XObject dictionary (the forms it places: a deck's back pages all the same) and its size
-    (two floats) are shared with the pages before it that have the same; an entry that is the
-    class's own (no rotation, page compression) is read from the class. Pages are written by
-    reading these, never changing them, so the file's bytes are unchanged.
-    """
-    if type(page) is not _DonePage:
-        return
-    kept = dict(page.__dict__)
-    for name in ("pagewidth", "pageheight"):
-        value = kept.get(name)
-        if type(value) is float:
-            kept[name] = shared.setdefault((name, value), value)
-    for name in ("Rotate", "compression"):
-        value = kept.get(name)
-        if type(value) is int and value == getattr(_DonePage, name):
-            del kept[name]
-    forms = kept.get("XObjects")
-    if isinstance(forms, pdfdoc.PDFDictionary) and all(
-            type(ref) is pdfdoc.PDFObjectReference and ref.name == name for name, ref in forms.dict.items()):
-        kept["XObjects"] = shared.setdefault(("XObjects", *forms.dict), forms)
-    page.__dict__ = dict(kept)  # built anew: a dict keeps its room for the entries taken out
-
-
 # every entry a finished page has, or is given when it is written, in one order: each page sets them all in it, so
 # Python keeps their values inline, in the page object (8 bytes an entry), not in a dict of its own (~300 bytes)
 _PAGE_ENTRIES = ("__InternalName__", "Contents", "Rotate", "Trans", "pagewidth", "pageheight", "hasImages",
                  "compression", "XObjects", "TrimBox", "BleedBox", "MediaBox", "Annots", "Resources", "Parent")
+_PAGE_ENTRY_SET = frozenset(_PAGE_ENTRIES)
+_EMPTY_LEFT = ("Annots", "_colorsUsed", "_shadingUsed")  # left to the class when empty (ReportLab writes neither)
 
 
-def _repack(page: pdfdoc.PDFPage, doc: pdfdoc.PDFDocument) -> None:
-    """Put in the finished page's place a page holding the same entries inline (see _PAGE_ENTRIES); the file is the same.
+def _finish_page(page: pdfdoc.PDFPage, doc: pdfdoc.PDFDocument, shared: dict[object, object]) -> None:
+    """Keep a finished page small, in one pass over its entries; the file's bytes are unchanged.
 
-    A page with an entry of another name (none drawn here has one) is left as it is.
+    ReportLab gives each page ~30 entries, most None (1.6 KB a page). Those are let go, read from
+    the class (_DonePage) instead; what many pages have alike is held once for the document: an
+    empty transition, the size (two floats), the XObject dictionary (the forms it places: a deck's
+    back pages all the same). Pages are written by reading these, never changing them. The page is
+    then put in its place as one holding its entries inline (see _PAGE_ENTRIES); a page with an entry
+    of another name (none drawn here has one) keeps them in its dict, less what the class has alike.
+    A 10,000-card deck's 2,200 pages keep some 5 MB less.
     """
-    if type(page) is not _DonePage or not set(vars(page)) <= set(_PAGE_ENTRIES):
+    if type(page) is not pdfdoc.PDFPage:
         return
+    kept: dict[str, object] = {}
+    for name, value in vars(page).items():
+        if value is None or (not value and name in _EMPTY_LEFT):
+            continue
+        if name == "Trans" and isinstance(value, pdfdoc.PDFDictionary) and not value.dict:
+            value = _NO_TRANSITION
+        elif name in ("pagewidth", "pageheight") and type(value) is float:
+            value = shared.setdefault((name, value), value)
+        elif name == "XObjects" and isinstance(value, pdfdoc.PDFDictionary) and all(
+                type(ref) is pdfdoc.PDFObjectReference and ref.name == form for form, ref in value.dict.items()):
+            value = shared.setdefault(("XObjects", *value.dict), value)
+        kept[name] = value
     name = page.__InternalName__
-    if doc.idToObject.get(name) is not page or doc.Pages.pages[-1] is not page:
+    if kept.keys() <= _PAGE_ENTRY_SET and doc.idToObject.get(name) is page and doc.Pages.pages[-1] is page:
+        packed = _DonePage.__new__(_DonePage)
+        for entry in _PAGE_ENTRIES:  # an entry the page left to the class: the class's value, the same one
+            setattr(packed, entry, kept[entry] if entry in kept else getattr(_DonePage, entry))
+        doc.idToObject[name] = doc.Pages.pages[-1] = packed
         return
-    entries = vars(page)
-    packed = _DonePage.__new__(_DonePage)
-    for entry in _PAGE_ENTRIES:  # an entry the page left to the class: the class's value, the same one
-        setattr(packed, entry, entries[entry] if entry in entries else getattr(_DonePage, entry))
-    doc.idToObject[name] = doc.Pages.pages[-1] = packed
+    for entry in ("Rotate", "compression"):
+        value = kept.get(entry)
+        if type(value) is int and value == getattr(_DonePage, entry):
+            del kept[entry]
+    page.__class__ = _DonePage
+    page.__dict__ = kept
 
 
 class _StoredStream(pdfdoc.PDFStream):
