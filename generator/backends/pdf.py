@@ -6,6 +6,7 @@ Pages are written with invariant=1, so the same input gives the same bytes.
 from __future__ import annotations
 
 import hashlib
+import re
 import zlib
 from collections.abc import Callable
 from functools import cache
@@ -40,6 +41,22 @@ from casebook.generator.units import mm_to_pt
 
 if TYPE_CHECKING:
     from casebook.generator.cache import SceneStore
+
+
+_UNMAPPED = re.compile("[\x18-\x1f]")  # the ASCII characters PDFDocEncoding has no code for (its codec refuses them)
+_pdfdoc_codec = pdfdoc.pdfdocEnc
+
+
+def _pdfdoc_bytes(x: object) -> object:
+    """ReportLab's pdfdocEnc, the same bytes, without its charmap codec for text that is ASCII (where each character
+    is its own code: checked in tests/generator/test_pdf_encoding.py): a form's body or an object's text is encoded at
+    once, not a character at a time through a Python codec (a tenth of a cold P.I. build's PDF writing)."""
+    if isinstance(x, str) and x.isascii() and not _UNMAPPED.search(x):
+        return x.encode("ascii")
+    return _pdfdoc_codec(x)
+
+
+pdfdoc.pdfdocEnc = _pdfdoc_bytes  # read by pdfdoc's format() and PDFFormXObject.setStreamList as a module global
 
 
 @cache
@@ -514,9 +531,38 @@ class PdfDocument:
             doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
 
 
+class _Flated:
+    """The Flate filter for content compressed already: PDFStream.format names it as it names PDFZCompress (the same
+    dictionary, in the same order) and leaves the bytes as they are."""
+
+    pdfname = "FlateDecode"
+
+    def encode(self, content: bytes) -> bytes:
+        return content
+
+
+_FLATED = _Flated()
+FORMS_HELD = 1024  # forms' compressed bodies kept for the documents after (a deck's backs and pictures: a few)
+_FORM_STREAMS: dict[bytes, bytes] = {}  # a form body's SHA-1 -> the body compressed
+
+
 def flate_only(form: pdfdoc.PDFFormXObject) -> None:
-    """A form's stream compressed without ASCII85, as the pages' (ReportLab would add it: a quarter more bytes)."""
-    stream = pdfdoc.PDFStream(content=form.stream, filters=[pdfdoc.PDFZCompress])
+    """A form's stream compressed without ASCII85, as the pages' (ReportLab would add it: a quarter more bytes).
+
+    Compressed now (the zlib call PDFZCompress makes when the file is written), once for every document of
+    the process that has the same form: the A4 and Letter PDFs place the same backs and pictures, and a
+    board's PDFs the same pictures.
+    """
+    body = form.stream
+    if isinstance(body, str):
+        body = body.encode("utf8")  # as PDFZCompress would
+    digest = hashlib.sha1(body).digest()
+    content = _FORM_STREAMS.get(digest)
+    if content is None:
+        if len(_FORM_STREAMS) >= FORMS_HELD:
+            _FORM_STREAMS.clear()
+        content = _FORM_STREAMS[digest] = zlib.compress(body)
+    stream = pdfdoc.PDFStream(content=content, filters=[_FLATED])
     stream.__Comment__ = "xobject form stream"
     form.Contents, form.compression, form.stream = stream, 0, None
 
