@@ -502,8 +502,12 @@ class PdfDocument:
         self.canvas.clipPath(path, stroke=0, fill=0)
 
     def draw_reused(self, key: str, scene: Scene, ox: float = 0.0, oy: float = 0.0,
-                    clip: tuple[float, float, float, float] | None = None) -> None:
-        """Draw a scene that recurs (a deck's backs): written once as a form XObject, placed by reference."""
+                    clip: tuple[float, float, float, float] | None = None,
+                    content: Callable[[], None] | None = None) -> None:
+        """Draw a scene that recurs (a deck's backs): written once as a form XObject, placed by reference.
+
+        `content` draws the form's body in the scene's own units in place of drawing the scene (a recording
+        replayed: backends/recorded.py)."""
         c = self.canvas
         forms: dict[str, str] = self.__dict__.setdefault("_forms", {})
         name = forms.get(key)
@@ -511,7 +515,10 @@ class PdfDocument:
             name = forms[key] = f"Scene{len(forms) + 1}"  # numbered in order of use: the same bytes every build
             page_h, self.page_h = self.page_h, scene.height
             c.beginForm(name, 0, 0, mm_to_pt(scene.width), mm_to_pt(scene.height))
-            self.draw(scene)
+            if content is None:
+                self.draw(scene)
+            else:
+                content()
             c.endForm()
             flate_only(c._doc.idToObject[c._doc.getXObjectName(name)])
             self.page_h = page_h

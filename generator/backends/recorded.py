@@ -110,50 +110,84 @@ def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: 
     bytes depend on the document (see _live_items): the same calls in the same order as drawing
     the scene, so the same bytes.
     """
-    c = doc.canvas
-    rkey = f"{key}:pdf:{backend_fingerprint()}"
+    rkey = _recording_key(key)
     kept = store.blob(rkey)
     if kept is not None:
-        segments, height, fonts, pictures = marshal.loads(kept)
-        doc.begin_placed(ox, oy, height, clip)
-        for name, body in pictures:
-            doc.use_picture(name, body)
-        named = [(_placeholder(style), _subset_name(doc, style)) for style in fonts]  # in first-use order, as drawing
-        page_h, doc.page_h = doc.page_h, height
-        try:
-            for segment in segments:
-                if isinstance(segment, str):
-                    for placeholder, name in named:
-                        segment = segment.replace(placeholder, name)
-                    c._code.append(segment)
-                else:
-                    doc._draw_items([TextRun(*segment)], 0.0, 0.0)
-        finally:
-            doc.page_h = page_h
-        doc.end_placed()
-        return
-    scene = store.get(key, hold=False)  # drawn once: not kept among the scenes held in memory
-    doc.begin_placed(ox, oy, scene.height, clip)  # what saveState, clip_box and translate write
+        recording = marshal.loads(kept)
+        doc.begin_placed(ox, oy, recording[1], clip)
+        _replay(doc, recording)
+    else:
+        scene = store.get(key, hold=False)  # drawn once: not kept among the scenes held in memory
+        doc.begin_placed(ox, oy, scene.height, clip)  # what saveState, clip_box and translate write
+        _draw_and_record(doc, store, rkey, scene)
+    doc.end_placed()
+
+
+def draw_reused_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: float,
+                         clip: tuple[float, float, float, float] | None = None) -> None:
+    """A scene that recurs (a deck's back), drawn once a document as a form XObject (PdfDocument.draw_reused) and
+    placed by reference; the form's body replayed from the scene's recording as draw_recorded replays a card (the
+    Letter PDF takes the A4 PDF's, a rebuild the build's before)."""
+    rkey = _recording_key(key)
+
+    def content() -> None:
+        kept = store.blob(rkey)
+        if kept is not None:
+            _replay(doc, marshal.loads(kept))
+        else:
+            _draw_and_record(doc, store, rkey, scene)
+
+    scene = store.get(key)
+    doc.draw_reused(key, scene, ox, oy, clip=clip, content=content)
+
+
+def _recording_key(key: str) -> str:
+    return f"{key}:pdf:{backend_fingerprint()}"
+
+
+def _replay(doc: PdfDocument, recording: tuple[tuple[Segment, ...], float, tuple[str, ...], tuple[tuple[str, str], ...]]
+            ) -> None:
+    """A recorded scene's operators appended where the canvas draws now (a page, a form), in the scene's own units."""
+    segments, height, fonts, pictures = recording
+    code = doc.canvas._code
+    for name, body in pictures:
+        doc.use_picture(name, body)
+    named = [(_placeholder(style), _subset_name(doc, style)) for style in fonts]  # in first-use order, as drawing
+    page_h, doc.page_h = doc.page_h, height
+    try:
+        for segment in segments:
+            if isinstance(segment, str):
+                for placeholder, name in named:
+                    segment = segment.replace(placeholder, name)
+                code.append(segment)
+            else:
+                doc._draw_items([TextRun(*segment)], 0.0, 0.0)
+    finally:
+        doc.page_h = page_h
+
+
+def _draw_and_record(doc: PdfDocument, store: SceneStore, rkey: str, scene: Scene) -> None:
+    """Draw a scene where the canvas draws now, in its own units, and keep its recording if it may be replayed."""
     page_h, doc.page_h = doc.page_h, scene.height
     try:
         live = _live_items(scene)
         if live is None:
             doc.draw(scene)  # changes nothing of the canvas's state: end_placed's Q is all it needs
-        else:
-            segments = _draw_segments(doc, scene.items, live)
-            fonts = _fonts(scene, doc, live)
-            if fonts is not None:
-                names = [(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ") for style in fonts]
-                for i, segment in enumerate(segments):
-                    if isinstance(segment, str):
-                        for name, placeholder in names:
-                            segment = segment.replace(name, placeholder)
-                        segments[i] = segment
-                ops = "\n".join(s for s in segments if isinstance(s, str))
-                store.put_blob(rkey, _recording(segments, scene.height, fonts, pictures_placed(doc, ops)))
+            return
+        segments = _draw_segments(doc, scene.items, live)
+        fonts = _fonts(scene, doc, live)
+        if fonts is None:
+            return
+        names = [(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ") for style in fonts]
+        for i, segment in enumerate(segments):
+            if isinstance(segment, str):
+                for name, placeholder in names:
+                    segment = segment.replace(name, placeholder)
+                segments[i] = segment
+        ops = "\n".join(s for s in segments if isinstance(s, str))
+        store.put_blob(rkey, _recording(segments, scene.height, fonts, pictures_placed(doc, ops)))
     finally:
         doc.page_h = page_h
-    doc.end_placed()
 
 
 def _draw_segments(doc: PdfDocument, items: list[Item], live: list[bool]) -> list[Segment]:

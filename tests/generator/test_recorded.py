@@ -10,7 +10,11 @@ import pytest
 
 import casebook.generator.backends.pdf as pdf
 from casebook.generator.backends.pdf import PdfDocument
-from casebook.generator.backends.recorded import backend_fingerprint, draw_recorded
+from casebook.generator.backends.recorded import (
+    backend_fingerprint,
+    draw_recorded,
+    draw_reused_recorded,
+)
 from casebook.generator.cache import SceneStore
 from casebook.generator.scene import Clip, Rect, Scene, TextRun, Unclip
 
@@ -74,3 +78,22 @@ def test_a_card_whose_plain_text_holds_a_font_name_is_drawn_each_time(tmp_path):
     draw_recorded(doc, store, "named", 0, 0)
     assert not store.has_blob(f"named:pdf:{backend_fingerprint()}")
     assert store.has_blob(f"probe:pdf:{backend_fingerprint()}")
+
+
+def test_a_back_form_is_replayed_in_the_next_document_and_writes_what_drawing_it_writes(tmp_path, monkeypatch):
+    store = SceneStore(tmp_path / "cache")
+    store.put("back", CARD)
+
+    def backs(path: Path) -> bytes:
+        doc = PdfDocument(path, duplex=False, store=store)
+        doc.begin_page(210, 297)
+        for x in (10, 90):  # one form, placed twice
+            draw_reused_recorded(doc, store, "back", x, 20, clip=(x - 3, 17, 75, 100))
+        doc.end_page()
+        doc.save()
+        return path.read_bytes()
+
+    drawn = backs(tmp_path / "a4.pdf")
+    assert store.has_blob(f"back:pdf:{backend_fingerprint()}")
+    monkeypatch.setattr(PdfDocument, "draw", lambda *a, **k: pytest.fail("the back drawn again, not replayed"))
+    assert backs(tmp_path / "letter.pdf") == drawn
