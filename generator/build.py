@@ -280,14 +280,14 @@ def _draw_card(doc: PdfDocument, composed: Composed, key: str, x: float, y: floa
                clip: tuple[float, float, float, float]) -> None:
     """A card's scene with its trim's top-left at (x, y).
 
-    One that recurs (a deck's backs) is drawn once and placed by reference; any other is
-    replayed from the drawing an earlier build kept in the store, or drawn and kept.
+    One that recurs (a deck's backs) is drawn once a document and placed by reference; every one is
+    replayed from the drawing an earlier document or build kept in the store, or drawn and kept.
     """
-    from casebook.generator.backends.recorded import draw_recorded
+    from casebook.generator.backends.recorded import draw_recorded, draw_reused_recorded
 
     store, bleed = composed.composer.store, composed.composer.bleed
     if key in composed.repeated:
-        doc.draw_reused(key, store.get(key), x - bleed, y - bleed, clip=clip)
+        draw_reused_recorded(doc, store, key, x - bleed, y - bleed, clip=clip)
     else:
         draw_recorded(doc, store, key, x - bleed, y - bleed, clip)
 

@@ -6,6 +6,7 @@ Pages are written with invariant=1, so the same input gives the same bytes.
 from __future__ import annotations
 
 import hashlib
+import re
 import zlib
 from collections.abc import Callable
 from functools import cache
@@ -40,6 +41,22 @@ from casebook.generator.units import mm_to_pt
 
 if TYPE_CHECKING:
     from casebook.generator.cache import SceneStore
+
+
+_UNMAPPED = re.compile("[\x18-\x1f]")  # the ASCII characters PDFDocEncoding has no code for (its codec refuses them)
+_pdfdoc_codec = pdfdoc.pdfdocEnc
+
+
+def _pdfdoc_bytes(x: object) -> object:
+    """ReportLab's pdfdocEnc, the same bytes, without its charmap codec for text that is ASCII (where each character
+    is its own code: checked in tests/generator/test_pdf_encoding.py): a form's body or an object's text is encoded at
+    once, not a character at a time through a Python codec (a tenth of a cold P.I. build's PDF writing)."""
+    if isinstance(x, str) and x.isascii() and not _UNMAPPED.search(x):
+        return x.encode("ascii")
+    return _pdfdoc_codec(x)
+
+
+pdfdoc.pdfdocEnc = _pdfdoc_bytes  # read by pdfdoc's format() and PDFFormXObject.setStreamList as a module global
 
 
 @cache
@@ -206,9 +223,7 @@ class PdfDocument:
         self.pages += 1
         page = self.canvas._doc.Pages.pages[-1]
         _compress_now(page, self.store)
-        _compact(page)
-        _share_entries(page, self.__dict__.setdefault("_shared", {}))
-        _repack(page, self.canvas._doc)
+        _finish_page(page, self.canvas._doc, self.__dict__.setdefault("_shared", {}))
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -487,8 +502,12 @@ class PdfDocument:
         self.canvas.clipPath(path, stroke=0, fill=0)
 
     def draw_reused(self, key: str, scene: Scene, ox: float = 0.0, oy: float = 0.0,
-                    clip: tuple[float, float, float, float] | None = None) -> None:
-        """Draw a scene that recurs (a deck's backs): written once as a form XObject, placed by reference."""
+                    clip: tuple[float, float, float, float] | None = None,
+                    content: Callable[[], None] | None = None) -> None:
+        """Draw a scene that recurs (a deck's backs): written once as a form XObject, placed by reference.
+
+        `content` draws the form's body in the scene's own units in place of drawing the scene (a recording
+        replayed: backends/recorded.py)."""
         c = self.canvas
         forms: dict[str, str] = self.__dict__.setdefault("_forms", {})
         name = forms.get(key)
@@ -496,7 +515,10 @@ class PdfDocument:
             name = forms[key] = f"Scene{len(forms) + 1}"  # numbered in order of use: the same bytes every build
             page_h, self.page_h = self.page_h, scene.height
             c.beginForm(name, 0, 0, mm_to_pt(scene.width), mm_to_pt(scene.height))
-            self.draw(scene)
+            if content is None:
+                self.draw(scene)
+            else:
+                content()
             c.endForm()
             flate_only(c._doc.idToObject[c._doc.getXObjectName(name)])
             self.page_h = page_h
@@ -516,9 +538,38 @@ class PdfDocument:
             doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
 
 
+class _Flated:
+    """The Flate filter for content compressed already: PDFStream.format names it as it names PDFZCompress (the same
+    dictionary, in the same order) and leaves the bytes as they are."""
+
+    pdfname = "FlateDecode"
+
+    def encode(self, content: bytes) -> bytes:
+        return content
+
+
+_FLATED = _Flated()
+FORMS_HELD = 1024  # forms' compressed bodies kept for the documents after (a deck's backs and pictures: a few)
+_FORM_STREAMS: dict[bytes, bytes] = {}  # a form body's SHA-1 -> the body compressed
+
+
 def flate_only(form: pdfdoc.PDFFormXObject) -> None:
-    """A form's stream compressed without ASCII85, as the pages' (ReportLab would add it: a quarter more bytes)."""
-    stream = pdfdoc.PDFStream(content=form.stream, filters=[pdfdoc.PDFZCompress])
+    """A form's stream compressed without ASCII85, as the pages' (ReportLab would add it: a quarter more bytes).
+
+    Compressed now (the zlib call PDFZCompress makes when the file is written), once for every document of
+    the process that has the same form: the A4 and Letter PDFs place the same backs and pictures, and a
+    board's PDFs the same pictures.
+    """
+    body = form.stream
+    if isinstance(body, str):
+        body = body.encode("utf8")  # as PDFZCompress would
+    digest = hashlib.sha1(body).digest()
+    content = _FORM_STREAMS.get(digest)
+    if content is None:
+        if len(_FORM_STREAMS) >= FORMS_HELD:
+            _FORM_STREAMS.clear()
+        content = _FORM_STREAMS[digest] = zlib.compress(body)
+    stream = pdfdoc.PDFStream(content=content, filters=[_FLATED])
     stream.__Comment__ = "xobject form stream"
     form.Contents, form.compression, form.stream = stream, 0, None
 
@@ -578,71 +629,52 @@ for _name in pdfdoc.PDFPage.__NoDefault__:
 _DonePage.Rotate, _DonePage.compression = 0, 1  # what a drawn page has (canvas: no rotation; pageCompression=1)
 
 
-def _compact(page: pdfdoc.PDFPage) -> None:
-    """Let go of a finished page's empty entries (ReportLab gives each page ~30, most None: 1.6 KB a page).
-
-    The page reads the same (None, an empty list or dict from the class; ReportLab writes
-    neither; an empty transition is one shared), so the file's bytes are unchanged; a 10,000-card deck's
-    2,200 pages keep 4 MB less.
-    """
-    if type(page) is not pdfdoc.PDFPage:
-        return
-    kept = {name: value for name, value in vars(page).items()
-            if value is not None and not (name in ("Annots", "_colorsUsed", "_shadingUsed") and not value)}
-    trans = kept.get("Trans")
-    if isinstance(trans, pdfdoc.PDFDictionary) and not trans.dict:
-        kept["Trans"] = _NO_TRANSITION
-    page.__class__ = _DonePage
-    page.__dict__ = kept
-
-
-def _share_entries(page: pdfdoc.PDFPage, shared: dict[object, object]) -> None:
-    """Let a finished page hold what many pages have alike once for the document (a deck's 2,200 pages keep 1 MB less).
-
-    Its XObject dictionary (the forms it places: a deck's back pages all the same) and its size
-    (two floats) are shared with the pages before it that have the same; an entry that is the
-    class's own (no rotation, page compression) is read from the class. Pages are written by
-    reading these, never changing them, so the file's bytes are unchanged.
-    """
-    if type(page) is not _DonePage:
-        return
-    kept = dict(page.__dict__)
-    for name in ("pagewidth", "pageheight"):
-        value = kept.get(name)
-        if type(value) is float:
-            kept[name] = shared.setdefault((name, value), value)
-    for name in ("Rotate", "compression"):
-        value = kept.get(name)
-        if type(value) is int and value == getattr(_DonePage, name):
-            del kept[name]
-    forms = kept.get("XObjects")
-    if isinstance(forms, pdfdoc.PDFDictionary) and all(
-            type(ref) is pdfdoc.PDFObjectReference and ref.name == name for name, ref in forms.dict.items()):
-        kept["XObjects"] = shared.setdefault(("XObjects", *forms.dict), forms)
-    page.__dict__ = dict(kept)  # built anew: a dict keeps its room for the entries taken out
-
-
 # every entry a finished page has, or is given when it is written, in one order: each page sets them all in it, so
 # Python keeps their values inline, in the page object (8 bytes an entry), not in a dict of its own (~300 bytes)
 _PAGE_ENTRIES = ("__InternalName__", "Contents", "Rotate", "Trans", "pagewidth", "pageheight", "hasImages",
                  "compression", "XObjects", "TrimBox", "BleedBox", "MediaBox", "Annots", "Resources", "Parent")
+_PAGE_ENTRY_SET = frozenset(_PAGE_ENTRIES)
+_EMPTY_LEFT = ("Annots", "_colorsUsed", "_shadingUsed")  # left to the class when empty (ReportLab writes neither)
 
 
-def _repack(page: pdfdoc.PDFPage, doc: pdfdoc.PDFDocument) -> None:
-    """Put in the finished page's place a page holding the same entries inline (see _PAGE_ENTRIES); the file is the same.
+def _finish_page(page: pdfdoc.PDFPage, doc: pdfdoc.PDFDocument, shared: dict[object, object]) -> None:
+    """Keep a finished page small, in one pass over its entries; the file's bytes are unchanged.
 
-    A page with an entry of another name (none drawn here has one) is left as it is.
+    ReportLab gives each page ~30 entries, most None (1.6 KB a page). Those are let go, read from
+    the class (_DonePage) instead; what many pages have alike is held once for the document: an
+    empty transition, the size (two floats), the XObject dictionary (the forms it places: a deck's
+    back pages all the same). Pages are written by reading these, never changing them. The page is
+    then put in its place as one holding its entries inline (see _PAGE_ENTRIES); a page with an entry
+    of another name (none drawn here has one) keeps them in its dict, less what the class has alike.
+    A 10,000-card deck's 2,200 pages keep some 5 MB less.
     """
-    if type(page) is not _DonePage or not set(vars(page)) <= set(_PAGE_ENTRIES):
+    if type(page) is not pdfdoc.PDFPage:
         return
+    kept: dict[str, object] = {}
+    for name, value in vars(page).items():
+        if value is None or (not value and name in _EMPTY_LEFT):
+            continue
+        if name == "Trans" and isinstance(value, pdfdoc.PDFDictionary) and not value.dict:
+            value = _NO_TRANSITION
+        elif name in ("pagewidth", "pageheight") and type(value) is float:
+            value = shared.setdefault((name, value), value)
+        elif name == "XObjects" and isinstance(value, pdfdoc.PDFDictionary) and all(
+                type(ref) is pdfdoc.PDFObjectReference and ref.name == form for form, ref in value.dict.items()):
+            value = shared.setdefault(("XObjects", *value.dict), value)
+        kept[name] = value
     name = page.__InternalName__
-    if doc.idToObject.get(name) is not page or doc.Pages.pages[-1] is not page:
+    if kept.keys() <= _PAGE_ENTRY_SET and doc.idToObject.get(name) is page and doc.Pages.pages[-1] is page:
+        packed = _DonePage.__new__(_DonePage)
+        for entry in _PAGE_ENTRIES:  # an entry the page left to the class: the class's value, the same one
+            setattr(packed, entry, kept[entry] if entry in kept else getattr(_DonePage, entry))
+        doc.idToObject[name] = doc.Pages.pages[-1] = packed
         return
-    entries = vars(page)
-    packed = _DonePage.__new__(_DonePage)
-    for entry in _PAGE_ENTRIES:  # an entry the page left to the class: the class's value, the same one
-        setattr(packed, entry, entries[entry] if entry in entries else getattr(_DonePage, entry))
-    doc.idToObject[name] = doc.Pages.pages[-1] = packed
+    for entry in ("Rotate", "compression"):
+        value = kept.get(entry)
+        if type(value) is int and value == getattr(_DonePage, entry):
+            del kept[entry]
+    page.__class__ = _DonePage
+    page.__dict__ = kept
 
 
 class _StoredStream(pdfdoc.PDFStream):

@@ -14,10 +14,12 @@ the scenes a build is still to draw stay among the store's recent ones.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import marshal
 import re
 from pathlib import Path
+from typing import cast
 
 # isort: off
 import casebook.generator.backends.lazy_pillow  # noqa: F401 - before ReportLab, which imports PIL.Image
@@ -26,9 +28,9 @@ import reportlab
 from reportlab.pdfbase import pdfmetrics
 
 from casebook.generator.backends.fonts import PDF_NAMES
-from casebook.generator.backends.pdf import PdfDocument
+from casebook.generator.backends.pdf import PdfDocument, _shared_part
 from casebook.generator.cache import SceneStore
-from casebook.generator.scene import Picture, Scene, TextRun
+from casebook.generator.scene import Item, Picture, Scene, TextRun
 
 _fingerprint: str | None = None
 
@@ -45,11 +47,15 @@ def backend_fingerprint() -> str:
     return _fingerprint
 
 
-def _recording(ops: str, height: float, fonts: tuple[str, ...], pictures: tuple[tuple[str, str], ...]) -> bytes:
-    """A scene's PDF operators in its own coordinates, fonts as placeholders; its height; the fonts' styles in the
-    order the scene first uses them; the picture forms it places (name, body), which the replaying document may
-    not hold yet."""
-    return marshal.dumps((ops, height, fonts, pictures))
+Segment = str | tuple[float, float, str, str, float, str, float]  # operators as recorded, or a line of text drawn anew
+
+
+def _recording(segments: list[Segment], height: float, fonts: tuple[str, ...],
+               pictures: tuple[tuple[str, str], ...]) -> bytes:
+    """A scene's PDF operators in its own coordinates, in segments: operators with fonts as placeholders, or a
+    line of text (a TextRun's fields) that is drawn anew each time; its height; the fonts' styles in the order the
+    scene first uses them; the picture forms it places (name, body), which the replaying document may not hold yet."""
+    return marshal.dumps((tuple(segments), height, fonts, pictures))
 
 
 _PLACED = re.compile(r"/FormXob\.(Pic[0-9a-f]{12}) Do")
@@ -65,21 +71,26 @@ def _placeholder(style: str) -> str:
     return f"\x00{style}\x00"
 
 
-def _replayable(scene: Scene, doc: PdfDocument) -> tuple[str, ...] | None:
-    """The fonts a scene uses in order, or None if its text could encode differently in another document
-    (or holds a font's PDF name, which the placeholders must not touch)."""
-    fonts: dict[str, None] = {}
-    for item in scene.items:
-        if isinstance(item, TextRun):
-            fonts.setdefault(item.font)
-        elif isinstance(item, Picture):  # its image is an object of this document: drawn again, never replayed
-            return None
+def _live_items(scene: Scene) -> list[bool] | None:
+    """For each item of a scene, whether it is drawn anew at every replay: a line of text that could encode
+    differently in another document (not ASCII: a document gives its characters codes in the order it first
+    meets them). None for a scene that is always drawn: one with a picture (its image is an object of this
+    document) or one that shares a part (a tiled board's page)."""
+    if _shared_part(scene) is not None or any(isinstance(item, Picture) for item in scene.items):
+        return None
+    return [isinstance(item, TextRun) and (not item.text.isascii() or not item.text.isprintable())
+            for item in scene.items]
+
+
+def _fonts(scene: Scene, doc: PdfDocument, live: list[bool]) -> tuple[str, ...] | None:
+    """The fonts a scene uses in the order it first uses them; None if a recorded line of text holds a font's
+    PDF name, which the placeholders must not touch (the scene is then not recorded)."""
+    fonts = tuple(dict.fromkeys(item.font for item in scene.items if isinstance(item, TextRun)))
     names = [_subset_name(doc, style) for style in fonts]
-    for item in scene.items:
-        if isinstance(item, TextRun) and (not item.text.isascii() or not item.text.isprintable()
-                                          or any(name in item.text for name in names)):
+    for item, drawn_anew in zip(scene.items, live, strict=True):
+        if isinstance(item, TextRun) and not drawn_anew and any(name in item.text for name in names):
             return None
-    return tuple(fonts)
+    return fonts
 
 
 def _subset_name(doc: PdfDocument, style: str) -> str:
@@ -93,35 +104,110 @@ def _subset_name(doc: PdfDocument, style: str) -> str:
 
 def draw_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: float,
                   clip: tuple[float, float, float, float] | None = None) -> None:
-    """Draw the scene stored under `key` with its top-left at (ox, oy) mm, replaying it if it was drawn before."""
-    c = doc.canvas
-    rkey = f"{key}:pdf:{backend_fingerprint()}"
+    """Draw the scene stored under `key` with its top-left at (ox, oy) mm, replaying it if it was drawn before.
+
+    A replay appends the recorded operators and draws anew, in their place, the lines of text whose
+    bytes depend on the document (see _live_items): the same calls in the same order as drawing
+    the scene, so the same bytes.
+    """
+    rkey = _recording_key(key)
     kept = store.blob(rkey)
     if kept is not None:
-        ops, height, fonts, pictures = marshal.loads(kept)
-        doc.begin_placed(ox, oy, height, clip)
-        for name, body in pictures:
-            doc.use_picture(name, body)
-        for style in fonts:  # named now, in first-use order, as drawing would have named them
-            ops = ops.replace(_placeholder(style), _subset_name(doc, style))
-        c._code.append(ops)
-        doc.end_placed()
-        return
-    scene = store.get(key, hold=False)  # drawn once: not kept among the scenes held in memory
-    doc.begin_placed(ox, oy, scene.height, clip)  # what saveState, clip_box and translate write
-    start = len(c._code)
-    page_h, doc.page_h = doc.page_h, scene.height
+        recording = marshal.loads(kept)
+        doc.begin_placed(ox, oy, recording[1], clip)
+        _replay(doc, recording)
+    else:
+        scene = store.get(key, hold=False)  # drawn once: not kept among the scenes held in memory
+        doc.begin_placed(ox, oy, scene.height, clip)  # what saveState, clip_box and translate write
+        _draw_and_record(doc, store, rkey, scene)
+    doc.end_placed()
+
+
+def draw_reused_recorded(doc: PdfDocument, store: SceneStore, key: str, ox: float, oy: float,
+                         clip: tuple[float, float, float, float] | None = None) -> None:
+    """A scene that recurs (a deck's back), drawn once a document as a form XObject (PdfDocument.draw_reused) and
+    placed by reference; the form's body replayed from the scene's recording as draw_recorded replays a card (the
+    Letter PDF takes the A4 PDF's, a rebuild the build's before)."""
+    rkey = _recording_key(key)
+
+    def content() -> None:
+        kept = store.blob(rkey)
+        if kept is not None:
+            _replay(doc, marshal.loads(kept))
+        else:
+            _draw_and_record(doc, store, rkey, scene)
+
+    scene = store.get(key)
+    doc.draw_reused(key, scene, ox, oy, clip=clip, content=content)
+
+
+def _recording_key(key: str) -> str:
+    return f"{key}:pdf:{backend_fingerprint()}"
+
+
+def _replay(doc: PdfDocument, recording: tuple[tuple[Segment, ...], float, tuple[str, ...], tuple[tuple[str, str], ...]]
+            ) -> None:
+    """A recorded scene's operators appended where the canvas draws now (a page, a form), in the scene's own units."""
+    segments, height, fonts, pictures = recording
+    code = doc.canvas._code
+    for name, body in pictures:
+        doc.use_picture(name, body)
+    named = [(_placeholder(style), _subset_name(doc, style)) for style in fonts]  # in first-use order, as drawing
+    page_h, doc.page_h = doc.page_h, height
     try:
-        doc.draw(scene)  # changes nothing of the canvas's state: end_placed's Q is all it needs
+        for segment in segments:
+            if isinstance(segment, str):
+                for placeholder, name in named:
+                    segment = segment.replace(placeholder, name)
+                code.append(segment)
+            else:
+                doc._draw_items([TextRun(*segment)], 0.0, 0.0)
     finally:
         doc.page_h = page_h
-    replayable = _replayable(scene, doc)
-    if replayable is not None:
-        ops = "\n".join(c._code[start:])
-        for style in replayable:
-            ops = ops.replace(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ")
-        store.put_blob(rkey, _recording(ops, scene.height, replayable, pictures_placed(doc, ops)))
-    doc.end_placed()
+
+
+def _draw_and_record(doc: PdfDocument, store: SceneStore, rkey: str, scene: Scene) -> None:
+    """Draw a scene where the canvas draws now, in its own units, and keep its recording if it may be replayed."""
+    page_h, doc.page_h = doc.page_h, scene.height
+    try:
+        live = _live_items(scene)
+        if live is None:
+            doc.draw(scene)  # changes nothing of the canvas's state: end_placed's Q is all it needs
+            return
+        segments = _draw_segments(doc, scene.items, live)
+        fonts = _fonts(scene, doc, live)
+        if fonts is None:
+            return
+        names = [(f"{_subset_name(doc, style)} ", f"{_placeholder(style)} ") for style in fonts]
+        for i, segment in enumerate(segments):
+            if isinstance(segment, str):
+                for name, placeholder in names:
+                    segment = segment.replace(name, placeholder)
+                segments[i] = segment
+        ops = "\n".join(s for s in segments if isinstance(s, str))
+        store.put_blob(rkey, _recording(segments, scene.height, fonts, pictures_placed(doc, ops)))
+    finally:
+        doc.page_h = page_h
+
+
+def _draw_segments(doc: PdfDocument, items: list[Item], live: list[bool]) -> list[Segment]:
+    """Draw a scene's items as doc.draw does (in their order, the same operators) and return them as segments:
+    each run of recorded items' operators, each line of text drawn anew as its fields."""
+    code = doc.canvas._code
+    segments: list[Segment] = []
+    at = 0
+    while at < len(items):
+        end = at
+        while end < len(items) and live[end] == live[at]:
+            end += 1
+        start = len(code)
+        doc._draw_items(items[at:end], 0.0, 0.0)
+        if live[at]:
+            segments.extend(dataclasses.astuple(cast(TextRun, item)) for item in items[at:end])
+        elif len(code) > start:  # a run that painted nothing writes no line
+            segments.append("\n".join(code[start:]))
+        at = end
+    return segments
 
 
 def draw_page_marks(doc: PdfDocument, scene: Scene, store: SceneStore | None) -> None:
