@@ -130,6 +130,18 @@ def _words(line: str, base: str, variants: tuple[str, ...] = ()) -> list[tuple[s
     return out
 
 
+def _units(words: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Words grouped where the line may break: a space alone, or the words written with no space between
+    (so a full stop after **bold** or _italic_ text goes to the next line with it, never alone)."""
+    units: list[list[tuple[str, str]]] = []
+    for word in words:
+        if word[0] != " " and units and units[-1][-1][0] != " ":
+            units[-1].append(word)
+        else:
+            units.append([word])
+    return units
+
+
 def styles_asked(text: str) -> set[int]:
     """The styles a text's markup switches to, as indexes into TextStyle.variants: 1 bold, 2 italic, 3 both."""
     asked: set[int] = set()
@@ -182,11 +194,13 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
             hang = m.width("\u2022 ", base, lsize) / PT_PER_MM
         x = hang
         indent = 0.0
-        for word, style in _words(line.strip(), base, st.variants):
-            w = (_measure(word, style, lsize, m) if icons else m.width(word, style, lsize)) / PT_PER_MM
-            if word == " ":
+        for unit in _units(_words(line.strip(), base, st.variants)):
+            widths = [(_measure(word, style, lsize, m) if icons else m.width(word, style, lsize)) / PT_PER_MM
+                      for word, style in unit]
+            w = sum(widths)
+            if unit[0][0] == " ":
                 if current:
-                    current.append((word, style))
+                    current.append(unit[0])
                     x += w
                 continue
             if wrap and x + w > width + 1e-6 and any(p[0].strip() and p[0] != "\u2022 " for p in current):
@@ -198,7 +212,7 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
             widest = max(widest, reach)
             if reach > width + 1e-6:
                 ok = False
-            current.append((word, style))
+            current.extend(unit)
             x += w
             widest = max(widest, x)
         while current and current[-1][0] == " ":
