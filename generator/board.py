@@ -301,7 +301,8 @@ def tile_page(board: Scene, t: Tiling, page: TilePage, name: str) -> Scene:
     how = "; ".join(s for s in (left, top) if s)
     detail = (f"{name} · page {p.label}: row {row_name(p.row)} (rows A-{row_name(t.rows - 1)}), column {p.col + 1} of {t.cols}"
               + (f" · cut the dashed edges, lay the {how}" if how else " · the top-left page: the others are laid on it"))
-    items.append(_text(p.ox + 16, band_y, detail, 7.5, p.w - 16))
+    band_end = t.page_w - min(q.ox for q in t.pages)  # the label may run over the page's band, past a narrow window
+    items.append(_text(p.ox + 16, band_y, detail, 7.5, band_end - p.ox - 16))
     return TiledPage(t.page_w, t.page_h, items=items, label=f"{name} {p.label}", board=board,
                      shift=(p.ox - p.x, p.oy - p.y), span=span)
 
