@@ -194,6 +194,7 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
             hang = m.width("\u2022 ", base, lsize) / PT_PER_MM
         x = hang
         indent = 0.0
+        first = len(lines)
         for unit in _units(_words(line.strip(), base, st.variants)):
             widths = [(_measure(word, style, lsize, m) if icons else m.width(word, style, lsize)) / PT_PER_MM
                       for word, style in unit]
@@ -218,8 +219,32 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
         while current and current[-1][0] == " ":
             current.pop()
         lines.append(_Line(current, indent, lsize, gap, colour))
+        if wrap and st.align == "center" and len(lines) - first >= 2:
+            reach = _no_widow(lines[-2], lines[-1], width, lsize, m, icons)
+            widest = max(widest, reach)
         gap = 0.0
     return lines, ok, widest
+
+
+def _no_widow(before: _Line, last: _Line, width: float, size: float, m: TextMetrics, icons: bool) -> float:
+    """A centred paragraph's last line of one word takes the word before it down (when the line above keeps two
+    or more and the two fit the width): 'is called' over 'off.' reads better than a lone 'off.'. The last line's
+    reach (mm), as it ends."""
+    def measure(pieces: list[tuple[str, str]]) -> float:
+        return sum((_measure(w, st, size, m) if icons else m.width(w, st, size)) for w, st in pieces) / PT_PER_MM
+
+    above, below = _units(before.pieces), _units(last.pieces)
+    words_above = [u for u in above if u[0][0] != " "]
+    if len([u for u in below if u[0][0] != " "]) != 1 or len(words_above) < 3:
+        return last.indent + measure(last.pieces)
+    moved = above[-1]
+    space = above[-2] if above[-2][0][0] == " " else [(" ", moved[0][1])]
+    taken = [*moved, *space, *last.pieces]
+    if last.indent + measure(taken) > width + 1e-6:
+        return last.indent + measure(last.pieces)
+    before.pieces = [p for u in above[:-2] for p in u]
+    last.pieces = taken
+    return last.indent + measure(taken)
 
 
 def _merge(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -38,3 +38,26 @@ def test_a_space_after_markup_still_breaks_there():
     width = (M.width("Take the ", "regular", 9) + M.width("Key", "bold", 9) + 0.2) / PT_PER_MM
     lines = _lines(fit_text("Take the **Key** now.", 0, 0, width, 40, st, M))
     assert lines == ["Take the Key", "now."]
+
+
+def _widow_case(align: str):
+    """A centred text whose last word alone would be on the last line."""
+    text = "In a review: it ends now, nobody dies. At the loupe: the next review is called off."
+    st = TextStyle(size=9, fit="wrap", align=align)
+    width = (M.width("In a review: it ends now, nobody dies.", "regular", 9) + 1) / PT_PER_MM
+    return _lines(fit_text(text, 0, 0, width, 60, st, M))
+
+
+def test_a_centred_paragraph_never_ends_on_a_lone_word():
+    left = _widow_case("left")
+    assert len(left[-1].split()) == 1, f"the case has a widow when set left: {left}"
+    centred = _widow_case("center")
+    assert len(centred[-1].split()) == 2 and len(centred[-2].split()) >= 2, centred
+    assert " ".join(centred) == " ".join(left)  # the same words, in order
+
+
+def test_a_widow_stays_when_taking_a_word_would_leave_a_lone_word_above():
+    st = TextStyle(size=9, fit="wrap", align="center")
+    width = (M.width("Wordy wordy", "regular", 9) + 0.5) / PT_PER_MM
+    lines = _lines(fit_text("Wordy wordy end.", 0, 0, width, 40, st, M))
+    assert lines == ["Wordy wordy", "end."]
