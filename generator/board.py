@@ -22,7 +22,7 @@ from casebook.generator.city import build_city, districts_of, draw_city, read_sp
 from casebook.generator.compose import Composer
 from casebook.generator.exports.transform import scale_scene
 from casebook.generator.files import atomic_file
-from casebook.generator.layouts import LayoutLibrary, Size
+from casebook.generator.layouts import Layout, LayoutLibrary, Size
 from casebook.generator.legibility import check_reduced, readable_only
 from casebook.generator.scene import (
     Clip,
@@ -38,6 +38,7 @@ from casebook.generator.scene import (
 from casebook.generator.units import PT_PER_MM
 from casebook.rules.cards import GameDatabase, Sheet
 from casebook.rules.problems import Problems
+from casebook.rules.yamlsource import place_of
 
 _I = TypeVar("_I")
 
@@ -104,23 +105,73 @@ def _spans(length: float, window: float, overlap: float) -> list[tuple[float, fl
     return [(i * (size - overlap), size) for i in range(n)]
 
 
+def _spans_at(length: float, window: float, overlap: float, cuts: tuple[float, ...]) -> list[tuple[float, float]]:
+    """Windows (start, size) covering `length` whose seams (a window's start: the cut edge laid on its neighbour)
+    are the given board positions, each window reaching the furthest one it can; [] if the cuts cannot do it."""
+    spans: list[tuple[float, float]] = []
+    start = 0.0
+    while length - start > window + 1e-9:
+        reach = [c for c in cuts if start + 1e-9 < c and c + overlap - start <= window + 1e-9]
+        if not reach:
+            return []
+        cut = max(reach)
+        spans.append((start, cut + overlap - start))
+        start = cut
+    spans.append((start, length - start))
+    return spans
+
+
 def tiling(board_w: float, board_h: float, paper_w: float, paper_h: float, margin: float,
-           overlap: float = OVERLAP) -> Tiling | None:
-    """The fewest pages (portrait or landscape) that tile the board; None if a page holds no window."""
+           overlap: float = OVERLAP, seams_x: tuple[float, ...] = (), seams_y: tuple[float, ...] = ()) -> Tiling | None:
+    """The fewest pages (portrait or landscape) that tile the board; None if a page holds no window.
+
+    `seams_x`, `seams_y`: board positions where a seam may fall (a layout's `vars.seams`: between slots and
+    names). They are used where they need no more pages than equal windows; of two tilings with as few pages,
+    the one on these seams wins.
+    """
     best: Tiling | None = None
+    best_rank: tuple[int, int] | None = None
     for pw, ph in ((paper_w, paper_h), (paper_h, paper_w)):
         avail_w, avail_h = pw - 2 * margin, ph - 2 * margin - BAND
         cols, rows = _spans(board_w, avail_w, overlap), _spans(board_h, avail_h, overlap)
         if not cols or not rows:
             continue
+        off = 0
+        for equal, cuts, length, avail in ((cols, seams_x, board_w, avail_w), (rows, seams_y, board_h, avail_h)):
+            placed = _spans_at(length, avail, overlap, cuts) if cuts and len(equal) > 1 else []
+            if placed and len(placed) == len(equal):
+                equal[:] = placed
+            elif cuts and len(equal) > 1:
+                off += 1
         pages = []
         for r, (y, h) in enumerate(rows):
             for c, (x, w) in enumerate(cols):
                 pages.append(TilePage(r, c, x, y, w, h, margin + (avail_w - w) / 2, margin + BAND + (avail_h - h) / 2))
-        found = Tiling(board_w, board_h, pw, ph, len(rows), len(cols), tuple(pages), overlap)
-        if best is None or len(pages) < len(best.pages):
-            best = found
+        rank = (len(pages), off)
+        if best_rank is None or rank < best_rank:
+            best, best_rank = Tiling(board_w, board_h, pw, ph, len(rows), len(cols), tuple(pages), overlap), rank
     return best
+
+
+def layout_seams(layout: Layout, problems: Problems) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """A board layout's `vars.seams: {x: [mm, ...], y: [mm, ...]}`: where its tiling's seams may fall."""
+    raw = layout.vars.get("seams")
+    if raw is None:
+        return (), ()
+    where = place_of(layout.vars, "seams", layout.place)
+    fix = "seams: {x: [140.5], y: []} (board mm where a seam crosses no slot and no text)"
+    if not isinstance(raw, dict) or set(raw) - {"x", "y"}:
+        problems.add(where, f"layout '{layout.name}': vars.seams must be a mapping of x and y lists", fix)
+        return (), ()
+    out: list[tuple[float, ...]] = []
+    for axis in ("x", "y"):
+        values = raw.get(axis) or []
+        if not isinstance(values, list) or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            problems.add(place_of(raw, axis, where), f"layout '{layout.name}': vars.seams.{axis} must be a list of "
+                         f"numbers (mm), not {values!r}", fix)
+            values = []
+        out.append(tuple(sorted(float(v) for v in values)))
+    return out[0], out[1]
 
 
 def _moved(item: _I, **changes: Any) -> _I:
@@ -250,7 +301,8 @@ def tile_page(board: Scene, t: Tiling, page: TilePage, name: str) -> Scene:
     how = "; ".join(s for s in (left, top) if s)
     detail = (f"{name} · page {p.label}: row {row_name(p.row)} (rows A-{row_name(t.rows - 1)}), column {p.col + 1} of {t.cols}"
               + (f" · cut the dashed edges, lay the {how}" if how else " · the top-left page: the others are laid on it"))
-    items.append(_text(p.ox + 16, band_y, detail, 7.5, p.w - 16))
+    band_end = t.page_w - min(q.ox for q in t.pages)  # the label may run over the page's band, past a narrow window
+    items.append(_text(p.ox + 16, band_y, detail, 7.5, band_end - p.ox - 16))
     return TiledPage(t.page_w, t.page_h, items=items, label=f"{name} {p.label}", board=board,
                      shift=(p.ox - p.x, p.oy - p.y), span=span)
 
@@ -367,7 +419,9 @@ def board_pages(composer: Composer, lib: LayoutLibrary, sheet: Sheet, paper: Siz
         if size.width <= pw - 2 * margin and size.height <= ph - 2 * margin:  # fits: one page, centred
             return [(sheet.name, Scene(pw, ph, items=shift_scene_items(board.items, (pw - size.width) / 2,
                                                                          (ph - size.height) / 2), label=sheet.name))]
-    t = tiling(size.width, size.height, paper.width, paper.height, margin)
+    layout = lib.layout(sheet.layout, problems, sheet.place)
+    seams_x, seams_y = layout_seams(layout, problems) if layout is not None else ((), ())
+    t = tiling(size.width, size.height, paper.width, paper.height, margin, seams_x=seams_x, seams_y=seams_y)
     if t is None:
         problems.add(sheet.place, f"board '{sheet.id}' cannot be tiled on {paper.id}: the paper is smaller than the overlap")
         return []

@@ -504,9 +504,47 @@ def fill_sheets(groups: Sequence[Sequence[T]], plain: SheetPlan, spaced: SheetPl
         if whole < len(group):
             rest.append(list(group[whole:]))
     pooled = [card for part in rest for card in part]
-    if spaced is not None and len(rest) > 1 and -(-len(pooled) // spaced.per_sheet) < len(rest):
+    split = -(-len(pooled) // spaced.per_sheet) if spaced is not None else len(rest)
+    grouped = _whole_parts(rest, spaced.per_sheet) if spaced is not None and 1 < len(rest) <= _PARTS_TRIED else None
+    if spaced is not None and grouped is not None and len(grouped) < len(rest) and len(grouped) <= split:
+        for batch in grouped:  # one back alone: a plain sheet; several: a spaced one
+            cards = [card for part in batch for card in part]
+            sheets.append((plain.used(len(cards)) if len(batch) == 1 else spaced.used(len(cards)), cards))
+    elif spaced is not None and len(rest) > 1 and split < len(rest):
         n = spaced.per_sheet
         sheets += [(spaced.used(len(pooled[i:i + n])), pooled[i:i + n]) for i in range(0, len(pooled), n)]
     else:
         sheets += [(plain.used(len(part)), part) for part in rest]
     return sheets
+
+
+_PARTS_TRIED = 8  # remainders of more backs than this (4140 ways to group 8) are pooled in order instead
+
+
+def _whole_parts(rest: list[list[T]], room: int) -> list[list[list[T]]]:
+    """The backs' remainders grouped onto as few sheets as can hold them without parting a back's cards (several
+    backs share a spaced sheet of `room` cards; one back alone has a plain sheet), the emptiest sheet as full as
+    can be (so no card is left alone on a sheet when another grouping avoids it); sheets in the backs' order."""
+    best: list[list[int]] = [[i] for i in range(len(rest))]
+    best_key = (len(best), -min(len(part) for part in rest))
+
+    def grow(i: int, bins: list[list[int]]) -> None:
+        nonlocal best, best_key
+        if len(bins) > best_key[0]:
+            return
+        if i == len(rest):
+            key = (len(bins), -min(sum(len(rest[k]) for k in b) for b in bins))
+            if key < best_key:
+                best, best_key = [list(b) for b in bins], key
+            return
+        for b in bins:
+            if sum(len(rest[k]) for k in b) + len(rest[i]) <= room:
+                b.append(i)
+                grow(i + 1, bins)
+                b.pop()
+        bins.append([i])
+        grow(i + 1, bins)
+        bins.pop()
+
+    grow(0, [])
+    return [[rest[k] for k in b] for b in best]

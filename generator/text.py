@@ -130,6 +130,18 @@ def _words(line: str, base: str, variants: tuple[str, ...] = ()) -> list[tuple[s
     return out
 
 
+def _units(words: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """Words grouped where the line may break: a space alone, or the words written with no space between
+    (so a full stop after **bold** or _italic_ text goes to the next line with it, never alone)."""
+    units: list[list[tuple[str, str]]] = []
+    for word in words:
+        if word[0] != " " and units and units[-1][-1][0] != " ":
+            units[-1].append(word)
+        else:
+            units.append([word])
+    return units
+
+
 def styles_asked(text: str) -> set[int]:
     """The styles a text's markup switches to, as indexes into TextStyle.variants: 1 bold, 2 italic, 3 both."""
     asked: set[int] = set()
@@ -182,11 +194,14 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
             hang = m.width("\u2022 ", base, lsize) / PT_PER_MM
         x = hang
         indent = 0.0
-        for word, style in _words(line.strip(), base, st.variants):
-            w = (_measure(word, style, lsize, m) if icons else m.width(word, style, lsize)) / PT_PER_MM
-            if word == " ":
+        first = len(lines)
+        for unit in _units(_words(line.strip(), base, st.variants)):
+            widths = [(_measure(word, style, lsize, m) if icons else m.width(word, style, lsize)) / PT_PER_MM
+                      for word, style in unit]
+            w = sum(widths)
+            if unit[0][0] == " ":
                 if current:
-                    current.append((word, style))
+                    current.append(unit[0])
                     x += w
                 continue
             if wrap and x + w > width + 1e-6 and any(p[0].strip() and p[0] != "\u2022 " for p in current):
@@ -198,14 +213,38 @@ def _layout(text: str, width: float, st: TextStyle, size: float, m: TextMetrics,
             widest = max(widest, reach)
             if reach > width + 1e-6:
                 ok = False
-            current.append((word, style))
+            current.extend(unit)
             x += w
             widest = max(widest, x)
         while current and current[-1][0] == " ":
             current.pop()
         lines.append(_Line(current, indent, lsize, gap, colour))
+        if wrap and st.align == "center" and len(lines) - first >= 2:
+            reach = _no_widow(lines[-2], lines[-1], width, lsize, m, icons)
+            widest = max(widest, reach)
         gap = 0.0
     return lines, ok, widest
+
+
+def _no_widow(before: _Line, last: _Line, width: float, size: float, m: TextMetrics, icons: bool) -> float:
+    """A centred paragraph's last line of one word takes the word before it down (when the line above keeps two
+    or more and the two fit the width): 'is called' over 'off.' reads better than a lone 'off.'. The last line's
+    reach (mm), as it ends."""
+    def measure(pieces: list[tuple[str, str]]) -> float:
+        return sum((_measure(w, st, size, m) if icons else m.width(w, st, size)) for w, st in pieces) / PT_PER_MM
+
+    above, below = _units(before.pieces), _units(last.pieces)
+    words_above = [u for u in above if u[0][0] != " "]
+    if len([u for u in below if u[0][0] != " "]) != 1 or len(words_above) < 3:
+        return last.indent + measure(last.pieces)
+    moved = above[-1]
+    space = above[-2] if above[-2][0][0] == " " else [(" ", moved[0][1])]
+    taken = [*moved, *space, *last.pieces]
+    if last.indent + measure(taken) > width + 1e-6:
+        return last.indent + measure(last.pieces)
+    before.pieces = [p for u in above[:-2] for p in u]
+    last.pieces = taken
+    return last.indent + measure(taken)
 
 
 def _merge(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -360,3 +360,18 @@ def test_a_part_filled_sheets_label_keeps_to_the_page_edge(paper, count):
         # the baseline within 4 mm of the 5 mm margin on some side, as on a full sheet, not in the middle of the page
         far = (run.x, run.y, plan.paper_w - run.x, plan.paper_h - run.y)
         assert min(far) <= 9.0, (card, count, run)
+
+
+def test_remainders_share_sheets_whole_so_no_card_is_left_alone():
+    """P.I.'s case cards: 12, 10 and 14 leave 3, 1 and 5; pooled in order they filled a spaced sheet of 8 and
+    left the last location alone on a sheet. Grouped whole: the 5 on a plain sheet, the 3 and the 1 on a spaced one."""
+    plain = plan_sheet(*POKER, *A4, bleed=3.0)
+    spaced = best_plan(*POKER, *A4, bleed=3.0, gutter=6.0)
+    assert (plain.per_sheet, spaced.per_sheet) == (9, 8)
+    suspects = [("suspect", n) for n in range(12)]
+    crimes = [("crime", n) for n in range(10)]
+    locations = [("location", n) for n in range(14)]
+    sheets = fill_sheets([suspects, crimes, locations], plain, spaced)
+    assert [len(batch) for _, batch in sheets] == [9, 9, 9, 4, 5]  # as few sheets as pooling in order (2 for the rest)
+    assert _grouped(sheets)[3:] == [["suspect"] * 3 + ["crime"], ["location"] * 5]
+    assert sheets[3][0].gutter == 6.0 and sheets[4][0].gutter == 0.0  # a back alone abuts; mixed backs are spaced
