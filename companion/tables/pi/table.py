@@ -453,15 +453,17 @@ class Table(GameTable):
         return grid
 
     def _element_button(self, e: str, testid: str, action: Any, chosen: bool, kind_line: bool = True) -> Tile:
-        """A card's button: its name, and (among cards of every kind) its kind below it; its picture in the corner
-        (the case keys too: every card is there, the page is its holder's alone, closed before the table looks)."""
+        """A card's button: its name, and (among cards of every kind) its kind below it, its picture in the bottom
+        left corner beside that short word (in the top one a name of two lines ran under it at 360 px); alone, its
+        picture on top (the case keys too: every card is there, the page is its holder's alone, closed before the
+        table looks)."""
         kind = f"\n[size={int(self.app.fs * sp(MIN_FONT))}]{KIND_WORDS[self.city.kind[e]]}[/size]" if kind_line else ""
         t = DistrictCell(text=self.city.name[e] + kind, testid=testid, flat=not chosen, height=self._cell(),
                          font_size=self.app.fs * sp(13), markup=True, bold=chosen)
         t.valign = "middle"
         t.bind(on_release=lambda *_: action())
         top_picture(t, picture_for("pi", e), self.app.colors["text"],
-                    size=14 if kind_line else 16, at="corner" if kind_line else "top")
+                    size=14 if kind_line else 16, at="foot" if kind_line else "top")
         return t
 
     def _element_grids(self, elements: list[str], action: Any, prefix: str, chosen: Any) -> list[Any]:
