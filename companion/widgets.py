@@ -286,17 +286,21 @@ def pictured(text: str, path: str | None, colour: str | None = None, size: float
 
 
 def top_picture(widget: Any, path: str | None, colour: str, size: float = 16, at: str = "top") -> None:
-    """A thing's picture on a button or tile that names it: at the top, its words moved down to make room; or, on a
-    tile whose words fill its height, in its top left corner (`at="corner"`) or bottom left one (`at="foot"`, beside
-    a short last line such as a pile's size)."""
+    """A thing's picture on a button or tile that names it: at the top, its words moved down to make room; at its
+    left, half way up, its words moved right (`at="left"`: the button no taller); or, on a tile whose words fill its
+    height, in its top left corner (`at="corner"`) or bottom left one (`at="foot"`, beside a short last line such as
+    a pile's size)."""
     if path is None:
         return
     img = picture(path, colour, size)
     if at == "top":
         widget.padding = [0, dp(size + 3), 0, 0]
+    elif at == "left":
+        widget.padding = [dp(size + 6), 0, 0, 0]
 
     def place(w: Any, *_a: Any) -> None:  # from x, y and size: the aliases (top, center_x) may lag behind a new size
-        img.y = w.y + dp(3) if at == "foot" else w.y + w.height - dp(3) - img.height
+        img.y = (w.y + dp(3) if at == "foot" else w.y + (w.height - img.height) / 2 if at == "left"
+                 else w.y + w.height - dp(3) - img.height)
         img.x = w.x + (w.width - img.width) / 2 if at == "top" else w.x + dp(3)
 
     widget.bind(pos=place, size=place)

@@ -37,3 +37,41 @@ def test_p_i_display_keys_show_each_cards_picture_clear_of_its_name(tmp_path, si
     assert any(" " in names.get(c, "") for c in state.display)  # a long name of two words is among them
     assert d["covered_texts"] == [], f"pictures over the names: {d['covered_texts']}"
     assert d["split_words"] == [] and d["small_texts"] == [], (d["split_words"], d["small_texts"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hasty_seven_players_each_suspects_bust_clear_of_its_pile_line(tmp_path, size):
+    """The bust in a row tile's bottom left corner beside its last line ("0 cards", "LOUPE · 0" where it fits):
+    never over it (at 360 px it covered the L of LOUPE)."""
+    from tests.companion.test_hasty_fit_gui import ROW, new_game_steps
+
+    dump = tmp_path / "row.json"
+    run(tmp_path, [*new_game_steps(), {"dump": str(dump)}, {"quit": True}], size=size, timeout=150)
+    d = json.loads(dump.read_text())
+    for sid in ROW:
+        assert symbol_for("hasty", sid) in d["pictures"]["table"], sid
+    for r in d["summary"]["row"]:  # each tile still says how many cards its pile holds (the loupe: its bar)
+        assert any(t.startswith(r["name"] + "\n") and "0" in t.split("\n", 1)[1] for t in d["texts"]), r["name"]
+    assert d["covered_texts"] == [], f"busts over the words: {d['covered_texts']}"
+    assert d["split_words"] == [] and d["small_texts"] == [], (d["split_words"], d["small_texts"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_graves_identity_keys_show_each_identitys_picture(tmp_path, size):
+    """The Mastermind's picker and the Detective's unmasking: each identity's button shows its card's picture
+    (issue 22: the companion shows the print's picture wherever it names one), clear of its name, all in view."""
+    from casebook.rules.cards import load_database
+    from tests.companion.test_app_gui import location_steps, new_game_steps
+
+    d = {n: tmp_path / f"{n}.json" for n in ("picker", "unmask")}
+    steps = [*new_game_steps(), {"tap": "set_identity"}, {"dump": str(d["picker"])},
+             {"tap": "identity_odile_varnier"}, *location_steps(), {"dump": str(d["unmask"])}, {"quit": True}]
+    run(tmp_path, steps, size=size, timeout=150)
+    identities = [c.id for c in load_database("graves").components["identities"].cards]
+    for name, kind in (("picker", "identity"), ("unmask", "guess")):
+        dump = json.loads(d[name].read_text())
+        for iid in identities:
+            assert symbol_for("graves", iid) in dump["pictures"]["table"], (name, iid)
+            assert dump["controls"][f"{kind}_{iid}"]["in_window"], (name, iid, dump["controls"][f"{kind}_{iid}"])
+        assert dump["covered_texts"] == [] and dump["cut_texts"] == [], (name, dump["covered_texts"])
+        assert dump["small_controls"] == [] and dump["split_words"] == [], name
