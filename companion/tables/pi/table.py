@@ -117,6 +117,21 @@ class CityMap(Widget):
                 self.add_widget(link)
         self.bind(pos=self._place, size=self._place)
 
+    def grow_to_words(self) -> None:
+        """Rows as tall as the tallest cell's words need, never less than made with (cells of plain labels whose
+        words wrap in their width: a deal of long names, three names of two lines each, takes six lines)."""
+        least = self.row_height
+
+        def fit(*_args: Any) -> None:
+            need = max([least] + [w.texture_size[1] + dp(4) for w in self.cells.values() if getattr(w, "text", "")])
+            if abs(need - self.row_height) > 0.5:
+                self.row_height = need
+                self.height = self.rows * need + (self.rows - 1) * self.gap
+                self._place()
+
+        for w in self.cells.values():
+            w.bind(texture_size=fit)
+
     def _place(self, *_args: Any) -> None:
         g, rh = self.gap, self.row_height
         cw = (self.width - g * (self.cols - 1)) / self.cols
@@ -417,8 +432,9 @@ class Table(GameTable):
                 out.bind(pos=place, size=place)
             return out
 
-        box.add_widget(CityMap(c, self.board(), cell, dp(58) if wide else dp(96), self.app.colors["muted"],
-                                 gap=4))
+        city_map = CityMap(c, self.board(), cell, dp(58) if wide else dp(96), self.app.colors["muted"], gap=4)
+        city_map.grow_to_words()
+        box.add_widget(city_map)
         box.add_widget(self._display_line(self.session.summary(None)))
         box.add_widget(Widget())
         box.add_widget(button("Back to the table", "board_back", lambda: view.dismiss(animation=False)))
