@@ -320,7 +320,8 @@ class Driver:
         for line, (bottom, top) in zip(getattr(owner._label, "_cached_lines", []), drawn_lines(owner), strict=False):
             x0, x1 = left + line.x, left + line.x + line.w
             if line.w and x0 < ix + img.width - 1 and ix + 1 < x1 and bottom < iy + img.height - 1 and iy + 1 < top:
-                out.append({"text": MARKUP.sub("", owner.text)[:40], "picture": Path(img.source).stem,
+                out.append({"testid": getattr(owner, "testid", ""), "text": MARKUP.sub("", owner.text)[:40],
+                            "picture": Path(img.source).stem,
                             "line": "".join(word.text for word in line.words)})
         return out
 

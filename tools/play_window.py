@@ -141,6 +141,13 @@ class Window:
             at_edge = at_edge or (control is not None and control["rect"] == rect)
         if control is None or not control["in_window"]:
             sys.exit(f"play_window: '{testid}' is not on the window without scrolling ({dump['screen']})")
+        for _ in range(100):  # still: a list swiped (or scrolled by the app) glides on after the layout settles
+            time.sleep(0.05)
+            again = self.dump()
+            moved = again["controls"].get(testid)
+            if moved is None or moved["rect"] == control["rect"]:
+                break
+            dump, control = again, moved
         if control["disabled"]:
             sys.exit(f"play_window: '{testid}' is greyed out ({dump['screen']})")
         self.last = dump

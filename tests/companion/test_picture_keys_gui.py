@@ -75,3 +75,56 @@ def test_graves_identity_keys_show_each_identitys_picture(tmp_path, size):
             assert dump["controls"][f"{kind}_{iid}"]["in_window"], (name, iid, dump["controls"][f"{kind}_{iid}"])
         assert dump["covered_texts"] == [] and dump["cut_texts"] == [], (name, dump["covered_texts"])
         assert dump["small_controls"] == [] and dump["split_words"] == [], name
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_clash_an_active_agents_line_shows_its_picture(tmp_path, size):
+    """The referee game with Agents, resumed late in Stage 2: the player's line that names their active agent
+    shows that agent card's picture (issue 22), clear of the line's words, nothing cut."""
+    import dataclasses
+    from pathlib import Path
+
+    from casebook.companion.store import Store
+    from casebook.rules.cards import load_database
+    from casebook.rules.log import parse_log
+    from casebook.rules.problems import Problems
+    from tests.companion.test_clash_fit_gui import AGENTS_GAME
+
+    path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / f"{AGENTS_GAME}.yaml"
+    log = parse_log(path.read_text(), path.name, Problems())
+    assert log is not None
+    late = next(n for n, e in enumerate(log.events) if e["action"] == "place" and n > 40) - 3
+    store = Store(tmp_path / "data" / "games")
+    store.save(store.new_id("clash"), dataclasses.replace(log, events=log.events[:late], event_places=[]))
+    dump = tmp_path / "agents.json"
+    run(tmp_path, [{"tap_prefix": "resume_"}, {"scroll": ["table.scroll", 1]}, {"dump": str(dump)}, {"quit": True}],
+        size=size)
+    d = json.loads(dump.read_text())
+    agents = {a["name"]: a.id for kind, cards in load_database("clash").components.items() if "agent" in kind
+              for a in cards.cards}
+    active = [t["agent"]["active"] for t in d["summary"]["tables"].values() if t["agent"]["active"]]
+    assert active, "an agent is active in this game"
+    for name in active:
+        assert any(f"agent {name} active" in t for t in d["texts"]), name
+        assert symbol_for("clash", agents[name]) in d["pictures"]["table"], name
+    assert d["covered_texts"] == [] and d["cut_texts"] == [], (d["covered_texts"], d["cut_texts"])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hasty_secret_suspect_keys_show_each_suspects_bust(tmp_path, size):
+    """The new game's page where a player enters their secret suspect, seven players and the Traitor: each suspect's
+    button shows its bust left of its name (as the row's keys above it do: each bust is drawn twice), clear of it."""
+    from tests.companion.test_hasty_fit_gui import NAMES, ROW
+
+    dump = tmp_path / "picker.json"
+    steps: list = [{"tap": "new_game"}, {"tap": "game_hasty"}, {"tap": "players_more"}, {"tap": "players_more"}]
+    steps += [{"text": [f"new.p{n}", name]} for n, name in enumerate(NAMES, start=1)]
+    steps += [{"tap": "variant_traitor"}, *({"tap": f"pick_row_{s}"} for s in ROW), {"tap": "secret_secret_6"},
+              {"dump": str(dump)}, {"quit": True}]
+    run(tmp_path, steps, size=size, timeout=150)
+    d = json.loads(dump.read_text())
+    for sid in ROW:
+        assert d["pictures"]["table"].count(symbol_for("hasty", sid)) == 2, sid  # its row key's and its secret key's
+        assert f"secret_secret_6_{sid}" in d["controls"], sid
+    assert d["covered_texts"] == [] and d["cut_texts"] == [], (d["covered_texts"], d["cut_texts"])  # the row's too
+    assert d["small_controls"] == [] and d["split_words"] == [], (d["small_controls"], d["split_words"])

@@ -337,9 +337,9 @@ class Table(GameTable):
         """The line under a suspect's name: what fits of its pile size, owner, face-up count and the loupe. It is
         centred beside the bust in the tile's bottom left corner, so it fits the tile less a bust's width on each
         side; where the pile size and owner alone do not, they take a line each (the owner's, short, the last)."""
-        if not r["alive"]:
-            return "murdered"
         clear = room + dp(8) - 2 * dp(BUST + 3)  # _tile_room's words' width is the tile's less 8 dp
+        if not r["alive"]:
+            return "murdered" if _width("murdered", size) <= clear else "dead"
         owner = [f"{r['owner']}'s"] if r["owner"] and not over else []
         up = [f"{len(r['face_up'])} up"] if r["face_up"] else []
         mark = ["[b]LOUPE[/b]"] if loupe else []
