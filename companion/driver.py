@@ -7,9 +7,10 @@ SETTLE_FRAMES frames): {"tap": testid}, {"tap_prefix": "resume_"}, {"press": tes
 from there, lifted), {"key": 27} (Escape / Back), {"window": "on_minimize"},
 {"app": "on_pause"}, {"text": ["screen.id", "value"]},
 {"shot": "file.png"}, {"dump": "file.json"} (screen, game summary, every text shown, controls
-smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp (small_texts: each one's smallest size in sp), numbers wrapped away from their word
-(torn_numbers), lines of text a scrolling part's edge cuts through (cut_lines), each labelled control's lines
-as drawn, the action bar's place, each button's text and fill colours;
+smaller than 48 dp, words split across lines, texts cut (drawn past their box), texts under 12 sp (small_texts: each
+one's smallest size in sp), numbers wrapped away from their word (torn_numbers), lines of a button's text its own
+picture covers (covered_texts), lines of text a scrolling part's edge cuts through (cut_lines), each labelled
+control's lines as drawn, the action bar's place, each button's text and fill colours;
 whether each control's bottom and top edges are in view), {"wait": seconds},
 {"mark": "file"} (touch a file: the test knows this point was reached), {"quit": true},
 {"listen": "folder"} (from then on, take each next step from `folder/<n>.json` as another process writes
@@ -233,7 +234,7 @@ class Driver:
 
     def dump(self) -> dict[str, Any]:
         screen = self.app.root.current_screen
-        small, split, texts, controls, cut, tiny, torn, cut_lines = [], [], [], {}, [], [], [], []
+        small, split, texts, controls, cut, tiny, torn, cut_lines, covered = [], [], [], {}, [], [], [], [], []
         pictures: dict[str, list[str]] = {"table": [], "popup": []}  # the symbols drawn, by name: on the screen, over it
         in_popup = {id(x) for root in Window.children if isinstance(root, ModalView) for x in walk(root)}
         for w in shown(self.app):
@@ -242,6 +243,7 @@ class Driver:
                 continue
             if isinstance(w, Image) and w.source:
                 pictures["popup" if id(w) in in_popup else "table"].append(Path(w.source).stem)
+                covered += self.covered_lines(w)
             text = str(getattr(w, "text", "") or "")
             if isinstance(w, Label) and text:
                 texts.append(MARKUP.sub("", text).replace("\u00a0", " "))  # a no-break space reads as a space
@@ -284,7 +286,8 @@ class Driver:
                 "message": screen.ids.message.text if "message" in screen.ids else "",
                 "message_kind": getattr(screen, "message_kind", ""),
                 "texts": texts, "small_controls": small, "split_words": split, "cut_texts": cut, "small_texts": tiny,
-                "torn_numbers": torn, "cut_lines": cut_lines, "controls": controls, "pictures": pictures}
+                "torn_numbers": torn, "cut_lines": cut_lines, "covered_texts": covered, "controls": controls,
+                "pictures": pictures}
 
     @staticmethod
     def cut_lines(view: Any) -> list[dict[str, Any]]:
@@ -302,6 +305,24 @@ class Driver:
                         if cuts and shows > strip + 0.5:
                             out.append({"text": MARKUP.sub("", label.text)[:60], "line": n, "edge": edge,
                                         "shows": round(shows - strip, 1), "part": type(view).__name__})
+        return out
+
+    @staticmethod
+    def covered_lines(img: Any) -> list[dict[str, Any]]:
+        """The lines of a button's (or label's) text its own picture is drawn over (widgets.top_picture puts it
+        inside the button): each with the picture's name and the line's words."""
+        owner = img.parent
+        if not isinstance(owner, Label) or not owner.text:
+            return []
+        ix, iy = img.to_window(*img.pos)
+        left = owner.to_window(int(owner.center_x - owner.texture_size[0] / 2.0), owner.y)[0]
+        out = []
+        for line, (bottom, top) in zip(getattr(owner._label, "_cached_lines", []), drawn_lines(owner), strict=False):
+            x0, x1 = left + line.x, left + line.x + line.w
+            if line.w and x0 < ix + img.width - 1 and ix + 1 < x1 and bottom < iy + img.height - 1 and iy + 1 < top:
+                out.append({"testid": getattr(owner, "testid", ""), "text": MARKUP.sub("", owner.text)[:40],
+                            "picture": Path(img.source).stem,
+                            "line": "".join(word.text for word in line.words)})
         return out
 
     @staticmethod

@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 from casebook.companion.tables import TABLES, table_module
 from casebook.companion.tables.setup import missing, options, pick_grid, row_text
 from casebook.companion.theme import PLAYER_COLOURS, blend, rgba, text_on
-from casebook.companion.widgets import CButton, button, label, numbers_kept_on
+from casebook.companion.widgets import CButton, button, label, numbers_kept_on, top_picture
 
 if TYPE_CHECKING:
     from casebook.companion.progress import Standing
@@ -400,9 +400,14 @@ class NewGameScreen(Screen):
                            "It is kept hidden and never shown here.")]
             grid = GridLayout(cols=2 if len(choices) > 6 else 1, size_hint_y=None, spacing=dp(4))  # in one view
             grid.bind(minimum_height=grid.setter("height"))
-            for cid, name in choices:
-                grid.add_widget(button(name, f"secret_{secret.key}_{cid}",
-                                       lambda c=cid: self._enter_secret(secret.key, c), flat=True))
+            from casebook.companion.pictures import picture_for
+
+            for cid, name in choices:  # each card's own picture left of its name, as the row's keys show it
+                key = button(name, f"secret_{secret.key}_{cid}", lambda c=cid: self._enter_secret(secret.key, c),
+                             flat=True)
+                top_picture(key, picture_for(self.game, cid), App.get_running_app().colors["text"], size=18,
+                            at="left")
+                grid.add_widget(key)
             parts.append(grid)
             parts.append(button("Cancel", f"secret_{secret.key}_cancel", self._close_secret))
             panel = column(*parts)

@@ -286,18 +286,25 @@ def pictured(text: str, path: str | None, colour: str | None = None, size: float
 
 
 def top_picture(widget: Any, path: str | None, colour: str, size: float = 16, at: str = "top") -> None:
-    """A thing's picture on a button or tile that names it: at the top, its words moved down to make room; or, on a
+    """A thing's picture on a button or tile that names it: at the top, its words moved down to make room; at its
+    left or right, half way up, its words moved over (`at="left"`, `at="right"`: the button no taller); or, on a
     tile whose words fill its height, in its top left corner (`at="corner"`) or bottom left one (`at="foot"`, beside
     a short last line such as a pile's size)."""
     if path is None:
         return
     img = picture(path, colour, size)
+    pad = list(widget.padding)  # Kivy keeps it as four: left, top, right, bottom
     if at == "top":
         widget.padding = [0, dp(size + 3), 0, 0]
+    elif at in ("left", "right"):  # the side's own padding kept (a colour bar's room), the picture's added
+        pad[0 if at == "left" else 2] += dp(size + 6)
+        widget.padding = pad
 
     def place(w: Any, *_a: Any) -> None:  # from x, y and size: the aliases (top, center_x) may lag behind a new size
-        img.y = w.y + dp(3) if at == "foot" else w.y + w.height - dp(3) - img.height
-        img.x = w.x + (w.width - img.width) / 2 if at == "top" else w.x + dp(3)
+        img.y = (w.y + dp(3) if at == "foot" else w.y + (w.height - img.height) / 2 if at in ("left", "right")
+                 else w.y + w.height - dp(3) - img.height)
+        img.x = (w.x + (w.width - img.width) / 2 if at == "top" else w.x + w.width - dp(3) - img.width
+                 if at == "right" else w.x + dp(3))
 
     widget.bind(pos=place, size=place)
     widget.add_widget(img)

@@ -105,10 +105,15 @@ def main() -> None:
         if (w.last["summary"] or {}).get("players") != NAMES:
             sys.exit(f"play: the names typed came out as {(w.last['summary'] or {}).get('players')}")
         w.shot("table", holds=holds(w))
+        names = {c.id: c["name"] for c in load_database("hasty").components["suspects"].cards}
         for i, name in enumerate(NAMES):  # the phone goes round: each holds their own button
             held = w.hold(f"secret_{i}", 0.8, shot=f"held-{name}")
             if not any(f"{name} only" in t for t in held["texts"]):
                 w.warnings.append(f"{name}'s press on their hold showed nothing")
+            secret = SECRETS[name]
+            want = "You are the Traitor" if secret == "traitor" else f"Your secret suspect: {names[secret]}"
+            if not any(want in t for t in held["texts"]):
+                w.warnings.append(f"{name}'s hold does not say {want!r}: the secret entered is not the one tapped for")
             w.shot(f"after-hold-{name}")
         reviews = 0
         for n, (what, taps) in enumerate(turns):
@@ -125,6 +130,10 @@ def main() -> None:
                 for hold in holds(w):
                     name = NAMES[int(hold.split("_")[1])]
                     w.hold(hold, 0.8, shot=f"midgame-held-{name}" if name in ("Ben", "Gus") else None)
+        summary = w.last["summary"] or {}
+        if summary.get("phase") != "over" or (summary.get("result") or {}).get("winners") != ["Ben"]:
+            w.warnings.append(f"the game is not over with Ben the winner at the end of the plan: "
+                              f"{summary.get('phase')}, winners {(summary.get('result') or {}).get('winners')}")
         w.shot("over")
         w.tap("history")
         w.shot("history")

@@ -6,7 +6,7 @@ with `<n>.done`); every tap reaches it as a real click through SDL, as a finger 
 Used by tools/play_hasty7.py and tools/play_pi5.py; needs Xvfb, xdotool and ImageMagick
 (apt-get install xvfb xdotool imagemagick). Each play writes its screenshots to tests/_screens/ and, beside them,
 `<tag>-seen.json`: for every screenshot what the app's own dump found on it (texts cut, texts under 12 sp,
-controls under 48 dp, words split) and which hold-to-see buttons were off the window.
+controls under 48 dp, words split, names a picture covers) and which hold-to-see buttons were off the window.
 """
 
 from __future__ import annotations
@@ -141,6 +141,13 @@ class Window:
             at_edge = at_edge or (control is not None and control["rect"] == rect)
         if control is None or not control["in_window"]:
             sys.exit(f"play_window: '{testid}' is not on the window without scrolling ({dump['screen']})")
+        for _ in range(100):  # still: a list swiped (or scrolled by the app) glides on after the layout settles
+            time.sleep(0.05)
+            again = self.dump()
+            moved = again["controls"].get(testid)
+            if moved is None or moved["rect"] == control["rect"]:
+                break
+            dump, control = again, moved
         if control["disabled"]:
             sys.exit(f"play_window: '{testid}' is greyed out ({dump['screen']})")
         self.last = dump
@@ -228,7 +235,8 @@ class Window:
         subprocess.run(["import", "-window", "root", str(path)], env={**os.environ, "DISPLAY": DISPLAY},
                        check=True, timeout=60)
         seen = {"shot": path.name, "screen": dump["screen"], "message": dump.get("message", ""),
-                **{k: dump.get(k, []) for k in ("cut_texts", "small_texts", "small_controls", "split_words")}}
+                **{k: dump.get(k, []) for k in ("cut_texts", "small_texts", "small_controls", "split_words",
+                                                "covered_texts")}}
         if holds:
             seen["holds_off_window"] = [t for t in holds if not dump["controls"].get(t, {}).get("in_window")]
         self.seen.append(seen)

@@ -55,11 +55,12 @@ def pick_grid(choices: list[tuple[str, str]], chosen: list[str], prefix: str, on
     """The cards as buttons, three a row: a picked one shows its place and ignores taps, the others call on_pick(id).
     With `game`, each shows its card's picture (companion/pictures.py) in its corner."""
     from kivy.app import App
+    from kivy.lang import Builder
     from kivy.metrics import dp
     from kivy.uix.gridlayout import GridLayout
 
     from casebook.companion.pictures import picture_for
-    from casebook.companion.widgets import button, top_picture
+    from casebook.companion.widgets import button, line_height, top_picture
 
     grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(4))
     grid.bind(minimum_height=grid.setter("height"))
@@ -72,8 +73,11 @@ def pick_grid(choices: list[tuple[str, str]], chosen: list[str], prefix: str, on
         app = App.get_running_app()
         if game and app is not None:  # (a table drawn without a window, as the secrets' tests draw it: names only)
             colours = app.colors
-            top_picture(b, picture_for(game, cid), colours["text" if b.flat else "button_text"], size=16,
-                        at="corner")  # in its corner: a button as tall as ever, the row never moves as it is tapped
+            path = picture_for(game, cid)
+            top_picture(b, path, colours["text" if b.flat else "button_text"], size=16)  # on top, over the words
+            if path:  # every key as tall as two lines under it, tapped or not: the row never moves as it is tapped
+                Builder.unbind_property(b, "height")  # the kv rule's: as tall as its words
+                b.height = dp(16 + 3) + 2 * line_height(b.font_size) + dp(12)
         grid.add_widget(b)
     return grid
 

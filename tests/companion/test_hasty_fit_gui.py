@@ -123,6 +123,7 @@ def test_seven_players_fit_at_every_size(tmp_path, size):
         assert d["small_controls"] == [], f"{where} {name}: controls under 48 dp: {d['small_controls']}"
         assert d["split_words"] == [], f"{where} {name}: words split across lines: {d['split_words']}"
         assert d["small_texts"] == [], f"{where} {name}: text under 12 sp: {d['small_texts']}"
+        assert d["covered_texts"] == [], f"{where} {name}: a bust over its tile's words: {d['covered_texts']}"
     for name in ("start", "late", "late-scrolled"):  # every hold: whole on the window, scrolled or not
         out = [n for n in range(7) if not data[name]["controls"].get(f"secret_{n}", {}).get("in_window")]
         assert out == [], f"{where} {name}: hold to see not on the window without scrolling: {out}"

@@ -334,6 +334,8 @@ class Table(GameTable):
             line = label(f"[b]{name}[/b] ({clash.SIDE_NAMES[side]}){' · first' if s['first_player'] == name else ''}"
                          f"{turn}\n[size={int(self.app.fs * sp(12))}]{' · '.join(bits)}[/size]", padding=(dp(12), 0))
             colour_bar(line, SIDE_COLOURS[side], side="left", thick=8)
+            active = self.pad.state.tables[side].agent if agent and agent["active"] else None
+            top_picture(line, picture_for("clash", active), self.app.colors["text"], size=24, at="right")  # its card's
             line.testid = f"player_{side}"
             box.add_widget(line)
         return box

@@ -35,6 +35,7 @@ from casebook.companion.widgets import (
     picture,
     pictured,
     symbol_button,
+    top_picture,
     widest_word,
 )
 from casebook.rules.games.graves import possible_masterminds
@@ -433,13 +434,13 @@ class Table(GameTable):
         if s["phase"] == "identity":
             prompt = f"[b]{case['mastermind']}[/b], Mastermind: who were you?"
             for iid, name in pad.identities():
-                grid.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(pad.set_identity(i)),
-                                       flat=True))
+                grid.add_widget(self._identity_key(iid, name, "identity",
+                                                   lambda i=iid: self.screen.do(pad.set_identity(i))))
         else:
             prompt = f"[b]{case['detective']}[/b], Detective: name the Mastermind"
             for iid, name in pad.identities():
-                grid.add_widget(button(name, f"guess_{iid}", lambda i=iid: self.screen.then(pad.ask_guess, i),
-                                       flat=True))
+                grid.add_widget(self._identity_key(iid, name, "guess",
+                                                   lambda i=iid: self.screen.then(pad.ask_guess, i)))
         if self.screen.landscape:  # the five names fill the pad column: the prompt takes the message slot
             self._in_message_slot(prompt)
             return [grid]
@@ -519,9 +520,21 @@ class Table(GameTable):
         who = self.session.state.players[self.session.state.case.mastermind]
         body = self.screen.start_page()
         body.add_widget(label(f"[b]{who} only[/b]: which identity card did you draw?"))
+        grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))  # two a row, as at the unmasking: all in view
+        grid.bind(minimum_height=grid.setter("height"))
         for iid, name in self.pad.identities():
-            body.add_widget(button(name, f"identity_{iid}", lambda i=iid: self.screen.do(self.pad.set_identity(i)),
-                                   flat=True))
+            grid.add_widget(self._identity_key(iid, name, "identity",
+                                               lambda i=iid: self.screen.do(self.pad.set_identity(i))))
+        body.add_widget(grid)
+
+    def _identity_key(self, iid: str, name: str, kind: str, action: Any) -> Any:
+        """An identity card's button (`kind`_<id>): the picture its printed card draws left of its name, in 14 sp so
+        that the longest ('Livia Marchbank, the Countess of Whispers') still takes two lines beside it and the five
+        stay in view in landscape."""
+        key = button(name, f"{kind}_{iid}", action, flat=True)
+        key.font_size = self.app.fs * sp(14)  # after the kv rule, which sets every button's size
+        top_picture(key, picture_for("graves", iid), self.app.colors["text"], size=18, at="left")
+        return key
 
     def _in_message_slot(self, text: str) -> None:
         """Landscape: the pad's own line shown in the message slot, unless the slot holds a word of its own (a

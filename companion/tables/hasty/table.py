@@ -311,7 +311,8 @@ class Table(GameTable):
             loupe = r["id"] == s["loupe"] and s["phase"] != "over"
             name = f"[b]{r['name']}[/b]" if r["alive"] else f"[s]{r['name']}[/s]"
             foot = self._foot(r, loupe, s["phase"] == "over", cols, size, room)
-            lines = max(lines, _lines(r["name"], size, room, bold=True) + _lines(foot, size, room))
+            lines = max(lines, _lines(r["name"], size, room, bold=True)
+                        + sum(_lines(part, size, room) for part in foot.split("\n")))
             lit = r["id"] == pad.picked or r["name"] == review or r["name"] in tied
             tile = RowTile(text=f"{name}\n{foot}", testid=f"suspect_{r['id']}", flat=not lit, markup=True)
             tile.base_font = tile.font_size = size  # after the kv rule, which sets its own
@@ -333,20 +334,23 @@ class Table(GameTable):
 
     @staticmethod
     def _foot(r: dict[str, Any], loupe: bool, over: bool, cols: int, size: float, room: float) -> str:
-        """The line under a suspect's name: what fits of its pile size, owner, face-up count and the loupe."""
+        """The line under a suspect's name: what fits of its pile size, owner, face-up count and the loupe. It is
+        centred beside the bust in the tile's bottom left corner, so it fits the tile less a bust's width on each
+        side; where the pile size and owner alone do not, they take a line each (the owner's, short, the last)."""
+        clear = room + dp(8) - 2 * dp(BUST + 3)  # _tile_room's words' width is the tile's less 8 dp
         if not r["alive"]:
-            return "murdered"
+            return "murdered" if _width("murdered", size) <= clear else "dead"
         owner = [f"{r['owner']}'s"] if r["owner"] and not over else []
         up = [f"{len(r['face_up'])} up"] if r["face_up"] else []
         mark = ["[b]LOUPE[/b]"] if loupe else []
         count = f"{r['pile']} card{'' if r['pile'] == 1 else 's'}"
-        if not (owner or up or mark) and cols <= 4 and _width(count, size) <= room:
+        if not (owner or up or mark) and cols <= 4 and _width(count, size) <= clear:
             return count
         parts = [*mark, str(r["pile"]), *owner, *up]
         for spare in (*mark, *up):  # the bar shows the loupe; the "Face up:" line names the cards
-            if _width(" · ".join(parts), size, bold=True) > room:
+            if _width(" · ".join(parts), size, bold=True) > clear:
                 parts.remove(spare)
-        return " · ".join(parts)
+        return (" · " if _width(" · ".join(parts), size, bold=True) <= clear else "\n").join(parts)
 
     def _rgba(self, key: str) -> Any:
         from casebook.companion.theme import rgba

@@ -117,6 +117,21 @@ class CityMap(Widget):
                 self.add_widget(link)
         self.bind(pos=self._place, size=self._place)
 
+    def grow_to_words(self) -> None:
+        """Rows as tall as the tallest cell's words need, never less than made with (cells of plain labels whose
+        words wrap in their width: a deal of long names, three names of two lines each, takes six lines)."""
+        least = self.row_height
+
+        def fit(*_args: Any) -> None:
+            need = max([least] + [w.texture_size[1] + dp(4) for w in self.cells.values() if getattr(w, "text", "")])
+            if abs(need - self.row_height) > 0.5:
+                self.row_height = need
+                self.height = self.rows * need + (self.rows - 1) * self.gap
+                self._place()
+
+        for w in self.cells.values():
+            w.bind(texture_size=fit)
+
     def _place(self, *_args: Any) -> None:
         g, rh = self.gap, self.row_height
         cw = (self.width - g * (self.cols - 1)) / self.cols
@@ -417,8 +432,9 @@ class Table(GameTable):
                 out.bind(pos=place, size=place)
             return out
 
-        box.add_widget(CityMap(c, self.board(), cell, dp(58) if wide else dp(96), self.app.colors["muted"],
-                                 gap=4))
+        city_map = CityMap(c, self.board(), cell, dp(58) if wide else dp(96), self.app.colors["muted"], gap=4)
+        city_map.grow_to_words()
+        box.add_widget(city_map)
         box.add_widget(self._display_line(self.session.summary(None)))
         box.add_widget(Widget())
         box.add_widget(button("Back to the table", "board_back", lambda: view.dismiss(animation=False)))
@@ -453,15 +469,17 @@ class Table(GameTable):
         return grid
 
     def _element_button(self, e: str, testid: str, action: Any, chosen: bool, kind_line: bool = True) -> Tile:
-        """A card's button: its name, and (among cards of every kind) its kind below it; its picture in the corner
-        (the case keys too: every card is there, the page is its holder's alone, closed before the table looks)."""
+        """A card's button: its name, and (among cards of every kind) its kind below it, its picture in the bottom
+        left corner beside that short word (in the top one a name of two lines ran under it at 360 px); alone, its
+        picture on top (the case keys too: every card is there, the page is its holder's alone, closed before the
+        table looks)."""
         kind = f"\n[size={int(self.app.fs * sp(MIN_FONT))}]{KIND_WORDS[self.city.kind[e]]}[/size]" if kind_line else ""
         t = DistrictCell(text=self.city.name[e] + kind, testid=testid, flat=not chosen, height=self._cell(),
                          font_size=self.app.fs * sp(13), markup=True, bold=chosen)
         t.valign = "middle"
         t.bind(on_release=lambda *_: action())
         top_picture(t, picture_for("pi", e), self.app.colors["text"],
-                    size=14 if kind_line else 16, at="corner" if kind_line else "top")
+                    size=14 if kind_line else 16, at="foot" if kind_line else "top")
         return t
 
     def _element_grids(self, elements: list[str], action: Any, prefix: str, chosen: Any) -> list[Any]:
