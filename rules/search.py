@@ -15,8 +15,9 @@ Ranking is BM25F over normalised tokens:
 * in a query, a passive "get" ("which pile gets reviewed") is dropped, light words ("get",
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
-  every hit) x2, a rule's section x2 (its context: "Resolving a location") and a card's
-  facts ("Clocks: 3. Trump: Shoeprints.") x0.5;
+  every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
+  facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
+  symbol: "brass knuckles", "spider") x1.5;
 * each entry's `asks` (questions players ask that it answers) count twice: as a light field of
   the bag of words, and each ask on its own, the entry taking its best ask's likeness to the
   query (above a floor); a "how many" question takes less from an ask that counts nothing;
@@ -28,7 +29,7 @@ Ranking is BM25F over normalised tokens:
   game never uses a real word rather than a typo ("weapon" finds the knife); an entry holding
   a word only through such a relative counts it as a fraction of a word;
 * typo tolerance: a query word that is neither in the vocabulary nor a known synonym matches
-  the vocabulary words within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at
+  the nearest vocabulary words within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at
   a reduced weight, swapped letters ("tei" -> "tie") weighing most;
 * a phrase bonus when consecutive query words stand next to each other in a title, keyword
   or text, and a bonus when the query is exactly an entry's title;
@@ -116,14 +117,16 @@ class Hit:
 # --- tunables ----------------------------------------------------------------------------
 
 FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "asks": 0.25, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
-                 "count": 1.0, "count_one": 0.5}
+                 "count": 1.0, "count_one": 0.5, "picture": 1.5}
 # `asks` (questions players ask, written for each entry) weigh little: many of them share the table's
 # common words, and weighed like keywords they pulled general rules over their FAQ rulings (fitted on the
 # question sets 1 to 9: 0.25 best of 0.1 to 2.5)
 # length normalisation: strong on titles (a long FAQ question is about more than the query),
 # weak on keyword lists (a long list is not a diluted one)
 FIELD_B = {"title": 0.95, "keywords": 0.2, "asks": 0.8, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
-           "count": 0.0, "count_one": 0.0}
+           "count": 0.0, "count_one": 0.0, "picture": 0.0}
+# `picture`: the words of what a card's art draws ("brass knuckles", "prayer beads"), so "the spider one" or
+# "which crime is the brass knuckles one" finds the card that shows it
 K1 = 5.0  # BM25F field weights inflate tf, so saturate late
 SYNONYM_WEIGHT = 0.7
 # a typo match's weight by (edits, letters only swapped): a swap is the commonest slip, so
@@ -337,7 +340,8 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.6, ("over", "finished"), ("end", "finish")),
     (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
     (0.5, ("best", "good", "advice"), ("strategy", "tip")),
-    (0.5, ("two", "2"), ("twice", "second")),  # "two investigators in one district": a second one there
+    (0.5, ("two", "2"), ("twice", "second")),
+    (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),  # "do my cards get binned"  # "two investigators in one district": a second one there
 )
 
 # Related words from WordNet 3.0 (rules/data/related.txt, written by tools/build_synonyms.py; its licence
@@ -730,6 +734,8 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 + [[COUNTED_PREFIX + w] for w in listed],
                 "text": _segments([*powers, *paragraphs]),
                 "asks": _segments(_card_asks(data)),
+                "picture": _segments([_slug_words(data[key]) for key in data if isinstance(data[key], str) and (
+                    key in ART_FIELDS or _field_type(specs.get(key)) == "symbol")]),
             }, asks=_ask_list(_card_asks(data)), rank=rank_key(str(rank)) if rank is not None and suits else "",
                 suits=suits, kind_word=_head_noun(component))
 
@@ -746,7 +752,7 @@ def _card_suits(data: Any, specs: dict[str, Any], db: Any) -> Iterator[str]:
                 yield from (rank_key(w) for w in (suit.name, str(value)) if " " not in w.strip())
 
 
-ART_FIELDS = ("portrait", "picture")  # what a card's art draws: a symbol's id, no rules fact for a player
+ART_FIELDS = ("portrait", "picture")  # what a card's art draws: a symbol's id, indexed as its words (no fact line)
 
 
 def _card_asks(data: Any) -> list[str]:
@@ -1006,8 +1012,11 @@ class _GameIndex:
             if known:
                 bases.append((token, 1.0, max(known)))
             else:
-                # the typo allowance follows the length the player typed, before stemming
-                for term, dist in sorted(self.typos(token, 2 if surface_len >= 6 else 1).items()):
+                # the typo allowance follows the length the player typed, before stemming; only the nearest
+                # words count ("plyers" is "player", one edit away, not "paper" or "poker", two away)
+                near = self.typos(token, 2 if surface_len >= 6 else 1)
+                nearest = min(near.values(), default=0)
+                for term, dist in sorted((t, d) for t, d in near.items() if d == nearest):
                     bases.append((term, TYPO_WEIGHT[dist, sorted(term) == sorted(token)], self.idf[term]))
         plan = []
         for term, weight, idf in bases:

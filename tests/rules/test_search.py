@@ -826,3 +826,30 @@ def test_the_kind_that_asks_for_one_of_that_kind(game, query, expected):
     from casebook.rules.cards import load_database
 
     assert RulesIndex.build([load_database(game)]).search(query)[0].entry.id in expected
+
+
+# --- issue 20, second round ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    ("pi", "which crime is the brass knuckles one", "extortion"),  # a crime tile's picture
+    ("pi", "which suspect has the prayer beads", "the_deacon"),
+    ("graves", "which mastermind is the spider one", "ezra_hollowmere"),  # an identity's symbol
+])
+def test_the_picture_a_card_draws_names_the_card(pi_hasty_index, graves_db, game, query, expected):
+    """What a card's art draws (its picture or symbol) is indexed by its words: "the spider one" is that card."""
+    index = RulesIndex.build([graves_db]) if game == "graves" else pi_hasty_index
+    assert index.search(query, game=game)[0].entry.id == expected
+
+
+def test_a_typo_reads_as_its_nearest_words_only(pi_hasty_index):
+    """ "plyers" is "player", one edit away; "paper" and "poker", two away, are not read into it."""
+    index = pi_hasty_index._games["pi"]
+    assert [base.term for base in index.plan(stem("plyers"), len("plyers"), set())] == ["player"]
+    assert pi_hasty_index.search("how many plyers", game="pi")[0].entry.id == "setup_players"
+
+
+def test_binned_is_discarded():
+    from casebook.rules.cards import load_database
+
+    hits = RulesIndex.build([load_database("clash")]).search("end of the stage, do all the cards i played get binned")
+    assert hits[0].entry.id == "archiving"
