@@ -49,6 +49,10 @@ Ranking is BM25F over normalised tokens:
   shares only loose words with the question ("look" of Second Look) was not asked about, and weighs less;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
   first, unless two cards are named (a question about how they meet wants a rule);
+* a question naming two cards or districts or more (by whole names, rank and suit, a rare name word, or a
+  one-word name few entries hold: "he led the lunatic and I threw the journey, does mine count") asks how
+  they meet: the named ones rank below the rules and rulings; a later clause that asks ("..., does mine
+  count") makes a question of it here;
 * a card shows its copies ("Copies: 5.") and counts itself, so "how many garrottes" finds the card; a
   list on a card counts what it lists ("Adjacent: ..." counts districts); an ordinal counts as a number
   ("the fifth location": five locations);
@@ -148,6 +152,9 @@ ASK_NOT_COUNTING = 0.75
 # An FAQ ruling refines the rules it refers to: when the question holds every word of such a rule that
 # it matches, and more of the ruling's besides, the ruling ranks FAQ_OVER_RULE times above that rule
 FAQ_OVER_RULE = 1.15
+# A question naming two cards or more asks how they meet: each named card weighs MEETING_WEIGHT (and the
+# question's kind weight) below the rules and rulings that settle it
+MEETING_WEIGHT = 0.5
 # A card named by its rank and suit(s) ("the 7 of moons", "crown of knots", "9 of moons and suns"):
 # the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
 # count as named (a question naming a card wants the card)
@@ -513,6 +520,17 @@ def is_question(text: str) -> bool:
     first = words[0]
     return first in QUESTION_OPENERS or (is_stopword_typo(first) and any(
         damerau_levenshtein(first, opener, 1) <= 1 for opener in QUESTION_OPENERS))
+
+
+def asks_somewhere(text: str) -> bool:
+    """True for a question, or a query whose later clause asks ("he led the lunatic and I threw the journey,
+    does mine count"): a player telling what happened before asking about it."""
+    return is_question(text) or any(clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS
+                                    for clause in (_words(part) for part in _CLAUSE.split(text)[1:]))
+
+
+# words that open a clause of a statement as well as a question ("the 7 of moons, if led")
+CLAUSE_LINKS = frozenset(["if", "when", "where", "which", "who", "whom", "whose"])
 
 
 def _synonym_table(groups: Iterable[tuple[float, tuple[str, ...]]]) -> dict[str, dict[str, float]]:
@@ -895,6 +913,7 @@ class _GameIndex:
     kind_of: list[str] = field(default_factory=list)  # each doc's head noun (cards only; see _head_noun)
     name_words: dict[int, frozenset[str]] = field(default_factory=dict)  # a card of a 2+ word name -> its words
     named_by: dict[str, list[int]] = field(default_factory=dict)  # a word of such names -> the cards holding it
+    one_word_names: dict[str, list[int]] = field(default_factory=dict)  # a one-word name -> its cards
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     ask_postings: dict[str, list[int]] = field(default_factory=dict)  # term -> the asks (their numbers) holding it
     asks: list[tuple[int, float, bool]] = field(default_factory=list)  # each ask: (doc, idf mass, counts)
@@ -947,11 +966,14 @@ class _GameIndex:
                 deletes.setdefault(d, set()).add(term)
         names: dict[str, list[tuple[tuple[str, ...], int]]] = {}
         index_names: dict[int, frozenset[str]] = {}
+        one_word_names: dict[str, list[int]] = {}
         for i, doc in enumerate(docs):
             words = tuple(tokenize(doc.entry.name))
-            if doc.entry.kind == "card" and len(words) >= 2:
+            if doc.entry.kind in ("card", "location") and len(words) >= 2:
                 names.setdefault(words[0], []).append((words, i))
                 index_names[i] = frozenset(words)
+            elif doc.entry.kind in ("card", "location") and len(words) == 1:
+                one_word_names.setdefault(words[0], []).append(i)
         index = cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
         for i, doc in enumerate(docs):
             if doc.rank and doc.suits:
@@ -959,6 +981,7 @@ class _GameIndex:
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.kind_of = [doc.kind_word for doc in docs]
         index.name_words = index_names
+        index.one_word_names = one_word_names
         for card_doc, held in index_names.items():
             for name_word in held:
                 index.named_by.setdefault(name_word, []).append(card_doc)
@@ -1042,12 +1065,18 @@ class _GameIndex:
         card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind)
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
         named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw)
+        # a question naming two cards or more ("they led the ace of wyrms and I've got the Calamity, what
+        # happens") asks how they meet: a rule or ruling, not either card
+        told = named | self.by_a_one_word_name(raw)
+        meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told}) >= 2
         # a named card escapes the kind weight only where it has one to escape
-        exempt = named if kind_weight and not card_wanted else set()
+        exempt = named if kind_weight and not card_wanted and not meeting else set()
 
         said = {stem(w) for w in raw if w not in STOPWORDS}
 
         def standing(d: int) -> float:
+            if meeting and d in told:
+                return MEETING_WEIGHT * kind_weight.get(self.docs[d].kind, 1.0)
             if d in exempt:
                 return 1.0
             if d not in named and self.by_loose_name_words(d, said):
@@ -1264,6 +1293,15 @@ class _GameIndex:
             cards = self.named_by.get(word, ())
             if len(cards) == 1 and len(self.postings.get(word, ())) <= RARE_NAME_DF:
                 found.add(cards[0])
+        return found
+
+    def by_a_one_word_name(self, raw: list[str]) -> set[int]:
+        """The cards of a one-word name the query holds, a word fewer than LOOSE_DF entries hold ("the
+        lunatic", "the Calamity"; not "the End", a word of many rules)."""
+        found: set[int] = set()
+        for word in {stem(w) for w in raw if w not in STOPWORDS and len(w) >= 4}:
+            if len(self.postings.get(word, ())) < LOOSE_DF:
+                found.update(self.one_word_names.get(word, ()))
         return found
 
     def named_in(self, raw: list[str]) -> set[int]:

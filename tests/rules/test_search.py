@@ -853,3 +853,14 @@ def test_binned_is_discarded():
 
     hits = RulesIndex.build([load_database("clash")]).search("end of the stage, do all the cards i played get binned")
     assert hits[0].entry.id == "archiving"
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # two districts named (names of P.I.'s districts count as names, as cards' do)
+    ("pi", "does the cube on my investigator in little italy count when i investigate foundry row",
+     "faq_not_told_twice"),
+    # two one-word names, and a later clause that asks
+    ("syndicate", "he led the lunatic and I threw the journey, same moons suit, does mine count", "count_mark_lead"),
+])
+def test_a_question_naming_two_cards_wants_the_rule_on_how_they_meet(pi_hasty_index, game, query, expected):
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
