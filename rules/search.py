@@ -20,7 +20,8 @@ Ranking is BM25F over normalised tokens:
   symbol: "brass knuckles", "spider") x1.5;
 * each entry's `asks` (questions players ask that it answers) count twice: as a light field of
   the bag of words, and each ask on its own, the entry taking its best ask's likeness to the
-  query (above a floor); a "how many" question takes less from an ask that counts nothing;
+  query (above a floor); a "how many" question takes less from an ask that counts nothing; a card with
+  an ask that is the question, word for word, is not weighed below the rules for being a card;
 * a small synonym table (deuce/two/2, tie/equal, worth/value, stop/foil, ...) expands a
   query word at a reduced weight, never worth more than the word the player typed; some
   words point one way only ("draw" may mean a tie, but a tie never means drawing cards);
@@ -147,6 +148,9 @@ COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
 # (query and ask); below ASK_FLOOR it adds nothing, above it ASK_WEIGHT x likeness x the query's idf mass.
 ASK_FLOOR = 0.3
 ASK_WEIGHT = 0.3
+# An ask that is the question, word for word (or near: ASK_SAME of the likeness), was written for it: a card
+# holding one is not weighed below the rules as a card that merely shares the question's words
+ASK_SAME = 0.95
 # "how many X" is answered by an ask that counts ("how many X do I get"), less by one that names X
 ASK_NOT_COUNTING = 0.75
 # An FAQ ruling refines the rules it refers to: when the question holds every word of such a rule that
@@ -897,6 +901,7 @@ class _Candidates:
     raw: list[str]  # the query's words as typed (table phrases rewritten)
     words_of: dict[int, set[int]]  # doc -> the query words (their numbers) it matches
     expanded: list[dict[str, tuple[float, float]]]  # per query word: term -> (weight, idf)
+    ask_same: set[int] = field(default_factory=set)  # docs with an ask that is the query, near enough (ASK_SAME)
 
 
 @dataclass
@@ -1085,6 +1090,8 @@ class _GameIndex:
                 return OTHER_KIND_WEIGHT  # "which suspect ...": a suspect, before an action card
             if asked_kind and self.docs[d].kind in ("rule", "faq"):
                 return KIND_ASKED_RULE_WEIGHT
+            if d in found.ask_same:
+                return 1.0  # the question was written for it (ASK_SAME)
             return kind_weight.get(self.docs[d].kind, 1.0)
 
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
@@ -1197,18 +1204,19 @@ class _GameIndex:
             for d in self.titles.get(frozenset(base.term for base in readings), ()):
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
-        self.add_asks(expanded[:len(words)], bool(count), scores, matched)
+        ask_same = self.add_asks(expanded[:len(words)], bool(count), scores, matched)
         mass = sum(max((i for _, i in terms.values()), default=0.0) for terms in expanded[:len(words)])
         for d in self.by_rank_and_suit(raw):
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
             matched[d] = max(matched.get(d, 0), len(plans))
-        return _Candidates(scores, matched, len(plans), raw, words_of, expanded)
+        return _Candidates(scores, matched, len(plans), raw, words_of, expanded, ask_same)
 
     def add_asks(self, expanded: list[dict[str, tuple[float, float]]], count: bool,
-                 scores: dict[int, float], matched: dict[int, float]) -> None:
-        """Add to each entry the likeness of its best ask to the query (see ASK_FLOOR, ASK_WEIGHT)."""
+                 scores: dict[int, float], matched: dict[int, float]) -> set[int]:
+        """Add to each entry the likeness of its best ask to the query (see ASK_FLOOR, ASK_WEIGHT); return the
+        entries with an ask that is the query (ASK_SAME)."""
         if not self.asks or not expanded:
-            return
+            return set()
         held: dict[int, dict[int, float]] = {}  # ask -> query word -> best weighted idf it holds
         mass = 0.0
         for p, terms in enumerate(expanded):
@@ -1219,7 +1227,7 @@ class _GameIndex:
                     if weight * idf > slot.get(p, 0.0):
                         slot[p] = weight * idf
         if mass <= 0:
-            return
+            return set()
         best: dict[int, tuple[float, int]] = {}
         for a, words in held.items():
             d, ask_mass, counts = self.asks[a]
@@ -1234,6 +1242,7 @@ class _GameIndex:
             scores[d] = scores.get(d, 0.0) + ASK_WEIGHT * likeness * mass
             if d not in matched:
                 matched[d] = n
+        return {d for d, (likeness, _) in best.items() if likeness >= ASK_SAME}
 
     def by_rank_and_suit(self, raw: list[str]) -> set[int]:
         """The cards a query names by rank and suit: "the 7 of moons", "crown of knots", "9 of moons and suns"."""

@@ -864,3 +864,9 @@ def test_binned_is_discarded():
 ])
 def test_a_question_naming_two_cards_wants_the_rule_on_how_they_meet(pi_hasty_index, game, query, expected):
     assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+
+
+def test_a_card_whose_ask_is_the_question_is_not_weighed_below_the_rules(pi_hasty_index):
+    """The Bard's own ask is "which crown is suns": the question was written for the card, which then
+    stands as a rule does, not below the rules that share its words."""
+    assert pi_hasty_index.search("which crown is suns", game="syndicate")[0].entry.id == "bard"
