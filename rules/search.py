@@ -64,8 +64,8 @@ Each hit carries `source_label`, the source as a player reads it ("Rule: The Par
 <question>", "Card: 3 of Shoeprints"), with the game's short title in front when a search
 runs across several games ("Detective Graves · Rule: A tie loses the evidence").
 
-Cards that print the same text (the ten deuces, say) come back as one hit whose `also`
-names the others.
+Cards of one kind that print the same rules text (the ten deuces; Hasty's Keyhole and Spyglass, whose
+restrictions differ) come back as one hit whose `also` names the others.
 """
 
 from __future__ import annotations
@@ -619,6 +619,10 @@ class _Doc:
     refs: tuple[str, ...] = ()  # an FAQ ruling's: the ids of the rules (and cards) it refines
     suits: frozenset[str] = frozenset()  # and its suits (stemmed names)
     kind_word: str = ""  # a card's: what its component's cards are ("suspect", "site"), see _head_noun
+    # a card's printed texts (ability, powers, note, or its text fields) without its facts: cards printing the
+    # same, of one kind (two agents, not an agent and an action), fold into one hit (Hasty's Keyhole and
+    # Spyglass do the same, whatever their restrictions)
+    fold: str = ""
 
 
 _RANK_WORDS = {"ace": "a", "king": "k", "queen": "q", "jack": "j",
@@ -759,7 +763,8 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 "picture": _segments([_slug_words(data[key]) for key in data if isinstance(data[key], str) and (
                     key in ART_FIELDS or _field_type(specs.get(key)) == "symbol")]),
             }, asks=_ask_list(_card_asks(data)), rank=rank_key(str(rank)) if rank is not None and suits else "",
-                suits=suits, kind_word=_head_noun(component))
+                suits=suits, kind_word=_head_noun(component),
+                fold=f"{_head_noun(component)}\n" + "\n".join([*powers, *paragraphs]) if powers or paragraphs else "")
 
 
 def _card_suits(data: Any, specs: dict[str, Any], db: Any) -> Iterator[str]:
@@ -916,6 +921,7 @@ class _GameIndex:
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
     kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
     kind_of: list[str] = field(default_factory=list)  # each doc's head noun (cards only; see _head_noun)
+    fold_keys: list[str] = field(default_factory=list)  # each doc's printed rules text, for folding twins
     name_words: dict[int, frozenset[str]] = field(default_factory=dict)  # a card of a 2+ word name -> its words
     named_by: dict[str, list[int]] = field(default_factory=dict)  # a word of such names -> the cards holding it
     one_word_names: dict[str, list[int]] = field(default_factory=dict)  # a one-word name -> its cards
@@ -985,6 +991,7 @@ class _GameIndex:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.kind_of = [doc.kind_word for doc in docs]
+        index.fold_keys = [doc.fold or doc.entry.text for doc in docs]
         index.name_words = index_names
         index.one_word_names = one_word_names
         for card_doc, held in index_names.items():
@@ -1387,7 +1394,7 @@ class RulesIndex:
         for score, gi, d in ranked:
             entry = indexes[gi].docs[d]
             if entry.kind == "card" and entry.text:
-                key = (entry.game, entry.text)
+                key = (entry.game, indexes[gi].fold_keys[d])
                 if key in folded:
                     at = folded[key]
                     first = hits[at]

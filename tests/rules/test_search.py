@@ -870,3 +870,13 @@ def test_a_card_whose_ask_is_the_question_is_not_weighed_below_the_rules(pi_hast
     """The Bard's own ask is "which crown is suns": the question was written for the card, which then
     stands as a rule does, not below the rules that share its words."""
     assert pi_hasty_index.search("which crown is suns", game="syndicate")[0].entry.id == "bard"
+
+
+def test_cards_printing_the_same_rules_text_fold_whatever_their_facts(pi_hasty_index, capsys):
+    """Hasty's Keyhole and Spyglass print the same effect (their restrictions differ): one hit, the other
+    folded into it; the command shows the folded card's own facts, so none is misread as the other's."""
+    hit = pi_hasty_index.search("the card that lets you sneak a look at someone's secret suspect", game="hasty")[0]
+    assert {hit.entry.id, *(e.id for e in hit.also)} == {"keyhole", "spyglass"}
+    assert rules_command("hasty", "a card to look at another player's secret suspect", "--limit", "1") == 0
+    out = capsys.readouterr().out
+    assert "Restriction: none" in out and "Spyglass: Kind: information. Restriction: must_loupe." in out
