@@ -8,12 +8,13 @@ Ranking is BM25F over normalised tokens:
 
 * normalisation: lower case, accents and punctuation stripped, possessive 's dropped, common
   function words and question fillers dropped ("what happens if", "am I allowed to", and
-  their typos: "waht"), "face up"/"face down" as one word each, "can't" as "cannot", "run
+  their typos: "waht"), "face up"/"face down"/"face card" as one word each, "can't" as "cannot", "run
   out of" as "out of", irregular forms read as their verb ("led" -> "lead"), light stemming
   (plural -s/-es/-ies, -ing, -ed, final -e, -tion and -able read as their verb), so "parks",
   "park" and "Park's" are one token, and "restricted" finds "restriction";
 * in a query, a passive "get" ("which pile gets reviewed") is dropped, light words ("get",
-  "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one);
+  "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
+  of" is why, "my neighbour" another player, not an adjacent district);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
@@ -243,6 +244,11 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:play|plays|playing)\s+with\b"), "use"),
     # "what comes in the box", "how many tokens come with it": the components
     (re.compile(r"\b(?:in|inside)\s+the\s+box\b|\bcomes?\s+with\b"), "components"),
+    # "what's the point of the face down card": why it is there, not the points it scores
+    (re.compile(r"\b(?:what|whats|what\s+is|is\s+there|any)\s+(?:the\s+|a\s+)?point\s+(?:of|in|to)\b"), "why"),
+    # "can my neighbour lie": another player, who the question is not about (a district's neighbours stay
+    # adjacent ones)
+    (re.compile(r"\b(?:my|your|his|her|their|our)\s+neighbou?rs?\b"), "someone"),
     # "what is next to the Rail Yards", "which districts touch Downtown": what is adjacent
     (re.compile(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b"),
      "adjacent"),
@@ -484,9 +490,14 @@ _RUN_OUT = re.compile(r"\b(?:run|runs|ran|running)\s+out\b")
 _LETTER_HYPHEN = re.compile(r"\b([a-z])-(?=[a-z]{2})")
 
 
+# "face card" (a personality, a court card) is one word: not a face-down or face-up card (nor Hasty's
+# About Face card)
+_FACE_CARD = re.compile(r"(?<!about\s)\bface[\s-]+cards?\b")
+
+
 def _words(text: str) -> list[str]:
     text = _LETTER_HYPHEN.sub(r"\1", _RUN_OUT.sub("out", _CANNOT.sub("cannot", normalize(text))))
-    text = _SET_UP.sub("setup", _FACE.sub(r"face\1", text))
+    text = _SET_UP.sub("setup", _FACE_CARD.sub("facecard", _FACE.sub(r"face\1", text)))
     return _WORD.findall(_MUST.sub("must", text))
 
 

@@ -880,3 +880,23 @@ def test_cards_printing_the_same_rules_text_fold_whatever_their_facts(pi_hasty_i
     assert rules_command("hasty", "a card to look at another player's secret suspect", "--limit", "1") == 0
     out = capsys.readouterr().out
     assert "Restriction: none" in out and "Spyglass: Kind: information. Restriction: must_loupe." in out
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # a face card is a personality, not a face-down card
+    ("syndicate", "how many face cards are there", "decktet_deck"),
+    # the point of a thing is its purpose, not the points it scores
+    ("syndicate", "whats the point of the face down card", "plot_face_down"),
+])
+def test_table_words_that_look_like_rules_words(pi_hasty_index, game, query, expected):
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+
+
+def test_my_neighbour_is_a_player_and_a_district_neighbour_is_adjacent():
+    from casebook.rules.search import _table_words
+
+    assert "adjacent" not in _table_words("can my neighbour lie about his case")
+    assert "adjacent" in _table_words("what are the neighbours of the gasworks")
+    assert tokenize("is the author a face card") == ["author", "facecard"]
+    assert tokenize("the face-down card") == ["facedown", "card"]
+    assert tokenize("how many about face cards") == ["fac", "card"]  # Hasty's About Face
