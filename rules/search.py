@@ -49,6 +49,8 @@ Ranking is BM25F over normalised tokens:
 * a question naming a card by its whole name, or by a word of it few entries hold ("lestrade"), wants
   the card; "which crime plan" asks for a Crime Plan as "which site" for a site; a card whose name
   shares only loose words with the question ("look" of Second Look) was not asked about, and weighs less;
+* "which 4 is a personality", "which of the 9s are events": the cards of that rank are asked for, and gain
+  a share of the query's weight;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
   first, unless two cards are named (a question about how they meet wants a rule);
 * a question naming two cards or districts or more (by whole names, rank and suit, a rare name word, or a
@@ -164,6 +166,9 @@ MEETING_WEIGHT = 0.5
 # the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
 # count as named (a question naming a card wants the card)
 CARD_BY_RANK_WEIGHT = 1.0
+# "which 4 is a personality", "which of the 9s are events": the cards of that rank gain RANK_ASKED_WEIGHT x the
+# query's idf mass, and the question asks for a card
+RANK_ASKED_WEIGHT = 0.5
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
@@ -1085,7 +1090,7 @@ class _GameIndex:
             return []
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
         asked_kind = self.asked_kind(raw)
-        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind)
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw))
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
         named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw)
         # a question naming two cards or more ("they led the ace of wyrms and I've got the Calamity, what
@@ -1227,6 +1232,9 @@ class _GameIndex:
         for d in self.by_rank_and_suit(raw):
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
             matched[d] = max(matched.get(d, 0), len(plans))
+        for d in self.by_rank_asked(raw):
+            scores[d] = scores.get(d, 0.0) + RANK_ASKED_WEIGHT * mass
+            matched[d] = min(matched.get(d, 0) + 1, len(plans))  # the rank is one word of the query, held
         return _Candidates(scores, matched, len(plans), raw, words_of, expanded, ask_same)
 
     def add_asks(self, expanded: list[dict[str, tuple[float, float]]], count: bool,
@@ -1284,6 +1292,25 @@ class _GameIndex:
         # two cards named ("they led the ace of knots and I threw the ace of suns") ask how they meet:
         # a rule, not either card
         return named[0] if len(named) == 1 else set()
+
+    def by_rank_asked(self, raw: list[str]) -> set[int]:
+        """The cards of the rank a question asks among: "which 4 is a personality", "which of the 9s are
+        events" ("which 7 of ..." names a card: see by_rank_and_suit)."""
+        if not self.by_rank:
+            return set()
+        for at, word in enumerate(raw):
+            if word != "which":
+                continue
+            after = raw[at + 1:at + 5]
+            while after[:1] in (["of"], ["the"]):
+                after = after[1:]
+            if not after or after[1:2] == ["of"]:
+                continue
+            rank = after[0][:-1] if re.fullmatch(r"\d+s", after[0]) else after[0]
+            cards = self.by_rank.get(rank_key(rank))
+            if cards:
+                return {d for _, d in cards}
+        return set()
 
     def by_loose_name_words(self, d: int, said: set[str]) -> bool:
         """True when the query holds some words of the card's name, not all, and only loose ones (LOOSE_DF)."""

@@ -900,3 +900,17 @@ def test_my_neighbour_is_a_player_and_a_district_neighbour_is_adjacent():
     assert tokenize("is the author a face card") == ["author", "facecard"]
     assert tokenize("the face-down card") == ["facedown", "card"]
     assert tokenize("how many about face cards") == ["fac", "card"]  # Hasty's About Face
+
+
+@pytest.mark.parametrize(("query", "rank", "mark"), [
+    ("which of the 9s are events", 9, "event"),
+    ("which 9 is a location", 9, "location"),
+    ("which 6 is an event", 6, "event"),
+])
+def test_which_rank_asks_for_a_card_of_that_rank(pi_hasty_index, query, rank, mark):
+    """ "which 9 is a location": a card of rank 9 (the one with that mark), not a rule that deals nine cards."""
+    from casebook.rules.cards import load_database
+
+    cards = {c.id: c.data for c in load_database("syndicate").all_cards()}
+    card = cards.get(pi_hasty_index.search(query, game="syndicate")[0].entry.id, {})
+    assert card.get("rank") == rank and mark in card.get("marks", [])
