@@ -14,7 +14,8 @@ Ranking is BM25F over normalised tokens:
   "park" and "Park's" are one token, and "restricted" finds "restriction";
 * in a query, a passive "get" ("which pile gets reviewed") is dropped, light words ("get",
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
-  of" is why, "my neighbour" another player, not an adjacent district);
+  of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
+  "work out" is no work);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
@@ -274,6 +275,14 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     # "max players?", "minimum number of players": the player count
     (re.compile(r"\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b"),
      "how many players"),
+    # "can I play this by myself", "on my own" (not "on my own suspect"), "single player": the player count
+    (re.compile(r"\b(?:by\s+(?:myself|yourself|ourselves)|on\s+(?:my|your)\s+own\b(?!\s+[a-z])|single[\s-]player|one[\s-]player)\b"),
+     "solo players"),
+    # "I figured out which tile it is": I know it; "how do we work out the winner": finding out says nothing
+    # of what is asked about (neither is work)
+    (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b(?=\s+(?:which|what|who|where|whose)\b)"),
+     "know"),
+    (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b"), ""),
     # "get rid of a card": discard it
     (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
     # "who takes the first turn" asks who goes first, not about the first round
@@ -363,6 +372,7 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
     (0.5, ("best", "good", "advice"), ("strategy", "tip")),
     (0.5, ("two", "2"), ("twice", "second")),
+    (0.9, ("winner",), ("win",)),  # "who is the winner": who wins
     (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),  # "do my cards get binned"  # "two investigators in one district": a second one there
 )
 

@@ -914,3 +914,22 @@ def test_which_rank_asks_for_a_card_of_that_rank(pi_hasty_index, query, rank, ma
     cards = {c.id: c.data for c in load_database("syndicate").all_cards()}
     card = cards.get(pi_hasty_index.search(query, game="syndicate")[0].entry.id, {})
     assert card.get("rank") == rank and mark in card.get("marks", [])
+
+
+@pytest.mark.parametrize("game", ["graves", "syndicate", "clash", "pi", "hasty"])
+def test_playing_by_myself_asks_how_many_may_play(pi_hasty_index, graves_db, game):
+    from casebook.rules.cards import load_database
+
+    index = RulesIndex.build([graves_db, load_database("clash")]) if game in ("graves", "clash") else pi_hasty_index
+    assert index.search("only me tonight, can i play this by myself", game=game)[0].entry.id == "setup_players"
+    # "my own suspect" is no player count
+    assert index.search("can I play a card on my own suspect", game=game)[0].entry.id != "setup_players"
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    ("graves", "how do we work out the winner", "end_winner"),  # working out is not work
+    ("pi", "i worked out which tile my disc is for, can i put it there", "markers_move_by_hand"),  # I know it
+])
+def test_working_out_is_finding_out(pi_hasty_index, graves_db, game, query, expected):
+    index = RulesIndex.build([graves_db]) if game == "graves" else pi_hasty_index
+    assert index.search(query, game=game)[0].entry.id == expected
