@@ -15,7 +15,7 @@ Ranking is BM25F over normalised tokens:
 * in a query, a passive "get" ("which pile gets reviewed") is dropped, light words ("get",
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
   of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
-  "work out" is no work);
+  "work out" is no work; "put my card on" is playing it);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
@@ -283,6 +283,9 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b(?=\s+(?:which|what|who|where|whose)\b)"),
      "know"),
     (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b"), ""),
+    # "can I put my card on any suspect": playing it there
+    (re.compile(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b"),
+     r"play \1 \2"),
     # "get rid of a card": discard it
     (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
     # "who takes the first turn" asks who goes first, not about the first round

@@ -933,3 +933,11 @@ def test_playing_by_myself_asks_how_many_may_play(pi_hasty_index, graves_db, gam
 def test_working_out_is_finding_out(pi_hasty_index, graves_db, game, query, expected):
     index = RulesIndex.build([graves_db]) if game == "graves" else pi_hasty_index
     assert index.search(query, game=game)[0].entry.id == expected
+
+
+def test_putting_a_card_on_a_pile_is_playing_it(pi_hasty_index):
+    """ "can I put my card on any suspect": the rule on playing a card (onto any suspect's pile)."""
+    assert pi_hasty_index.search("can i put my card on any suspect", game="hasty")[0].entry.id == "turn_play"
+    ids = [h.entry.id for h in pi_hasty_index.search("can i put my card on any suspect or only the one with the loupe",
+                                                     game="hasty", limit=5)]
+    assert "turn_play" in ids
