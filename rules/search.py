@@ -15,7 +15,7 @@ Ranking is BM25F over normalised tokens:
 * in a query, a passive "get" ("which pile gets reviewed") is dropped, light words ("get",
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
   of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
-  "work out" is no work; "put my card on" is playing it);
+  "work out" is no work; "put my card on" is playing it; "2v2" a player count);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
@@ -286,6 +286,8 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     # "can I put my card on any suspect": playing it there
     (re.compile(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b"),
      r"play \1 \2"),
+    # "can we play 2v2", "3 vs 1": a player count
+    (re.compile(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b"), r"\1 against \2 players"),
     # "get rid of a card": discard it
     (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
     # "who takes the first turn" asks who goes first, not about the first round
@@ -376,6 +378,7 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("best", "good", "advice"), ("strategy", "tip")),
     (0.5, ("two", "2"), ("twice", "second")),
     (0.9, ("winner",), ("win",)),  # "who is the winner": who wins
+    (0.5, ("team", "teams", "partner", "partners"), ("player",)),  # "can we play in teams"
     (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),  # "do my cards get binned"  # "two investigators in one district": a second one there
 )
 

@@ -941,3 +941,10 @@ def test_putting_a_card_on_a_pile_is_playing_it(pi_hasty_index):
     ids = [h.entry.id for h in pi_hasty_index.search("can i put my card on any suspect or only the one with the loupe",
                                                      game="hasty", limit=5)]
     assert "turn_play" in ids
+
+
+@pytest.mark.parametrize("query", ["can we play it 2v2 in teams", "can we play in teams", "can we play 3 vs 1"])
+def test_teams_and_2v2_ask_how_many_may_play(query):
+    from casebook.rules.cards import load_database
+
+    assert RulesIndex.build([load_database("clash")]).search(query)[0].entry.id == "setup_players"
