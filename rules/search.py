@@ -53,7 +53,8 @@ Ranking is BM25F over normalised tokens:
 * "which 4 is a personality", "which of the 9s are events": the cards of that rank are asked for, and gain
   a share of the query's weight;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
-  first, unless two cards are named (a question about how they meet wants a rule);
+  first, unless two cards are named (a question about how they meet wants a rule); named suit first
+  ("briefcase 3") it is named too, with a smaller bonus;
 * a question naming two cards or districts or more (by whole names, rank and suit, a rare name word, or a
   one-word name few entries hold: "he led the lunatic and I threw the journey, does mine count") asks how
   they meet: the named ones rank below the rules and rulings; a later clause that asks ("..., does mine
@@ -170,6 +171,8 @@ CARD_BY_RANK_WEIGHT = 1.0
 # "which 4 is a personality", "which of the 9s are events": the cards of that rank gain RANK_ASKED_WEIGHT x the
 # query's idf mass, and the question asks for a card
 RANK_ASKED_WEIGHT = 0.5
+# "briefcase 3", "shoeprints 4": a card named suit first is named, with SUIT_FIRST_WEIGHT x the query's idf mass
+SUIT_FIRST_WEIGHT = 0.5
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
@@ -1108,7 +1111,8 @@ class _GameIndex:
         asked_kind = self.asked_kind(raw)
         card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw))
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw)
+        named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw) | \
+            self.by_suit_and_rank(raw)
         # a question naming two cards or more ("they led the ace of wyrms and I've got the Calamity, what
         # happens") asks how they meet: a rule or ruling, not either card
         told = named | self.by_a_one_word_name(raw)
@@ -1248,6 +1252,8 @@ class _GameIndex:
         for d in self.by_rank_and_suit(raw):
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
             matched[d] = max(matched.get(d, 0), len(plans))
+        for d in self.by_suit_and_rank(raw):
+            scores[d] = scores.get(d, 0.0) + SUIT_FIRST_WEIGHT * mass
         for d in self.by_rank_asked(raw):
             scores[d] = scores.get(d, 0.0) + RANK_ASKED_WEIGHT * mass
             matched[d] = min(matched.get(d, 0) + 1, len(plans))  # the rank is one word of the query, held
@@ -1327,6 +1333,19 @@ class _GameIndex:
             if cards:
                 return {d for _, d in cards}
         return set()
+
+    def by_suit_and_rank(self, raw: list[str]) -> set[int]:
+        """The cards a query names suit first: "briefcase 3", "shoeprints 4" (a number only: "suns a" is no
+        card). Named, so not weighed below the rules, with a smaller bonus than "3 of briefcase" (SUIT_FIRST_WEIGHT):
+        a question telling such a card was played ("I ditched my notebook 3 to ...") still finds the ruling."""
+        if not self.by_rank:
+            return set()
+        found: set[int] = set()
+        for at, word in enumerate(raw[:-1]):
+            suit, rank = rank_key(word), raw[at + 1]
+            if suit in self.suit_words and rank.isdigit() and (at == 0 or raw[at - 1] != "of"):
+                found |= {d for held, d in self.by_rank.get(rank_key(rank), ()) if suit in held}
+        return found
 
     def by_loose_name_words(self, d: int, said: set[str]) -> bool:
         """True when the query holds some words of the card's name, not all, and only loose ones (LOOSE_DF)."""

@@ -948,3 +948,11 @@ def test_teams_and_2v2_ask_how_many_may_play(query):
     from casebook.rules.cards import load_database
 
     assert RulesIndex.build([load_database("clash")]).search(query)[0].entry.id == "setup_players"
+
+
+def test_a_card_named_suit_first_is_named(index):
+    """ "briefcase 3" is the 3 of Briefcase, as "3 of briefcase" is; a question telling it was played still finds
+    the ruling on the case."""
+    assert index.search("briefcase 3 puts how many tokens back on")[0].entry.id.endswith("briefcase_3")
+    ask = "I ditched my notebook 3 to grab cards off my discards, can it grab itself back"
+    assert index.search(ask)[0].entry.id == "faq_discard_order"
