@@ -101,6 +101,12 @@ def run(args: argparse.Namespace) -> int:
         lines.extend(_indent(hit.entry.text, width))
         if hit.also:  # the label names the cards in short: here is each one
             lines.extend(_indent("Printed on: " + "; ".join(e.title for e in (hit.entry, *hit.also)), width))
+            # twins that print the same rules text may differ in their facts (a restriction): show each one's own
+            shown = set(hit.entry.text.splitlines())
+            for twin in hit.also:
+                own = [line for line in twin.text.splitlines() if line not in shown]
+                if own:
+                    lines.extend(_indent(f"{twin.title}: " + " ".join(own), width))
         blocks.append("\n".join(lines))
     print("\n\n".join(blocks))
     return 0

@@ -8,18 +8,22 @@ Ranking is BM25F over normalised tokens:
 
 * normalisation: lower case, accents and punctuation stripped, possessive 's dropped, common
   function words and question fillers dropped ("what happens if", "am I allowed to", and
-  their typos: "waht"), "face up"/"face down" as one word each, "can't" as "cannot", "run
+  their typos: "waht"), "face up"/"face down"/"face card" as one word each, "can't" as "cannot", "run
   out of" as "out of", irregular forms read as their verb ("led" -> "lead"), light stemming
   (plural -s/-es/-ies, -ing, -ed, final -e, -tion and -able read as their verb), so "parks",
   "park" and "Park's" are one token, and "restricted" finds "restriction";
 * in a query, a passive "get" ("which pile gets reviewed") is dropped, light words ("get",
-  "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one);
+  "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
+  of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
+  "work out" is no work; "put my card on" is playing it; "2v2" a player count);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
-  every hit) x2, a rule's section x2 (its context: "Resolving a location") and a card's
-  facts ("Clocks: 3. Trump: Shoeprints.") x0.5;
+  every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
+  facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
+  symbol: "brass knuckles", "spider") x1.5;
 * each entry's `asks` (questions players ask that it answers) count twice: as a light field of
   the bag of words, and each ask on its own, the entry taking its best ask's likeness to the
-  query (above a floor); a "how many" question takes less from an ask that counts nothing;
+  query (above a floor); a "how many" question takes less from an ask that counts nothing; a card with
+  an ask that is the question, word for word, is not weighed below the rules for being a card;
 * a small synonym table (deuce/two/2, tie/equal, worth/value, stop/foil, ...) expands a
   query word at a reduced weight, never worth more than the word the player typed; some
   words point one way only ("draw" may mean a tie, but a tie never means drawing cards);
@@ -28,7 +32,7 @@ Ranking is BM25F over normalised tokens:
   game never uses a real word rather than a typo ("weapon" finds the knife); an entry holding
   a word only through such a relative counts it as a fraction of a word;
 * typo tolerance: a query word that is neither in the vocabulary nor a known synonym matches
-  the vocabulary words within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at
+  the nearest vocabulary words within Damerau-Levenshtein distance 1 (2 for words of 6+ letters), at
   a reduced weight, swapped letters ("tei" -> "tie") weighing most;
 * a phrase bonus when consecutive query words stand next to each other in a title, keyword
   or text, and a bonus when the query is exactly an entry's title;
@@ -46,8 +50,15 @@ Ranking is BM25F over normalised tokens:
 * a question naming a card by its whole name, or by a word of it few entries hold ("lestrade"), wants
   the card; "which crime plan" asks for a Crime Plan as "which site" for a site; a card whose name
   shares only loose words with the question ("look" of Second Look) was not asked about, and weighs less;
+* "which 4 is a personality", "which of the 9s are events": the cards of that rank are asked for, and gain
+  a share of the query's weight;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
-  first, unless two cards are named (a question about how they meet wants a rule);
+  first, unless two cards are named (a question about how they meet wants a rule); named suit first
+  ("briefcase 3") it is named too, with a smaller bonus;
+* a question naming two cards or districts or more (by whole names, rank and suit, a rare name word, or a
+  one-word name few entries hold: "he led the lunatic and I threw the journey, does mine count") asks how
+  they meet: the named ones rank below the rules and rulings; a later clause that asks ("..., does mine
+  count") makes a question of it here;
 * a card shows its copies ("Copies: 5.") and counts itself, so "how many garrottes" finds the card; a
   list on a card counts what it lists ("Adjacent: ..." counts districts); an ordinal counts as a number
   ("the fifth location": five locations);
@@ -58,8 +69,8 @@ Each hit carries `source_label`, the source as a player reads it ("Rule: The Par
 <question>", "Card: 3 of Shoeprints"), with the game's short title in front when a search
 runs across several games ("Detective Graves · Rule: A tie loses the evidence").
 
-Cards that print the same text (the ten deuces, say) come back as one hit whose `also`
-names the others.
+Cards of one kind that print the same rules text (the ten deuces; Hasty's Keyhole and Spyglass, whose
+restrictions differ) come back as one hit whose `also` names the others.
 """
 
 from __future__ import annotations
@@ -116,14 +127,16 @@ class Hit:
 # --- tunables ----------------------------------------------------------------------------
 
 FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.0, "asks": 0.25, "slug": 2.0, "section": 2.0, "facts": 0.5, "text": 1.0,
-                 "count": 1.0, "count_one": 0.5}
+                 "count": 1.0, "count_one": 0.5, "picture": 1.5}
 # `asks` (questions players ask, written for each entry) weigh little: many of them share the table's
 # common words, and weighed like keywords they pulled general rules over their FAQ rulings (fitted on the
 # question sets 1 to 9: 0.25 best of 0.1 to 2.5)
 # length normalisation: strong on titles (a long FAQ question is about more than the query),
 # weak on keyword lists (a long list is not a diluted one)
 FIELD_B = {"title": 0.95, "keywords": 0.2, "asks": 0.8, "slug": 0.7, "section": 0.3, "facts": 0.3, "text": 0.8,
-           "count": 0.0, "count_one": 0.0}
+           "count": 0.0, "count_one": 0.0, "picture": 0.0}
+# `picture`: the words of what a card's art draws ("brass knuckles", "prayer beads"), so "the spider one" or
+# "which crime is the brass knuckles one" finds the card that shows it
 K1 = 5.0  # BM25F field weights inflate tf, so saturate late
 SYNONYM_WEIGHT = 0.7
 # a typo match's weight by (edits, letters only swapped): a swap is the commonest slip, so
@@ -140,15 +153,26 @@ COVERAGE_EXPONENT = 0.75  # score *= (query words matched / query words) ** this
 # (query and ask); below ASK_FLOOR it adds nothing, above it ASK_WEIGHT x likeness x the query's idf mass.
 ASK_FLOOR = 0.3
 ASK_WEIGHT = 0.3
+# An ask that is the question, word for word (or near: ASK_SAME of the likeness), was written for it: a card
+# holding one is not weighed below the rules as a card that merely shares the question's words
+ASK_SAME = 0.95
 # "how many X" is answered by an ask that counts ("how many X do I get"), less by one that names X
 ASK_NOT_COUNTING = 0.75
 # An FAQ ruling refines the rules it refers to: when the question holds every word of such a rule that
 # it matches, and more of the ruling's besides, the ruling ranks FAQ_OVER_RULE times above that rule
 FAQ_OVER_RULE = 1.15
+# A question naming two cards or more asks how they meet: each named card weighs MEETING_WEIGHT (and the
+# question's kind weight) below the rules and rulings that settle it
+MEETING_WEIGHT = 0.5
 # A card named by its rank and suit(s) ("the 7 of moons", "crown of knots", "9 of moons and suns"):
 # the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
 # count as named (a question naming a card wants the card)
 CARD_BY_RANK_WEIGHT = 1.0
+# "which 4 is a personality", "which of the 9s are events": the cards of that rank gain RANK_ASKED_WEIGHT x the
+# query's idf mass, and the question asks for a card
+RANK_ASKED_WEIGHT = 0.5
+# "briefcase 3", "shoeprints 4": a card named suit first is named, with SUIT_FIRST_WEIGHT x the query's idf mass
+SUIT_FIRST_WEIGHT = 0.5
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
@@ -229,6 +253,11 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:play|plays|playing)\s+with\b"), "use"),
     # "what comes in the box", "how many tokens come with it": the components
     (re.compile(r"\b(?:in|inside)\s+the\s+box\b|\bcomes?\s+with\b"), "components"),
+    # "what's the point of the face down card": why it is there, not the points it scores
+    (re.compile(r"\b(?:what|whats|what\s+is|is\s+there|any)\s+(?:the\s+|a\s+)?point\s+(?:of|in|to)\b"), "why"),
+    # "can my neighbour lie": another player, who the question is not about (a district's neighbours stay
+    # adjacent ones)
+    (re.compile(r"\b(?:my|your|his|her|their|our)\s+neighbou?rs?\b"), "someone"),
     # "what is next to the Rail Yards", "which districts touch Downtown": what is adjacent
     (re.compile(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b"),
      "adjacent"),
@@ -249,6 +278,19 @@ TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
     # "max players?", "minimum number of players": the player count
     (re.compile(r"\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b"),
      "how many players"),
+    # "can I play this by myself", "on my own" (not "on my own suspect"), "single player": the player count
+    (re.compile(r"\b(?:by\s+(?:myself|yourself|ourselves)|on\s+(?:my|your)\s+own\b(?!\s+[a-z])|single[\s-]player|one[\s-]player)\b"),
+     "solo players"),
+    # "I figured out which tile it is": I know it; "how do we work out the winner": finding out says nothing
+    # of what is asked about (neither is work)
+    (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b(?=\s+(?:which|what|who|where|whose)\b)"),
+     "know"),
+    (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b"), ""),
+    # "can I put my card on any suspect": playing it there
+    (re.compile(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b"),
+     r"play \1 \2"),
+    # "can we play 2v2", "3 vs 1": a player count
+    (re.compile(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b"), r"\1 against \2 players"),
     # "get rid of a card": discard it
     (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
     # "who takes the first turn" asks who goes first, not about the first round
@@ -337,7 +379,10 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.6, ("over", "finished"), ("end", "finish")),
     (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
     (0.5, ("best", "good", "advice"), ("strategy", "tip")),
-    (0.5, ("two", "2"), ("twice", "second")),  # "two investigators in one district": a second one there
+    (0.5, ("two", "2"), ("twice", "second")),
+    (0.9, ("winner",), ("win",)),  # "who is the winner": who wins
+    (0.5, ("team", "teams", "partner", "partners"), ("player",)),  # "can we play in teams"
+    (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),  # "do my cards get binned"  # "two investigators in one district": a second one there
 )
 
 # Related words from WordNet 3.0 (rules/data/related.txt, written by tools/build_synonyms.py; its licence
@@ -469,9 +514,14 @@ _RUN_OUT = re.compile(r"\b(?:run|runs|ran|running)\s+out\b")
 _LETTER_HYPHEN = re.compile(r"\b([a-z])-(?=[a-z]{2})")
 
 
+# "face card" (a personality, a court card) is one word: not a face-down or face-up card (nor Hasty's
+# About Face card)
+_FACE_CARD = re.compile(r"(?<!about\s)\bface[\s-]+cards?\b")
+
+
 def _words(text: str) -> list[str]:
     text = _LETTER_HYPHEN.sub(r"\1", _RUN_OUT.sub("out", _CANNOT.sub("cannot", normalize(text))))
-    text = _SET_UP.sub("setup", _FACE.sub(r"face\1", text))
+    text = _SET_UP.sub("setup", _FACE_CARD.sub("facecard", _FACE.sub(r"face\1", text)))
     return _WORD.findall(_MUST.sub("must", text))
 
 
@@ -509,6 +559,17 @@ def is_question(text: str) -> bool:
     first = words[0]
     return first in QUESTION_OPENERS or (is_stopword_typo(first) and any(
         damerau_levenshtein(first, opener, 1) <= 1 for opener in QUESTION_OPENERS))
+
+
+def asks_somewhere(text: str) -> bool:
+    """True for a question, or a query whose later clause asks ("he led the lunatic and I threw the journey,
+    does mine count"): a player telling what happened before asking about it."""
+    return is_question(text) or any(clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS
+                                    for clause in (_words(part) for part in _CLAUSE.split(text)[1:]))
+
+
+# words that open a clause of a statement as well as a question ("the 7 of moons, if led")
+CLAUSE_LINKS = frozenset(["if", "when", "where", "which", "who", "whom", "whose"])
 
 
 def _synonym_table(groups: Iterable[tuple[float, tuple[str, ...]]]) -> dict[str, dict[str, float]]:
@@ -593,6 +654,10 @@ class _Doc:
     refs: tuple[str, ...] = ()  # an FAQ ruling's: the ids of the rules (and cards) it refines
     suits: frozenset[str] = frozenset()  # and its suits (stemmed names)
     kind_word: str = ""  # a card's: what its component's cards are ("suspect", "site"), see _head_noun
+    # a card's printed texts (ability, powers, note, or its text fields) without its facts: cards printing the
+    # same, of one kind (two agents, not an agent and an action), fold into one hit (Hasty's Keyhole and
+    # Spyglass do the same, whatever their restrictions)
+    fold: str = ""
 
 
 _RANK_WORDS = {"ace": "a", "king": "k", "queen": "q", "jack": "j",
@@ -730,8 +795,11 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 + [[COUNTED_PREFIX + w] for w in listed],
                 "text": _segments([*powers, *paragraphs]),
                 "asks": _segments(_card_asks(data)),
+                "picture": _segments([_slug_words(data[key]) for key in data if isinstance(data[key], str) and (
+                    key in ART_FIELDS or _field_type(specs.get(key)) == "symbol")]),
             }, asks=_ask_list(_card_asks(data)), rank=rank_key(str(rank)) if rank is not None and suits else "",
-                suits=suits, kind_word=_head_noun(component))
+                suits=suits, kind_word=_head_noun(component),
+                fold=f"{_head_noun(component)}\n" + "\n".join([*powers, *paragraphs]) if powers or paragraphs else "")
 
 
 def _card_suits(data: Any, specs: dict[str, Any], db: Any) -> Iterator[str]:
@@ -746,7 +814,7 @@ def _card_suits(data: Any, specs: dict[str, Any], db: Any) -> Iterator[str]:
                 yield from (rank_key(w) for w in (suit.name, str(value)) if " " not in w.strip())
 
 
-ART_FIELDS = ("portrait", "picture")  # what a card's art draws: a symbol's id, no rules fact for a player
+ART_FIELDS = ("portrait", "picture")  # what a card's art draws: a symbol's id, indexed as its words (no fact line)
 
 
 def _card_asks(data: Any) -> list[str]:
@@ -873,6 +941,7 @@ class _Candidates:
     raw: list[str]  # the query's words as typed (table phrases rewritten)
     words_of: dict[int, set[int]]  # doc -> the query words (their numbers) it matches
     expanded: list[dict[str, tuple[float, float]]]  # per query word: term -> (weight, idf)
+    ask_same: set[int] = field(default_factory=set)  # docs with an ask that is the query, near enough (ASK_SAME)
 
 
 @dataclass
@@ -887,8 +956,10 @@ class _GameIndex:
     deletes: dict[str, set[str]] = field(default_factory=dict)  # for typo look-up
     kind_words: frozenset[str] = frozenset()  # the head nouns of the game's named things: site, agent, suspect
     kind_of: list[str] = field(default_factory=list)  # each doc's head noun (cards only; see _head_noun)
+    fold_keys: list[str] = field(default_factory=list)  # each doc's printed rules text, for folding twins
     name_words: dict[int, frozenset[str]] = field(default_factory=dict)  # a card of a 2+ word name -> its words
     named_by: dict[str, list[int]] = field(default_factory=dict)  # a word of such names -> the cards holding it
+    one_word_names: dict[str, list[int]] = field(default_factory=dict)  # a one-word name -> its cards
     typo_cache: dict[tuple[str, int], dict[str, int]] = field(default_factory=dict)
     ask_postings: dict[str, list[int]] = field(default_factory=dict)  # term -> the asks (their numbers) holding it
     asks: list[tuple[int, float, bool]] = field(default_factory=list)  # each ask: (doc, idf mass, counts)
@@ -941,18 +1012,23 @@ class _GameIndex:
                 deletes.setdefault(d, set()).add(term)
         names: dict[str, list[tuple[tuple[str, ...], int]]] = {}
         index_names: dict[int, frozenset[str]] = {}
+        one_word_names: dict[str, list[int]] = {}
         for i, doc in enumerate(docs):
             words = tuple(tokenize(doc.entry.name))
-            if doc.entry.kind == "card" and len(words) >= 2:
+            if doc.entry.kind in ("card", "location") and len(words) >= 2:
                 names.setdefault(words[0], []).append((words, i))
                 index_names[i] = frozenset(words)
+            elif doc.entry.kind in ("card", "location") and len(words) == 1:
+                one_word_names.setdefault(words[0], []).append(i)
         index = cls([d.entry for d in docs], postings, idf, bigrams, titles, [d.weight for d in docs], names, deletes)
         for i, doc in enumerate(docs):
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.kind_of = [doc.kind_word for doc in docs]
+        index.fold_keys = [doc.fold or doc.entry.text for doc in docs]
         index.name_words = index_names
+        index.one_word_names = one_word_names
         for card_doc, held in index_names.items():
             for name_word in held:
                 index.named_by.setdefault(name_word, []).append(card_doc)
@@ -1006,8 +1082,11 @@ class _GameIndex:
             if known:
                 bases.append((token, 1.0, max(known)))
             else:
-                # the typo allowance follows the length the player typed, before stemming
-                for term, dist in sorted(self.typos(token, 2 if surface_len >= 6 else 1).items()):
+                # the typo allowance follows the length the player typed, before stemming; only the nearest
+                # words count ("plyers" is "player", one edit away, not "paper" or "poker", two away)
+                near = self.typos(token, 2 if surface_len >= 6 else 1)
+                nearest = min(near.values(), default=0)
+                for term, dist in sorted((t, d) for t, d in near.items() if d == nearest):
                     bases.append((term, TYPO_WEIGHT[dist, sorted(term) == sorted(token)], self.idf[term]))
         plan = []
         for term, weight, idf in bases:
@@ -1030,15 +1109,22 @@ class _GameIndex:
             return []
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
         asked_kind = self.asked_kind(raw)
-        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind)
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw))
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw)
+        named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw) | \
+            self.by_suit_and_rank(raw)
+        # a question naming two cards or more ("they led the ace of wyrms and I've got the Calamity, what
+        # happens") asks how they meet: a rule or ruling, not either card
+        told = named | self.by_a_one_word_name(raw)
+        meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told}) >= 2
         # a named card escapes the kind weight only where it has one to escape
-        exempt = named if kind_weight and not card_wanted else set()
+        exempt = named if kind_weight and not card_wanted and not meeting else set()
 
         said = {stem(w) for w in raw if w not in STOPWORDS}
 
         def standing(d: int) -> float:
+            if meeting and d in told:
+                return MEETING_WEIGHT * kind_weight.get(self.docs[d].kind, 1.0)
             if d in exempt:
                 return 1.0
             if d not in named and self.by_loose_name_words(d, said):
@@ -1047,6 +1133,8 @@ class _GameIndex:
                 return OTHER_KIND_WEIGHT  # "which suspect ...": a suspect, before an action card
             if asked_kind and self.docs[d].kind in ("rule", "faq"):
                 return KIND_ASKED_RULE_WEIGHT
+            if d in found.ask_same:
+                return 1.0  # the question was written for it (ASK_SAME)
             return kind_weight.get(self.docs[d].kind, 1.0)
 
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
@@ -1159,18 +1247,24 @@ class _GameIndex:
             for d in self.titles.get(frozenset(base.term for base in readings), ()):
                 if d in scores:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
-        self.add_asks(expanded[:len(words)], bool(count), scores, matched)
+        ask_same = self.add_asks(expanded[:len(words)], bool(count), scores, matched)
         mass = sum(max((i for _, i in terms.values()), default=0.0) for terms in expanded[:len(words)])
         for d in self.by_rank_and_suit(raw):
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
             matched[d] = max(matched.get(d, 0), len(plans))
-        return _Candidates(scores, matched, len(plans), raw, words_of, expanded)
+        for d in self.by_suit_and_rank(raw):
+            scores[d] = scores.get(d, 0.0) + SUIT_FIRST_WEIGHT * mass
+        for d in self.by_rank_asked(raw):
+            scores[d] = scores.get(d, 0.0) + RANK_ASKED_WEIGHT * mass
+            matched[d] = min(matched.get(d, 0) + 1, len(plans))  # the rank is one word of the query, held
+        return _Candidates(scores, matched, len(plans), raw, words_of, expanded, ask_same)
 
     def add_asks(self, expanded: list[dict[str, tuple[float, float]]], count: bool,
-                 scores: dict[int, float], matched: dict[int, float]) -> None:
-        """Add to each entry the likeness of its best ask to the query (see ASK_FLOOR, ASK_WEIGHT)."""
+                 scores: dict[int, float], matched: dict[int, float]) -> set[int]:
+        """Add to each entry the likeness of its best ask to the query (see ASK_FLOOR, ASK_WEIGHT); return the
+        entries with an ask that is the query (ASK_SAME)."""
         if not self.asks or not expanded:
-            return
+            return set()
         held: dict[int, dict[int, float]] = {}  # ask -> query word -> best weighted idf it holds
         mass = 0.0
         for p, terms in enumerate(expanded):
@@ -1181,7 +1275,7 @@ class _GameIndex:
                     if weight * idf > slot.get(p, 0.0):
                         slot[p] = weight * idf
         if mass <= 0:
-            return
+            return set()
         best: dict[int, tuple[float, int]] = {}
         for a, words in held.items():
             d, ask_mass, counts = self.asks[a]
@@ -1196,6 +1290,7 @@ class _GameIndex:
             scores[d] = scores.get(d, 0.0) + ASK_WEIGHT * likeness * mass
             if d not in matched:
                 matched[d] = n
+        return {d for d, (likeness, _) in best.items() if likeness >= ASK_SAME}
 
     def by_rank_and_suit(self, raw: list[str]) -> set[int]:
         """The cards a query names by rank and suit: "the 7 of moons", "crown of knots", "9 of moons and suns"."""
@@ -1219,6 +1314,38 @@ class _GameIndex:
         # two cards named ("they led the ace of knots and I threw the ace of suns") ask how they meet:
         # a rule, not either card
         return named[0] if len(named) == 1 else set()
+
+    def by_rank_asked(self, raw: list[str]) -> set[int]:
+        """The cards of the rank a question asks among: "which 4 is a personality", "which of the 9s are
+        events" ("which 7 of ..." names a card: see by_rank_and_suit)."""
+        if not self.by_rank:
+            return set()
+        for at, word in enumerate(raw):
+            if word != "which":
+                continue
+            after = raw[at + 1:at + 5]
+            while after[:1] in (["of"], ["the"]):
+                after = after[1:]
+            if not after or after[1:2] == ["of"]:
+                continue
+            rank = after[0][:-1] if re.fullmatch(r"\d+s", after[0]) else after[0]
+            cards = self.by_rank.get(rank_key(rank))
+            if cards:
+                return {d for _, d in cards}
+        return set()
+
+    def by_suit_and_rank(self, raw: list[str]) -> set[int]:
+        """The cards a query names suit first: "briefcase 3", "shoeprints 4" (a number only: "suns a" is no
+        card). Named, so not weighed below the rules, with a smaller bonus than "3 of briefcase" (SUIT_FIRST_WEIGHT):
+        a question telling such a card was played ("I ditched my notebook 3 to ...") still finds the ruling."""
+        if not self.by_rank:
+            return set()
+        found: set[int] = set()
+        for at, word in enumerate(raw[:-1]):
+            suit, rank = rank_key(word), raw[at + 1]
+            if suit in self.suit_words and rank.isdigit() and (at == 0 or raw[at - 1] != "of"):
+                found |= {d for held, d in self.by_rank.get(rank_key(rank), ()) if suit in held}
+        return found
 
     def by_loose_name_words(self, d: int, said: set[str]) -> bool:
         """True when the query holds some words of the card's name, not all, and only loose ones (LOOSE_DF)."""
@@ -1255,6 +1382,15 @@ class _GameIndex:
             cards = self.named_by.get(word, ())
             if len(cards) == 1 and len(self.postings.get(word, ())) <= RARE_NAME_DF:
                 found.add(cards[0])
+        return found
+
+    def by_a_one_word_name(self, raw: list[str]) -> set[int]:
+        """The cards of a one-word name the query holds, a word fewer than LOOSE_DF entries hold ("the
+        lunatic", "the Calamity"; not "the End", a word of many rules)."""
+        found: set[int] = set()
+        for word in {stem(w) for w in raw if w not in STOPWORDS and len(w) >= 4}:
+            if len(self.postings.get(word, ())) < LOOSE_DF:
+                found.update(self.one_word_names.get(word, ()))
         return found
 
     def named_in(self, raw: list[str]) -> set[int]:
@@ -1331,7 +1467,7 @@ class RulesIndex:
         for score, gi, d in ranked:
             entry = indexes[gi].docs[d]
             if entry.kind == "card" and entry.text:
-                key = (entry.game, entry.text)
+                key = (entry.game, indexes[gi].fold_keys[d])
                 if key in folded:
                     at = folded[key]
                     first = hits[at]

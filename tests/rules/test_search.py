@@ -826,3 +826,133 @@ def test_the_kind_that_asks_for_one_of_that_kind(game, query, expected):
     from casebook.rules.cards import load_database
 
     assert RulesIndex.build([load_database(game)]).search(query)[0].entry.id in expected
+
+
+# --- issue 20, second round ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    ("pi", "which crime is the brass knuckles one", "extortion"),  # a crime tile's picture
+    ("pi", "which suspect has the prayer beads", "the_deacon"),
+    ("graves", "which mastermind is the spider one", "ezra_hollowmere"),  # an identity's symbol
+])
+def test_the_picture_a_card_draws_names_the_card(pi_hasty_index, graves_db, game, query, expected):
+    """What a card's art draws (its picture or symbol) is indexed by its words: "the spider one" is that card."""
+    index = RulesIndex.build([graves_db]) if game == "graves" else pi_hasty_index
+    assert index.search(query, game=game)[0].entry.id == expected
+
+
+def test_a_typo_reads_as_its_nearest_words_only(pi_hasty_index):
+    """ "plyers" is "player", one edit away; "paper" and "poker", two away, are not read into it."""
+    index = pi_hasty_index._games["pi"]
+    assert [base.term for base in index.plan(stem("plyers"), len("plyers"), set())] == ["player"]
+    assert pi_hasty_index.search("how many plyers", game="pi")[0].entry.id == "setup_players"
+
+
+def test_binned_is_discarded():
+    from casebook.rules.cards import load_database
+
+    hits = RulesIndex.build([load_database("clash")]).search("end of the stage, do all the cards i played get binned")
+    assert hits[0].entry.id == "archiving"
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # two districts named (names of P.I.'s districts count as names, as cards' do)
+    ("pi", "does the cube on my investigator in little italy count when i investigate foundry row",
+     "faq_not_told_twice"),
+    # two one-word names, and a later clause that asks
+    ("syndicate", "he led the lunatic and I threw the journey, same moons suit, does mine count", "count_mark_lead"),
+])
+def test_a_question_naming_two_cards_wants_the_rule_on_how_they_meet(pi_hasty_index, game, query, expected):
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+
+
+def test_a_card_whose_ask_is_the_question_is_not_weighed_below_the_rules(pi_hasty_index):
+    """The Bard's own ask is "which crown is suns": the question was written for the card, which then
+    stands as a rule does, not below the rules that share its words."""
+    assert pi_hasty_index.search("which crown is suns", game="syndicate")[0].entry.id == "bard"
+
+
+def test_cards_printing_the_same_rules_text_fold_whatever_their_facts(pi_hasty_index, capsys):
+    """Hasty's Keyhole and Spyglass print the same effect (their restrictions differ): one hit, the other
+    folded into it; the command shows the folded card's own facts, so none is misread as the other's."""
+    hit = pi_hasty_index.search("the card that lets you sneak a look at someone's secret suspect", game="hasty")[0]
+    assert {hit.entry.id, *(e.id for e in hit.also)} == {"keyhole", "spyglass"}
+    assert rules_command("hasty", "a card to look at another player's secret suspect", "--limit", "1") == 0
+    out = capsys.readouterr().out
+    assert "Restriction: none" in out and "Spyglass: Kind: information. Restriction: must_loupe." in out
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # a face card is a personality, not a face-down card
+    ("syndicate", "how many face cards are there", "decktet_deck"),
+    # the point of a thing is its purpose, not the points it scores
+    ("syndicate", "whats the point of the face down card", "plot_face_down"),
+])
+def test_table_words_that_look_like_rules_words(pi_hasty_index, game, query, expected):
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+
+
+def test_my_neighbour_is_a_player_and_a_district_neighbour_is_adjacent():
+    from casebook.rules.search import _table_words
+
+    assert "adjacent" not in _table_words("can my neighbour lie about his case")
+    assert "adjacent" in _table_words("what are the neighbours of the gasworks")
+    assert tokenize("is the author a face card") == ["author", "facecard"]
+    assert tokenize("the face-down card") == ["facedown", "card"]
+    assert tokenize("how many about face cards") == ["fac", "card"]  # Hasty's About Face
+
+
+@pytest.mark.parametrize(("query", "rank", "mark"), [
+    ("which of the 9s are events", 9, "event"),
+    ("which 9 is a location", 9, "location"),
+    ("which 6 is an event", 6, "event"),
+])
+def test_which_rank_asks_for_a_card_of_that_rank(pi_hasty_index, query, rank, mark):
+    """ "which 9 is a location": a card of rank 9 (the one with that mark), not a rule that deals nine cards."""
+    from casebook.rules.cards import load_database
+
+    cards = {c.id: c.data for c in load_database("syndicate").all_cards()}
+    card = cards.get(pi_hasty_index.search(query, game="syndicate")[0].entry.id, {})
+    assert card.get("rank") == rank and mark in card.get("marks", [])
+
+
+@pytest.mark.parametrize("game", ["graves", "syndicate", "clash", "pi", "hasty"])
+def test_playing_by_myself_asks_how_many_may_play(pi_hasty_index, graves_db, game):
+    from casebook.rules.cards import load_database
+
+    index = RulesIndex.build([graves_db, load_database("clash")]) if game in ("graves", "clash") else pi_hasty_index
+    assert index.search("only me tonight, can i play this by myself", game=game)[0].entry.id == "setup_players"
+    # "my own suspect" is no player count
+    assert index.search("can I play a card on my own suspect", game=game)[0].entry.id != "setup_players"
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    ("graves", "how do we work out the winner", "end_winner"),  # working out is not work
+    ("pi", "i worked out which tile my disc is for, can i put it there", "markers_move_by_hand"),  # I know it
+])
+def test_working_out_is_finding_out(pi_hasty_index, graves_db, game, query, expected):
+    index = RulesIndex.build([graves_db]) if game == "graves" else pi_hasty_index
+    assert index.search(query, game=game)[0].entry.id == expected
+
+
+def test_putting_a_card_on_a_pile_is_playing_it(pi_hasty_index):
+    """ "can I put my card on any suspect": the rule on playing a card (onto any suspect's pile)."""
+    assert pi_hasty_index.search("can i put my card on any suspect", game="hasty")[0].entry.id == "turn_play"
+    ids = [h.entry.id for h in pi_hasty_index.search("can i put my card on any suspect or only the one with the loupe",
+                                                     game="hasty", limit=5)]
+    assert "turn_play" in ids
+
+
+@pytest.mark.parametrize("query", ["can we play it 2v2 in teams", "can we play in teams", "can we play 3 vs 1"])
+def test_teams_and_2v2_ask_how_many_may_play(query):
+    from casebook.rules.cards import load_database
+
+    assert RulesIndex.build([load_database("clash")]).search(query)[0].entry.id == "setup_players"
+
+
+def test_a_card_named_suit_first_is_named(index):
+    """ "briefcase 3" is the 3 of Briefcase, as "3 of briefcase" is; a question telling it was played still finds
+    the ruling on the case."""
+    assert index.search("briefcase 3 puts how many tokens back on")[0].entry.id.endswith("briefcase_3")
+    ask = "I ditched my notebook 3 to grab cards off my discards, can it grab itself back"
+    assert index.search(ask)[0].entry.id == "faq_discard_order"
