@@ -37,6 +37,8 @@ QUESTIONS = {
         ("is an ace one suit or two", "decktet_deck"),  # the deck entry tells who carries one suit
         ("i couldnt follow and threw something else, does that add to our total", "count_mark_lead"),
         ("does the mastermind go before the enforcers", "plot_lead"),
+        ("origin got led and i hold a location and an event, which do i have to play", "follow_two_marks"),
+        ("when do the enforcers put down their cards", "plot_enforcers"),  # not when the hidden card is shown
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
