@@ -39,6 +39,7 @@ QUESTIONS = {
         ("does the mastermind go before the enforcers", "plot_lead"),
         ("origin got led and i hold a location and an event, which do i have to play", "follow_two_marks"),
         ("when do the enforcers put down their cards", "plot_enforcers"),  # not when the hidden card is shown
+        ("am i allowed to check what's already been played", "faq_look_discards"),  # a ruling where the rulebook is silent
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -58,6 +59,7 @@ QUESTIONS = {
         ("where on the location card is the trump", "components_location_card"),
         ("do we add up both cases to get the winner", "end_winner"),  # the game, not the second case
         ("can i skip playing cards and only use an ability", "turn_play_or_pass"),
+        ("how do i find out which mastermind it is", "case_guess"),  # the guess, not the Knows All variant
     ],
 }
 
