@@ -59,7 +59,7 @@ QUESTIONS = {
         ("where on the location card is the trump", "components_location_card"),
         ("do we add up both cases to get the winner", "end_winner"),  # the game, not the second case
         ("can i skip playing cards and only use an ability", "turn_play_or_pass"),
-        ("how do i find out which mastermind it is", "case_guess"),  # the guess, not the Knows All variant
+        ("how do i know whos the mastermind", "case_guess"),  # the guess, not the Knows All variant
     ],
 }
 
