@@ -17,6 +17,9 @@ QUESTIONS = [
     ("what order does a round go in again", "stage_overview"),
     ("in the final turn who turns over their action card first", "final_reveal"),
     ("at what point do we check whether anyone has won", "archiving"),
+    ("what does a site do", "start_site"),  # the Site's effect, not the ruling on running out of Sites
+    ("how do i reveal a crime plan card", "summary_holmes"),
+    ("how does holmes uncover the crime", "summary_holmes"),  # how a card is revealed, not Holmes' victory
 ]
 
 
