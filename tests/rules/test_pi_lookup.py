@@ -34,6 +34,7 @@ TABLE_QUESTIONS = [
     ("two of us both got 7, how much does the next person to solve get", {"scoring_same_turns"}),
     ("is there an evidence card for every single district", {"components_cards"}),
     ("where do the leftover evidence cards go", {"setup_evidence"}),
+    ("can i put an investigator on the harbour", {"components_city"}),  # the harbour is water, no district
 ]
 
 
