@@ -20,6 +20,7 @@ QUESTIONS = [
     ("what does a site do", "start_site"),  # the Site's effect, not the ruling on running out of Sites
     ("how do i reveal a crime plan card", "summary_holmes"),
     ("how does holmes uncover the crime", "summary_holmes"),  # how a card is revealed, not Holmes' victory
+    ("every crime card is face up but the clock reached 12, who won", "end_draw"),  # not Moriarty's victory
 ]
 
 

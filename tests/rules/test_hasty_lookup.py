@@ -50,6 +50,8 @@ def hasty_index() -> RulesIndex:
     # content round two: the one card a turn asked as a count, and the draw asked by its moment
     ("can i play two cards", "turn_play"),
     ("do i draw at the end of my turn", "turn_draw"),
+    ("how do i keep my suspect safe", "cards_protect"),
+    ("when do i lose", "review_elimination"),  # the basic game, not the Traitor's ruling
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

@@ -40,6 +40,9 @@ QUESTIONS = {
         ("origin got led and i hold a location and an event, which do i have to play", "follow_two_marks"),
         ("when do the enforcers put down their cards", "plot_enforcers"),  # not when the hidden card is shown
         ("am i allowed to check what's already been played", "faq_look_discards"),  # a ruling where the rulebook is silent
+        ("must i follow suit", "follow_mark"),  # a trick-taker's words for following the lead's mark
+        ("do enforcers have to match the lead", "follow_mark"),
+        ("do the other two draw", "turn_enforcers_never_draw"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
