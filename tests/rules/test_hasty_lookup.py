@@ -47,6 +47,11 @@ def hasty_index() -> RulesIndex:
     # questions no entry answered before: bluffing, Winifred Saltash's discard against the draw
     ("can i fib about my suspect", "faq_bluffing"),
     ("the landlady made me discard, is that before i draw my cards back", "faq_power_discard_first"),
+    # content round two: the one card a turn asked as a count, and the draw asked by its moment
+    ("can i play two cards", "turn_play"),
+    ("do i draw at the end of my turn", "turn_draw"),
+    ("how do i keep my suspect safe", "cards_protect"),
+    ("when do i lose", "review_elimination"),  # the basic game, not the Traitor's ruling
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

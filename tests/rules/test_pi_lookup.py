@@ -28,6 +28,13 @@ TABLE_QUESTIONS = [
     ("can i just flip the top card of the evidence deck", {"evidence_take"}),
     ("someone took an evidence card, do we put a new one out", {"evidence_refill"}),
     ("can i use an investigator on a district with no suspect", {"investigate_empty_slots", "investigate_place"}),
+    # round two: a card told by its picture, and the words of a shared 7, the deck's make-up and the evidence deck
+    ("which crime has the barrel on it", {"bootlegging"}),
+    ("the suspect with the horse head", {"slim_coyle"}),
+    ("two of us both got 7, how much does the next person to solve get", {"scoring_same_turns"}),
+    ("is there an evidence card for every single district", {"components_cards"}),
+    ("where do the leftover evidence cards go", {"setup_evidence"}),
+    ("can i put an investigator on the harbour", {"components_city"}),  # the harbour is water, no district
 ]
 
 

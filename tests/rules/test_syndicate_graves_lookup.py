@@ -34,6 +34,15 @@ QUESTIONS = {
         ("do enforcers play face up", "plot_enforcers"),
         ("how many people play the syndicate", "setup_players"),  # not the credits, which name the game
         ("i've got two cards that follow, which one do i play", "follow_mark"),
+        ("is an ace one suit or two", "decktet_deck"),  # the deck entry tells who carries one suit
+        ("i couldnt follow and threw something else, does that add to our total", "count_mark_lead"),
+        ("does the mastermind go before the enforcers", "plot_lead"),
+        ("origin got led and i hold a location and an event, which do i have to play", "follow_two_marks"),
+        ("when do the enforcers put down their cards", "plot_enforcers"),  # not when the hidden card is shown
+        ("am i allowed to check what's already been played", "faq_look_discards"),  # a ruling where the rulebook is silent
+        ("must i follow suit", "follow_mark"),  # a trick-taker's words for following the lead's mark
+        ("do enforcers have to match the lead", "follow_mark"),
+        ("do the other two draw", "turn_enforcers_never_draw"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -49,6 +58,11 @@ QUESTIONS = {
         ("when is a location scored", "resolve_totals"),
         ("when is the case over", "resolve_last_location"),  # the case, not the game
         ("does a card i play into my pile use its power", "turn_played_abilities"),
+        ("can i play this game by myself", "setup_players"),  # solo is a player count, not a card
+        ("where on the location card is the trump", "components_location_card"),
+        ("do we add up both cases to get the winner", "end_winner"),  # the game, not the second case
+        ("can i skip playing cards and only use an ability", "turn_play_or_pass"),
+        ("how do i know whos the mastermind", "case_guess"),  # the guess, not the Knows All variant
     ],
 }
 

@@ -1,0 +1,35 @@
+"""Table questions about Clash of Minds find the entry that answers them first.
+
+Each question is phrased as a player types it, and each came second or lower before the issue-20 content
+round two added the player's words to the entries in cards/clash/rules.yaml.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.rules.cards import load_database
+from casebook.rules.search import RulesIndex
+
+QUESTIONS = [
+    ("is there a team mode for 4", "setup_players"),  # teams are a player count, not the Agents mode
+    ("how many felonies are there", "components"),  # the box's count, not Moriarty's deal
+    ("what order does a round go in again", "stage_overview"),
+    ("in the final turn who turns over their action card first", "final_reveal"),
+    ("at what point do we check whether anyone has won", "archiving"),
+    ("what does a site do", "start_site"),  # the Site's effect, not the ruling on running out of Sites
+    ("how do i reveal a crime plan card", "summary_holmes"),
+    ("how does holmes uncover the crime", "summary_holmes"),  # how a card is revealed, not Holmes' victory
+    ("every crime card is face up but the clock reached 12, who won", "end_draw"),  # not Moriarty's victory
+]
+
+
+@pytest.fixture(scope="module")
+def index() -> RulesIndex:
+    return RulesIndex.build([load_database("clash")])
+
+
+@pytest.mark.parametrize(("ask", "answer"), QUESTIONS)
+def test_answer_comes_first(index: RulesIndex, ask: str, answer: str) -> None:
+    hits = index.search(ask, game="clash", limit=3)
+    assert hits and hits[0].entry.id == answer, [h.entry.id for h in hits]
