@@ -22,6 +22,7 @@ from casebook.generator.layouts import (
     Path_,
     PreparedElement,
     PreparedLayout,
+    compiled,
     is_template,
     prepare,
 )
@@ -90,6 +91,19 @@ class Face:
         return self.store.get(self.back_key)
 
 
+def _per_copy(value: Any) -> bool:
+    """Whether a templated value may render otherwise for each copy of a repeated element: it reads the copy's
+    `i`, may draw at random (Jinja2's `random` filter, `lipsum`), or does not compile (said at each copy, as ever)."""
+    if isinstance(value, list):
+        return any(_per_copy(v) for v in value)
+    if isinstance(value, dict):
+        return any(_per_copy(v) for v in value.values())
+    if not is_template(value):
+        return False
+    found = compiled(str(value))
+    return found is None or "random" in value or "lipsum" in value or any(path[0] == "i" for path in found.paths)
+
+
 def card_context(card: Card, fields: dict[str, Any]) -> dict[str, Any]:
     """A card's fields for templates; declared fields it leaves out are None, others undefined."""
     ctx: dict[str, Any] = dict.fromkeys(fields)
@@ -149,6 +163,9 @@ class Composer:
         self._shared_keys: dict[str, str] = {}  # by the parts a layout's keys start with
         self._plans: dict[int, tuple[PreparedLayout, Any, str, tuple[str, ...], tuple[PreparedElement, ...]]] = {}
         self._globals = lib.env.globals
+        # while an element's copies are drawn (repeat): its keys the same for every copy, and their values as rendered
+        self._once: tuple[PreparedElement, frozenset[str], dict[str, str]] | None = None
+        self._same_per_copy: dict[int, tuple[PreparedElement, frozenset[str]]] = {}  # by id(element), kept with it
         # an element's drawing by what its templates read: the cards that agree on it share it (a deck's frame, its
         # suit's emblem); by id(element), kept with the element so that the id stays its own
         self._drawn: dict[int, tuple[PreparedElement, dict[tuple[Any, ...], tuple[Item, ...]]]] = {}
@@ -412,6 +429,15 @@ class Composer:
         if key not in pe.data:
             return default
         if key in pe.templated:
+            once = self._once
+            if once is not None and once[0] is pe and key in once[1]:
+                done = once[2].get(key)
+                if done is None:
+                    value = self._render(pe.data[key], pe.el, key, ctx, who)
+                    if isinstance(value, str):  # (a list or mapping is made anew for each copy, as ever)
+                        once[2][key] = value
+                    return value
+                return done
             return self._render(pe.data[key], pe.el, key, ctx, who)
         return pe.data[key]
 
@@ -464,11 +490,23 @@ class Composer:
             except (ValueError, TypeError, IndexError):
                 self.problems.add(pe.el.places.get("step", pe.el.place), f"{who}: step must be [dx, dy]", "step: [6mm, 0]")
                 raise _Skip from None
-        for i in range(count):
-            local = self._context({**ctx.parent, "i": i}) if "repeat" in data else ctx
-            if pe.when_per_copy and not self._truthy(pe, local, who):
-                continue
-            self._draw(scene, pe, local, who, w, h, b, step[0] * i, step[1] * i)
+        if count > 1:  # what reads neither `i` nor chance is rendered once, for the first copy, not once a copy
+            self._once = (pe, self._same_for_copies(pe), {})
+        try:
+            for i in range(count):
+                local = self._context({**ctx.parent, "i": i}) if "repeat" in data else ctx
+                if pe.when_per_copy and not self._truthy(pe, local, who):
+                    continue
+                self._draw(scene, pe, local, who, w, h, b, step[0] * i, step[1] * i)
+        finally:
+            self._once = None
+
+    def _same_for_copies(self, pe: PreparedElement) -> frozenset[str]:
+        """The templated keys of a repeated element that render alike for every copy."""
+        held = self._same_per_copy.get(id(pe))
+        if held is None or held[0] is not pe:
+            held = self._same_per_copy[id(pe)] = (pe, frozenset(k for k in pe.templated if not _per_copy(pe.data[k])))
+        return held[1]
 
     def _truthy(self, pe: PreparedElement, ctx: Context, who: str) -> bool:
         return str(self._get(pe, "when", ctx, who)).strip().lower() not in FALSY

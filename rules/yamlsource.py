@@ -712,6 +712,7 @@ class ParseCache:
 
     def __init__(self) -> None:
         self._folder: Path | None | object = _UNSET  # found when first asked for
+        self._kept: int | None = None  # entries in the folder as last counted, plus those written since
 
     def folder(self) -> Path | None:
         if self._folder is _UNSET:
@@ -767,28 +768,53 @@ class ParseCache:
                 with contextlib.suppress(OSError):
                     tmp.unlink()
             else:
-                _prune(folder)
+                self._written(folder)
         return tree
 
+    def _written(self, folder: Path) -> None:
+        """Count a new entry; past MAX_KEPT, prune. The folder is listed (names only) once a process, not
+        once an entry: a count gone stale by other processes' builds is put right when it comes to pruning."""
+        if self._kept is None:
+            self._kept = _count(folder)
+        else:
+            self._kept += 1
+        if self._kept > MAX_KEPT:
+            self._kept = _prune(folder)
 
-MAX_KEPT = 1000  # parsed files kept in the cache; a new one past it lets go of the older half
+
+MAX_KEPT = 1000  # parsed files kept in the cache; a new one past it prunes the oldest, down to 80 % of it
+PRUNED_TO = 0.8  # in batches: the next prune is a fifth of MAX_KEPT new entries away
 
 
-def _prune(folder: Path) -> None:
+def _count(folder: Path) -> int:
+    """The entries in the cache folder, by name (no file is looked into)."""
+    import os
+
+    try:
+        with os.scandir(folder) as found:
+            return sum(1 for e in found if not e.name.startswith("."))
+    except OSError:
+        return 0
+
+
+def _prune(folder: Path) -> int:
     """Keep the cache from growing without end (every folder a deck was ever built from leaves its files):
-    past MAX_KEPT entries, the older half by the time each was written goes."""
+    past MAX_KEPT entries, the oldest by the time each was written go, down to PRUNED_TO of MAX_KEPT.
+    Returns how many are kept."""
     import os
 
     try:
         with os.scandir(folder) as found:
             entries = [(e.stat().st_mtime_ns, e.path) for e in found if e.is_file() and not e.name.startswith(".")]
     except OSError:
-        return
+        return 0
     if len(entries) <= MAX_KEPT:
-        return
-    for _, path in sorted(entries)[:len(entries) // 2]:
+        return len(entries)
+    keep = int(MAX_KEPT * PRUNED_TO)
+    for _, path in sorted(entries)[:len(entries) - keep]:
         with contextlib.suppress(OSError):
             os.unlink(path)
+    return keep
 
 
 PARSE_CACHE = ParseCache()

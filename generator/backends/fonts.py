@@ -12,6 +12,7 @@ family and style in each file's own name table: a game's own file wins a name bo
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import struct
 from dataclasses import dataclass, field
@@ -246,6 +247,58 @@ def read_font(path: Path) -> GameFont | RefusedFont:
                     bool(mac_style & 1 or selection & 32), bool(mac_style & 2 or selection & 1))
 
 
+def checked_font(path: Path) -> GameFont | RefusedFont:
+    """read_font(path), kept in the user's cache (rules/yamlsource.py cache_folder) for a usable font: a build
+    does not parse with both backends' readers, on every run, each display face its layouts may name.
+
+    An entry is named for the file's absolute path, size and time of change (as GameFonts.fingerprint
+    tells a font's edit), under a folder named for this module's code and ReportLab's and Pillow's
+    versions. A refused font is never kept: its message is said on every run."""
+    import os
+    import pickle
+
+    from casebook.rules.yamlsource import _prune
+
+    folder = _font_cache()
+    if folder is None:
+        return read_font(path)
+    try:
+        st = path.stat()
+        where = path.resolve()
+    except OSError:
+        return read_font(path)  # says it cannot be read
+    entry = folder / hashlib.sha1(f"{where}\0{st.st_size}\0{st.st_mtime_ns}".encode()).hexdigest()
+    try:
+        with open(entry, "rb") as f:
+            kept = pickle.load(f)
+        if isinstance(kept, GameFont) and kept.path == path:
+            return kept
+    except Exception:  # noqa: BLE001 - none kept yet, or an entry cut short, corrupt or of another make
+        pass
+    got = read_font(path)
+    if isinstance(got, GameFont):
+        tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(tmp, entry)  # whole or not at all
+        except (OSError, pickle.PicklingError):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        else:
+            _prune(folder)  # a new font file (or an edit of one): rare
+    return got
+
+
+@cache
+def _font_cache() -> Path | None:
+    import PIL  # its package alone (the version), not PIL.Image
+
+    from casebook.rules.yamlsource import cache_folder
+
+    return cache_folder("fonts", (Path(__file__),), f"{reportlab.Version} {PIL.__version__}")
+
+
 def _pillow_names(path: Path) -> tuple[str, ...]:
     """The names FreeType reads from a font ReportLab cannot use (a CFF OpenType), for a clearer message."""
     try:
@@ -296,7 +349,7 @@ class GameFonts:
         if self._fonts is None:
             self._fonts = []
             for path in self.files():
-                got = read_font(path)
+                got = checked_font(path)
                 if isinstance(got, RefusedFont):
                     self.refused.append(got)
                     continue

@@ -201,6 +201,36 @@ def test_corrupt_truncated_and_oversized_files_are_refused_with_their_path(tmp_p
         assert f"refused: {name} (" in str(exc.value)
 
 
+def test_a_checked_font_is_kept_and_read_again_when_its_file_changes(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each build checks every display face with both backends' readers: kept in the user's cache, by the
+    file's path, size and time of change; a refused file is checked (and said) on every run."""
+    (tmp_path / "game").mkdir()
+    shutil.copy(BOOK, tmp_path / "game" / "body.ttf")
+    (tmp_path / "game" / "cut.ttf").write_bytes(BOOK.read_bytes()[:4000])
+    read: list[str] = []
+    original = fonts.read_font
+
+    def counting(path: Path) -> object:
+        read.append(path.name)
+        return original(path)
+
+    monkeypatch.setattr(fonts, "read_font", counting)
+    monkeypatch.setattr(fonts, "_font_cache", lambda: tmp_path / "cache")
+    first = GameFonts(tmp_path / "game")
+    assert [f.name for f in first.fonts] == ["DejaVu Serif Book"] and len(first.refused) == 1
+    again = GameFonts(tmp_path / "game")  # a new run
+    assert again.fonts == first.fonts and again.refused == first.refused
+    assert again.resolve("DejaVu Serif") == first.resolve("DejaVu Serif")
+    assert read == ["body.ttf", "cut.ttf", "cut.ttf"]
+    shutil.copy(BOLD, tmp_path / "game" / "body.ttf")  # edited: another size and time
+    assert [f.name for f in GameFonts(tmp_path / "game").fonts] == ["DejaVu Serif Bold"]
+    assert read[3:] == ["body.ttf", "cut.ttf"]
+    monkeypatch.setattr(fonts, "_font_cache", lambda: None)  # CASEBOOK_CACHE_DIR empty: nothing kept
+    assert [f.name for f in GameFonts(tmp_path / "game").fonts] == ["DejaVu Serif Bold"]
+    assert read[5:] == ["body.ttf", "cut.ttf"]
+
+
 # --- through the command: validate and build ---------------------------------------------------------
 
 

@@ -100,3 +100,57 @@ def test_a_deck_of_different_names_keeps_a_bounded_number_of_drawings(tiny, monk
     composer, keys = composed("moth", cards, layouts)
     assert len(set(keys)) == n + 1
     assert max(len(d) for _, d in composer._drawn.values()) == compose.SHARED_PER_ELEMENT
+
+
+REPEATED = '''  - id: dots
+    type: rect
+    repeat: 5
+    x: "{{ 2 + 3 * i }}"
+    y: "{{ 40 + 1 }}"
+    w: "{{ 1 + 1 }}"
+    h: 2
+    fill: "{{ vars.line }}"
+  - id: spots
+    type: rect
+    repeat: 5
+    x: "{{ [1, 2, 3, 4, 5, 6, 7, 8, 9] | random }}"
+    y: 50
+    w: 1
+    h: 1
+'''
+
+
+def test_a_repeated_elements_templates_that_read_no_copy_render_once(tiny, monkeypatch):
+    """A repeat's copies differ only in `i`: a template that reads neither it nor chance renders once for all
+    the copies (a board's hundreds of pattern marks), and the drawing is what rendering it for each copy gives."""
+    cards, layouts = tiny
+    back = layouts / "moth" / "back.yaml"
+    back.write_text(back.read_text(encoding="utf-8") + REPEATED, encoding="utf-8")
+    rendered: dict[tuple[str, str], int] = {}
+    original = Composer._render
+
+    def counting(self, value, el, key, ctx, who):  # type: ignore[no-untyped-def]
+        name = (str(el.data.get("id")), key)
+        rendered[name] = rendered.get(name, 0) + 1
+        return original(self, value, el, key, ctx, who)
+
+    monkeypatch.setattr(Composer, "_render", counting)
+    composer, keys = composed("moth", cards, layouts)
+    drawn = rendered[("dots", "x")] // 5  # the times the element was drawn: each copy's x is its own
+    assert drawn >= 1 and rendered[("dots", "x")] == 5 * drawn
+    assert rendered[("dots", "y")] == rendered[("dots", "w")] == rendered[("dots", "fill")] == drawn
+    assert rendered[("spots", "x")] == 5 * drawn  # chance: each copy draws its own
+    back_scene = next(composer.store.get(k) for k in keys if composer.store.get(k) is not None
+                      and any(getattr(item, "y", None) == 41 + composer.bleed for item in composer.store.get(k).items))
+    dots = [item for item in back_scene.items if getattr(item, "y", None) == 41 + composer.bleed]
+    assert [round(d.x - composer.bleed, 6) for d in dots] == [2, 5, 8, 11, 14] and {d.w for d in dots} == {2}
+    rendered.clear()
+    monkeypatch.setattr(Composer, "_same_for_copies", lambda self, pe: frozenset())  # every copy renders all
+    alone, same_keys = composed("moth", cards, layouts)
+    assert rendered[("dots", "y")] == 5 * drawn
+    assert same_keys == keys
+
+    def drawing(scene):  # type: ignore[no-untyped-def]
+        return [item for item in scene.items if getattr(item, "y", None) != 50 + composer.bleed]  # but chance's spots
+
+    assert all(drawing(composer.store.get(k)) == drawing(alone.store.get(k)) for k in dict.fromkeys(keys))

@@ -155,7 +155,7 @@ def test_pictures_are_kept_parsed_and_a_corrupt_entry_is_ignored(tmp_path: Path,
     assert load_library(LAYOUTS_DIR, problems).symbols == plain and not problems
 
 
-def test_the_cache_lets_go_of_its_older_half_past_its_limit(tmp_path: Path, counted: list[Path],
+def test_the_cache_lets_go_of_its_oldest_past_its_limit(tmp_path: Path, counted: list[Path],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(yamlsource, "MAX_KEPT", 4)
     paths = []
@@ -169,6 +169,34 @@ def test_the_cache_lets_go_of_its_older_half_past_its_limit(tmp_path: Path, coun
             if entry.is_file() and entry.stat().st_mtime_ns > 10**12:
                 os.utime(entry, ns=((i + 1) * 10**9, (i + 1) * 10**9))
     entries = [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
-    assert len(entries) == 3  # the fifth went past 4: the older half (2) let go
+    assert len(entries) == 3  # the fifth went past 4: the oldest let go, down to 80 % of 4
     ParseCache().load(paths[-1], Problems(), packed="cards")  # the newest is still kept
     assert len(counted) == 5
+
+
+def test_the_cache_folder_is_listed_once_a_run_and_pruned_in_batches(tmp_path: Path, counted: list[Path],
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new entry does not list the whole folder again (seconds, on a busy machine, for 1,000 files):
+    one listing a run, and past the limit a prune down to 80 %, so the next is a fifth of the limit away."""
+    monkeypatch.setattr(yamlsource, "MAX_KEPT", 10)
+    listings: list[str] = []
+    scandir = os.scandir
+
+    def listing(folder: str | Path) -> object:
+        listings.append(str(folder))
+        return scandir(folder)
+
+    monkeypatch.setattr(os, "scandir", listing)
+    cache = ParseCache()  # one run
+    sizes = []
+    for i in range(14):
+        path = tmp_path / f"deck{i}.yaml"
+        path.write_text(f"cards:\n  - {{id: a{i}, name: Moth}}\n")
+        cache.load(path, Problems(), packed="cards")
+        sizes.append(len(os.listdir(cache.folder())))  # (not os.scandir, counted)
+    assert sizes == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 8, 9, 10, 8]  # pruned to 8 on the 11th and the 14th
+    assert len(listings) == 3  # the first entry's count, then one for each prune
+    other = ParseCache()  # a new run counts the folder once, as other runs may have added to it
+    other.load(tmp_path / "deck0.yaml", Problems(), packed="cards")  # pruned: written again
+    other.load(tmp_path / "deck1.yaml", Problems(), packed="cards")
+    assert len(listings) == 4 and len(counted) == 16
