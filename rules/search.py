@@ -79,7 +79,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -242,69 +242,112 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 QUERY_FILLERS = frozenset(["only", "now"])
 
 _FEW = r"(?:two|three|four|five|six|seven|eight|[2-8])"
-# Players' words at the table, read as the rules' (in queries only): "my suspect" is the player's
-# own, secret suspect.
-TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
-    # (a word of its own, "mysuspect", that leans to "secret" at a share: see ONE_WAY_SYNONYMS)
-    (re.compile(r"\b(my|your|own)\s+(own\s+)?suspects?\b"), r"\1 \2suspect mysuspect"),
-    # "when does a review happen" asks what triggers one
-    (re.compile(r"\b(when\s+(?:does|do|will|can|is|are)\b.*?\b)happen(?:s|ed)?\b"), r"\1trigger"),
-    # "how many cards do we play with": what the game uses
-    (re.compile(r"\b(?:play|plays|playing)\s+with\b"), "use"),
-    # "what comes in the box", "how many tokens come with it": the components
-    (re.compile(r"\b(?:in|inside)\s+the\s+box\b|\bcomes?\s+with\b"), "components"),
-    # "what's the point of the face down card": why it is there, not the points it scores
-    (re.compile(r"\b(?:what|whats|what\s+is|is\s+there|any)\s+(?:the\s+|a\s+)?point\s+(?:of|in|to)\b"), "why"),
-    # "can my neighbour lie": another player, who the question is not about (a district's neighbours stay
-    # adjacent ones)
-    (re.compile(r"\b(?:my|your|his|her|their|our)\s+neighbou?rs?\b"), "someone"),
-    # "what is next to the Rail Yards", "which districts touch Downtown": what is adjacent
-    (re.compile(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b"),
-     "adjacent"),
-    # "it ended in a draw", "was it a draw": a tie (a drawn card is not)
-    (re.compile(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b"), "tie"),
-    # "both sides add up to the same", "the same total": equal totals
-    (re.compile(r"\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b|\bthe\s+same\s+(?:total|score|points)\b"), "tie"),
-    # "can four of us play", "can six people play": how many may play
-    (re.compile(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"),
-     "how many players"),
-    # "two of us solved": players
-    (re.compile(rf"\b({_FEW})\s+of\s+us\b"), r"\1 players"),
-    # "my go", "skip their go", "on the same go": a turn
-    (re.compile(r"\b(my|your|their|his|her|our|same|next|a|one|each|every)\s+go\b"), r"\1 turn"),
-    # "Moriarty's 2 up", "up by 3": ahead
-    (re.compile(r"\bup\s+by\b"), "ahead by"),
-    (re.compile(rf"\b({_FEW}|one)\s+up\b"), r"ahead by \1"),
-    # "max players?", "minimum number of players": the player count
-    (re.compile(r"\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b"),
-     "how many players"),
-    # "can I play this by myself", "on my own" (not "on my own suspect"), "single player": the player count
-    (re.compile(r"\b(?:by\s+(?:myself|yourself|ourselves)|on\s+(?:my|your)\s+own\b(?!\s+[a-z])|single[\s-]player|one[\s-]player)\b"),
-     "solo players"),
+_OUT_VERB = r"(?:work|works|worked|working|figure|figures|figured|figuring)\s+out"
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One rewrite of players' words into the rules' words: a phrase (a regular expression over normalised,
+    lower-case text), what replaces it (a template, or a function of the match), the question it exists for,
+    and whether it reads queries only ("query") or every text, the index's too ("all")."""
+
+    phrase: re.Pattern[str]
+    replacement: str | Callable[[re.Match[str]], str]
+    example: str
+    scope: str = "query"
+
+
+def _rw(phrase: str, replacement: str | Callable[[re.Match[str]], str], example: str, scope: str = "query") -> Rewrite:
+    return Rewrite(re.compile(phrase), replacement, example, scope)
+
+
+# Every rewrite, in the order it is made: the "query" rows turn players' words at the table into the rules'
+# words (queries only); the "all" rows then read every text, queries and rules alike, so that a phrase means
+# one thing wherever it is written. tests/rules/test_search_rewrites.py runs each row's example.
+REWRITES: tuple[Rewrite, ...] = (
+    # "my suspect" is the player's own, secret suspect (a word of its own, "mysuspect", that leans to
+    # "secret" at a share: see ONE_WAY_SYNONYMS)
+    _rw(r"\b(my|your|own)\s+(own\s+)?suspects?\b", r"\1 \2suspect mysuspect", "can i play a card on my suspect"),
+    # what triggers a review
+    _rw(r"\b(when\s+(?:does|do|will|can|is|are)\b.*?\b)happen(?:s|ed)?\b", r"\1trigger",
+        "when does a review happen"),
+    # what the game uses
+    _rw(r"\b(?:play|plays|playing)\s+with\b", "use", "how many cards do we play with"),
+    # the components
+    _rw(r"\b(?:in|inside)\s+the\s+box\b|\bcomes?\s+with\b", "components", "what comes in the box"),
+    # why the thing is there, not the points it scores
+    _rw(r"\b(?:what|whats|what\s+is|is\s+there|any)\s+(?:the\s+|a\s+)?point\s+(?:of|in|to)\b", "why",
+        "whats the point of the face down card"),
+    # another player, who the question is not about (a district's neighbours stay adjacent ones, below)
+    _rw(r"\b(?:my|your|his|her|their|our)\s+neighbou?rs?\b", "someone", "can my neighbour lie about his case"),
+    # what is adjacent
+    _rw(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b",
+        "adjacent", "which districts touch downtown"),
+    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total"
+    _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
+        r"|\bthe\s+same\s+(?:total|score|points)\b", "tie", "what if both sides add up to the same"),
+    # how many may play: "can four of us play", "can six people play", "max players?", "minimum number of players"
+    _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"
+        r"|\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b",
+        "how many players", "can four of us play"),
+    # players
+    _rw(rf"\b({_FEW})\s+of\s+us\b", r"\1 players", "two of us solved on the same turn"),
+    # a turn: "my go", "skip their go", "on the same go"
+    _rw(r"\b(my|your|their|his|her|our|same|next|a|one|each|every)\s+go\b", r"\1 turn", "who skips their go"),
+    # ahead: "Moriarty's up by 3", "Moriarty's 2 up"
+    _rw(r"\bup\s+by\b", "ahead by", "moriarty is up by 3 in a thread"),
+    _rw(rf"\b({_FEW}|one)\s+up\b", r"ahead by \1", "moriarty is 2 up in a thread"),
+    # the player count: "can I play this by myself", "on my own" (not "on my own suspect"), "single player"
+    _rw(r"\b(?:by\s+(?:myself|yourself|ourselves)|on\s+(?:my|your)\s+own\b(?!\s+[a-z])|single[\s-]player"
+        r"|one[\s-]player)\b", "solo players", "can i play this by myself"),
     # "I figured out which tile it is": I know it; "how do we work out the winner": finding out says nothing
     # of what is asked about (neither is work)
-    (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b(?=\s+(?:which|what|who|where|whose)\b)"),
-     "know"),
-    (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b"), ""),
-    # "can I put my card on any suspect": playing it there
-    (re.compile(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b"),
-     r"play \1 \2"),
-    # "can we play 2v2", "3 vs 1": a player count
-    (re.compile(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b"), r"\1 against \2 players"),
-    # "get rid of a card": discard it
-    (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
-    # "who takes the first turn" asks who goes first, not about the first round
-    (re.compile(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b"), "goes first"),
-    # "who plays first", "who starts": who goes first, not the first round's rules
-    (re.compile(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b"), "who goes first"),
+    _rw(rf"\b{_OUT_VERB}\b(?=(\s+(?:which|what|who|where|whose)\b)?)", lambda m: "know" if m.group(1) else "",
+        "i worked out which tile my disc is for"),
+    # playing it there
+    _rw(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b",
+        r"play \1 \2", "can i put my card on any suspect"),
+    # a player count: "can we play 2v2", "3 vs 1"
+    _rw(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b", r"\1 against \2 players", "can we play 2v2"),
+    # discard it
+    _rw(r"\bget(?:s|ting)?\s+rid\s+of\b", "discard", "can i get rid of a card"),
+    # who goes first, not the first round's rules: "who takes the first turn", "who plays first", "who starts"
+    _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
+        "who takes the first turn"),
+    _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b", "who goes first", "who starts"),
+    # --- every text ---
+    # "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word and the
+    # "t" a lone letter, so "can't be played" would lose its sense entirely
+    _rw(r"\bcan(?:['\u2019]t|t|\s+not)\b", "cannot", "why can't i play this card here", "all"),
+    # "run out (of)" is "out (of)": "I ran out of cubes" is about cubes, as the rules' "out of cards"
+    _rw(r"\b(?:run|runs|ran|running)\s+out\b", "out", "i ran out of cubes", "all"),
+    # "U-Turn", "X-ray": a lone letter joined to its word is one word ("uturn"), not a dropped letter and "turn"
+    _rw(r"\b([a-z])-(?=[a-z]{2})", r"\1", "what does the u-turn do", "all"),
+    # "face up" and "face down" (or "face-down") are one word each: "up" alone would match "add up"
+    _rw(r"\bface[\s-]+(up|down)\b", r"face\1", "does the face down card count", "all"),
+    # "face card" (a personality, a court card) is one word: not a face-down or face-up card (nor Hasty's
+    # About Face card)
+    _rw(r"(?<!about\s)\bface[\s-]+cards?\b", "facecard", "how many face cards are there", "all"),
+    # "set up" (or "set-up") is the setup, not a set of cards: "how do we set up" asks for the Setup rules
+    _rw(r"\b(?:set|sets|setting)[\s-]+up\b", "setup", "how do we set up", "all"),
+    # "have to", "need to", "got to" are "must": an obligation is what the following rules speak of
+    _rw(r"\b(?:have|has|had|need|needs|got)\s+to\b", "must", "do i have to follow", "all"),
 )
 
 
-def _table_words(query: str) -> str:
-    text = normalize(query)
-    for pattern, replacement in TABLE_PHRASES:
-        text = pattern.sub(replacement, text)
+_REWRITES_BY_SCOPE = {scope: tuple(row for row in REWRITES if row.scope == scope) for scope in ("query", "all")}
+
+
+def rewrite(text: str, scope: str, rows: Iterable[Rewrite] | None = None) -> str:
+    """The text with every rewrite of a scope ("query" or "all") made in order (of `rows`, by default all of
+    REWRITES)."""
+    for row in _REWRITES_BY_SCOPE[scope] if rows is None else (row for row in rows if row.scope == scope):
+        text = row.phrase.sub(row.replacement, text)
     return text
+
+
+def _table_words(query: str) -> str:
+    return rewrite(normalize(query), "query")
 
 
 # Verbs that say little of what a question is about ("how many discs do I get"): they count, but
@@ -360,7 +403,7 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
 # Words that point to others but not back: a drawn game is a tie, but a player who asks about
 # a tie does not mean drawing cards (nor does "draw" alone, mostly: the tie rules list it).
 ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
-    (0.5, ("mysuspect",), ("secret",)),  # "my suspect" (TABLE_PHRASES) is the secret one
+    (0.5, ("mysuspect",), ("secret",)),  # "my suspect" (REWRITES) is the secret one
     (0.6, ("drawn",), ("tie", "equal")),
     (0.4, ("get", "gets"), ("take",)),  # "who gets the evidence"
     (0.5, ("same",), ("equal", "tie")),  # "the same total"
@@ -489,40 +532,8 @@ def stem(word: str) -> str:
     return w
 
 
-# "face up" and "face down" (or "face-down") are one word each: "up" alone would match "add up"
-_FACE = re.compile(r"\bface[\s-]+(up|down)\b")
-
-
-# "have to", "need to", "got to" are "must": an obligation is what the following rules speak of
-_MUST = re.compile(r"\b(?:have|has|had|need|needs|got)\s+to\b")
-
-
-# "set up" (or "set-up") is the setup, not a set of cards: "how do we set up" asks for the Setup rules
-_SET_UP = re.compile(r"\b(?:set|sets|setting)[\s-]+up\b")
-
-
-# "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word
-# and the "t" a lone letter, so "can't be played" would lose its sense entirely
-_CANNOT = re.compile(r"\bcan(?:['\u2019]t|t|\s+not)\b")
-
-
-# "run out (of)" is "out (of)": "I ran out of cubes" is about cubes, as the rules' "out of cards"
-_RUN_OUT = re.compile(r"\b(?:run|runs|ran|running)\s+out\b")
-
-
-# "U-Turn", "X-ray": a lone letter joined to its word is one word ("uturn"), not a dropped letter and "turn"
-_LETTER_HYPHEN = re.compile(r"\b([a-z])-(?=[a-z]{2})")
-
-
-# "face card" (a personality, a court card) is one word: not a face-down or face-up card (nor Hasty's
-# About Face card)
-_FACE_CARD = re.compile(r"(?<!about\s)\bface[\s-]+cards?\b")
-
-
 def _words(text: str) -> list[str]:
-    text = _LETTER_HYPHEN.sub(r"\1", _RUN_OUT.sub("out", _CANNOT.sub("cannot", normalize(text))))
-    text = _SET_UP.sub("setup", _FACE_CARD.sub("facecard", _FACE.sub(r"face\1", text)))
-    return _WORD.findall(_MUST.sub("must", text))
+    return _WORD.findall(rewrite(normalize(text), "all"))
 
 
 def tokenize(text: str) -> list[str]:
