@@ -579,6 +579,20 @@ def asks_somewhere(text: str) -> bool:
                                     for clause in (_words(part) for part in _CLAUSE.split(text)[1:]))
 
 
+def told_and_asked(text: str) -> tuple[list[str], list[str]] | None:
+    """A query that tells what happened before the clause that asks ("they led the ace of moons and I have
+    no moons, what can I play"): the words of the telling clauses and those from the asking one on; None
+    when the query asks from its start (or never)."""
+    if is_question(text):
+        return None
+    parts = _CLAUSE.split(normalize(text))
+    for at, part in enumerate(parts[1:], 1):
+        clause = _words(part)
+        if clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS:
+            return _words(_table_words(" , ".join(parts[:at]))), _words(_table_words(" , ".join(parts[at:])))
+    return None
+
+
 # words that open a clause of a statement as well as a question ("the 7 of moons, if led")
 CLAUSE_LINKS = frozenset(["if", "when", "where", "which", "who", "whom", "whose"])
 
@@ -1128,6 +1142,10 @@ class _GameIndex:
         # happens") asks how they meet: a rule or ruling, not either card
         told = named | self.by_a_one_word_name(raw)
         meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told}) >= 2
+        if not meeting and not card_wanted:
+            # ... and so does a card named only where the player tells what happened (see told_only)
+            told = self.told_only(query)
+            meeting = bool(told)
         # a named card escapes the kind weight only where it has one to escape
         exempt = named if kind_weight and not card_wanted and not meeting else set()
 
@@ -1165,6 +1183,28 @@ class _GameIndex:
                         and matched[f] >= matched[d]:
                     final[f] = max(final[f], final[d] * FAQ_OVER_RULE)
         return [(s, d) for d, s in final.items()]
+
+    def told_only(self, query: str) -> set[int]:
+        """The cards a query names only where it tells what happened, when the clause that asks is not about
+        them ("they led the ace of moons and I have no moons, what can I play"): the situation, not what is
+        asked. A clause that only names a card ("keyhole, does everyone see it") is the topic, not a telling;
+        and a card whose own words hold a word that is asked ("kidnapping came up, how many cards do we
+        draw") may be what settles it."""
+        split = told_and_asked(query)
+        if split is None:
+            return set()
+        telling, asking = split
+
+        def naming(raw: list[str]) -> set[int]:
+            return self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_suit_and_rank(raw) | \
+                self.by_a_rare_name_word(raw) | self.by_a_one_word_name(raw)
+
+        told = naming(telling) - naming(asking)
+        name_words = {form for d in told for w in _words(self.docs[d].name) for form in (stem(w), rank_key(w))}
+        if not told or not {stem(w) for w in telling if w not in STOPWORDS} - name_words:
+            return set()
+        asked = {stem(w) for w in asking if w not in STOPWORDS and w not in QUERY_FILLERS}
+        return {d for d in told if not any(d in self.postings.get(t, {}) for t in asked - name_words)}
 
     def candidates(self, query: str) -> _Candidates | None:
         """Every entry that matches a word of the query, with its BM25F score and what it matched."""
@@ -1260,10 +1300,11 @@ class _GameIndex:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
         ask_same = self.add_asks(expanded[:len(words)], bool(count), scores, matched)
         mass = sum(max((i for _, i in terms.values()), default=0.0) for terms in expanded[:len(words)])
-        for d in self.by_rank_and_suit(raw):
+        told = self.told_only(query)  # a card told of, not asked about, gains no bonus for being named
+        for d in self.by_rank_and_suit(raw) - told:
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
             matched[d] = max(matched.get(d, 0), len(plans))
-        for d in self.by_suit_and_rank(raw):
+        for d in self.by_suit_and_rank(raw) - told:
             scores[d] = scores.get(d, 0.0) + SUIT_FIRST_WEIGHT * mass
         for d in self.by_rank_asked(raw):
             scores[d] = scores.get(d, 0.0) + RANK_ASKED_WEIGHT * mass

@@ -956,3 +956,21 @@ def test_a_card_named_suit_first_is_named(index):
     assert index.search("briefcase 3 puts how many tokens back on")[0].entry.id.endswith("briefcase_3")
     ask = "I ditched my notebook 3 to grab cards off my discards, can it grab itself back"
     assert index.search(ask)[0].entry.id == "faq_discard_order"
+
+
+# --- issue 20, third round ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # a card named where the player tells what happened is the situation: the rule asked about comes first
+    ("syndicate", "they led the ace of moons and i dont have any moons, what can i play", "follow_ace_suit"),
+    ("syndicate", "i led the ace of knots and put a 5 with knots on it face down, does the 5 count",
+     "count_ace_lead"),
+    ("syndicate", "he led the ace of leaves and the other enforcer threw the end, does it count 11 now",
+     "faq_crown_with_ace"),
+    # ... but a clause that only names the card is the topic, and a card whose words hold what is asked
+    # settles it
+    ("hasty", "keyhole, does everyone get to see or just me", "keyhole"),
+    ("hasty", "cornelius brandt got murdered, does everyone draw or just me", "cornelius_brandt"),
+])
+def test_a_card_told_of_before_the_question_is_the_situation_not_the_answer(pi_hasty_index, game, query, expected):
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
