@@ -319,6 +319,9 @@ REWRITES: tuple[Rewrite, ...] = (
     # "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word and the
     # "t" a lone letter, so "can't be played" would lose its sense entirely
     _rw(r"\bcan(?:['\u2019]t|t|\s+not)\b", "cannot", "why can't i play this card here", "all"),
+    # "don't", "dont", "won't", "isnt": the verb and "not" (a function word), not a word "dont" nor "won" (win)
+    _rw(r"\b(do|does|did|is|are|was|were|has|have|had|would|should|could|must|need)n['\u2019]?t\b|\b(wo)n['\u2019]?t\b",
+        lambda m: f"{m.group(1) or 'will'} not", "why dont i get to draw", "all"),
     # "run out (of)" is "out (of)": "I ran out of cubes" is about cubes, as the rules' "out of cards"
     _rw(r"\b(?:run|runs|ran|running)\s+out\b", "out", "i ran out of cubes", "all"),
     # "U-Turn", "X-ray": a lone letter joined to its word is one word ("uturn"), not a dropped letter and "turn"

@@ -974,3 +974,10 @@ def test_a_card_named_suit_first_is_named(index):
 ])
 def test_a_card_told_of_before_the_question_is_the_situation_not_the_answer(pi_hasty_index, game, query, expected):
     assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+
+
+def test_contractions_read_as_the_verb_and_not():
+    """ "won't" is not "won" (read as "win"), and "dont" without its apostrophe is no word of the rules."""
+    assert tokenize("he won't say") == tokenize("he wont say") == tokenize("he will not say") == ["say"]
+    assert tokenize("why dont i get to draw") == tokenize("why don't i get to draw") == ["get", "draw"]
+    assert tokenize("it isnt mine, hasn't he solved") == ["solv"]
