@@ -173,6 +173,9 @@ CARD_BY_RANK_WEIGHT = 1.0
 RANK_ASKED_WEIGHT = 0.5
 # "briefcase 3", "shoeprints 4": a card named suit first is named, with SUIT_FIRST_WEIGHT x the query's idf mass
 SUIT_FIRST_WEIGHT = 0.5
+# ... and "what does the 2 do" names the cards of that rank (as "2 of shoeprints" names one): the words after
+# the rank that ask what they do
+RANK_DOES = frozenset(["do", "does", "mean", "means"])
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
@@ -1137,7 +1140,8 @@ class _GameIndex:
             return []
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
         asked_kind = self.asked_kind(raw)
-        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw))
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw)) \
+            or bool(self.by_rank_alone(raw))
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
         named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw) | \
             self.by_suit_and_rank(raw)
@@ -1368,7 +1372,18 @@ class _GameIndex:
                 named.append({d for held, d in cards if suits <= held})
         # two cards named ("they led the ace of knots and I threw the ace of suns") ask how they meet:
         # a rule, not either card
-        return named[0] if len(named) == 1 else set()
+        return named[0] if len(named) == 1 else set() if named else self.by_rank_alone(raw)
+
+    def by_rank_alone(self, raw: list[str]) -> set[int]:
+        """The cards a question names by their rank alone, asking what they do: "what does the 2 do", "what do
+        the 4s mean"."""
+        if raw[:1] not in (["what"], ["whats"]):
+            return set()
+        for at, word in enumerate(raw[2:-1], 2):
+            rank = rank_key(word[:-1] if re.fullmatch(r"\d+s|aces|crowns", word) else word)
+            if raw[at - 1] == "the" and raw[at + 1] in RANK_DOES and rank in self.by_rank:
+                return {d for _, d in self.by_rank[rank]}
+        return set()
 
     def by_rank_asked(self, raw: list[str]) -> set[int]:
         """The cards of the rank a question asks among: "which 4 is a personality", "which of the 9s are

@@ -981,3 +981,11 @@ def test_contractions_read_as_the_verb_and_not():
     assert tokenize("he won't say") == tokenize("he wont say") == tokenize("he will not say") == ["say"]
     assert tokenize("why dont i get to draw") == tokenize("why don't i get to draw") == ["get", "draw"]
     assert tokenize("it isnt mine, hasn't he solved") == ["solv"]
+
+
+def test_a_rank_alone_names_its_cards_when_asked_what_they_do(index):
+    """ "what does the 2 do": the 2s (every Graves 2 changes the trump), not the rules that say "two" or
+    "second"; "the 2" elsewhere in a question names no card."""
+    assert index.search("what does the 2 do")[0].entry.id.endswith("_2")
+    assert index.search("what does the 2 do")[0].entry.kind == "card"
+    assert not index.search("what happens in the 2nd case")[0].entry.id.endswith("_2")
