@@ -1194,9 +1194,8 @@ class _GameIndex:
     def told_only(self, query: str) -> set[int]:
         """The cards a query names only where it tells what happened, when the clause that asks is not about
         them ("they led the ace of moons and I have no moons, what can I play"): the situation, not what is
-        asked. A clause that only names a card ("keyhole, does everyone see it") is the topic, not a telling;
-        and a card whose own words hold a word that is asked ("kidnapping came up, how many cards do we
-        draw") may be what settles it."""
+        asked. A telling that only says which card ("keyhole, does everyone see it"), or opens with the card
+        ("cornelius brandt got murdered, does everyone draw"), is about it: the topic, not the situation."""
         split = told_and_asked(query)
         if split is None:
             return set()
@@ -1207,11 +1206,12 @@ class _GameIndex:
                 self.by_a_rare_name_word(raw) | self.by_a_one_word_name(raw)
 
         told = naming(telling) - naming(asking)
-        name_words = {form for d in told for w in _words(self.docs[d].name) for form in (stem(w), rank_key(w))}
-        if not told or not {stem(w) for w in telling if w not in STOPWORDS} - name_words:
-            return set()
-        asked = {stem(w) for w in asking if w not in STOPWORDS and w not in QUERY_FILLERS}
-        return {d for d in told if not any(d in self.postings.get(t, {}) for t in asked - name_words)}
+        names = {form for d in told for w in _words(self.docs[d].name) for form in (stem(w), rank_key(w))}
+        said = {stem(w) for w in telling if w not in STOPWORDS} - names
+        if len(said) <= 1 and all(any(d in self.postings.get(t, {}) for d in told) for t in said):
+            return set()  # the telling only says which card: "the detective's notebook 3, how many cards ..."
+        opening = next((w for w in telling if w not in STOPWORDS), "")
+        return set() if {stem(opening), rank_key(opening)} & names else told
 
     def candidates(self, query: str) -> _Candidates | None:
         """Every entry that matches a word of the query, with its BM25F score and what it matched."""

@@ -967,13 +967,18 @@ def test_a_card_named_suit_first_is_named(index):
      "count_ace_lead"),
     ("syndicate", "he led the ace of leaves and the other enforcer threw the end, does it count 11 now",
      "faq_crown_with_ace"),
-    # ... but a clause that only names the card is the topic, and a card whose words hold what is asked
-    # settles it
+    ("hasty", "I played on Hattie Quill's empty pile, does my card get thrown away", "faq_discard_bottom_alone"),
+    ("graves", "he played a 2 of shoeprints at the park and made it trump, does that last for the next location too",
+     "faq_trump_duration"),
+    # ... but a telling that only says which card, or opens with it, is about the card: the topic
     ("hasty", "keyhole, does everyone get to see or just me", "keyhole"),
     ("hasty", "cornelius brandt got murdered, does everyone draw or just me", "cornelius_brandt"),
+    ("graves", "the detectives notebook 3, how many cards do I get back off my discard pile", "detective_notebook_3"),
 ])
-def test_a_card_told_of_before_the_question_is_the_situation_not_the_answer(pi_hasty_index, game, query, expected):
-    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+def test_a_card_told_of_before_the_question_is_the_situation_not_the_answer(pi_hasty_index, graves_db, game, query,
+                                                                          expected):
+    index = RulesIndex.build([graves_db]) if game == "graves" else pi_hasty_index
+    assert index.search(query, game=game)[0].entry.id == expected
 
 
 def test_contractions_read_as_the_verb_and_not():
