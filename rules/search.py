@@ -1147,7 +1147,11 @@ class _GameIndex:
             self.by_suit_and_rank(raw)
         # a question naming two cards or more ("they led the ace of wyrms and I've got the Calamity, what
         # happens") asks how they meet: a rule or ruling, not either card
-        told = named | self.by_a_one_word_name(raw)
+        told = mentioned = named | self.by_a_one_word_name(raw)
+        # a player telling what happened before asking ("I made shoeprints trump with my 2 and he played a
+        # notebook 2, whats trump now") asks for a rule as a question does: a card that only shares its words
+        # (none it names) weighs the question's kind weight
+        shared_weight = QUESTION_KIND_WEIGHT if not kind_weight and asks_somewhere(query) else kind_weight
         meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told}) >= 2
         if not meeting and not card_wanted:
             # ... and so does a card named only where the player tells what happened (see told_only)
@@ -1171,7 +1175,7 @@ class _GameIndex:
                 return KIND_ASKED_RULE_WEIGHT
             if d in found.ask_same:
                 return 1.0  # the question was written for it (ASK_SAME)
-            return kind_weight.get(self.docs[d].kind, 1.0)
+            return (kind_weight if d in mentioned else shared_weight).get(self.docs[d].kind, 1.0)
 
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}

@@ -994,3 +994,10 @@ def test_a_rank_alone_names_its_cards_when_asked_what_they_do(index):
     assert index.search("what does the 2 do")[0].entry.id.endswith("_2")
     assert index.search("what does the 2 do")[0].entry.kind == "card"
     assert not index.search("what happens in the 2nd case")[0].entry.id.endswith("_2")
+
+
+def test_a_told_then_asked_question_weighs_cards_that_only_share_its_words_as_a_question_does(index):
+    """No card is named here ('question mark 2', a two-word suit before its rank, names none): the 2 that only
+    shares the words 'trump' and 'question mark' stands below the ruling, as in any question."""
+    ask = "I made briefcase trump with my 2 and then she played a question mark 2, whats trump now"
+    assert index.search(ask)[0].entry.id == "faq_trump_duration"
