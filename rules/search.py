@@ -1152,7 +1152,10 @@ class _GameIndex:
         # notebook 2, whats trump now") asks for a rule as a question does: a card that only shares its words
         # (none it names) weighs the question's kind weight
         shared_weight = QUESTION_KIND_WEIGHT if not kind_weight and asks_somewhere(query) else kind_weight
-        meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told}) >= 2
+        # a location named by a word of its name that no other name holds ("at the palace") meets a card too
+        places = {d for w in raw if w not in STOPWORDS for d in self.named_by.get(stem(w), [])
+                  if len(self.named_by[stem(w)]) == 1 and self.docs[d].kind == "location"}
+        meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told | places}) >= 2
         if not meeting and not card_wanted:
             # ... and so does a card named only where the player tells what happened (see told_only)
             told = self.told_only(query)
