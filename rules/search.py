@@ -173,6 +173,10 @@ CARD_BY_RANK_WEIGHT = 1.0
 RANK_ASKED_WEIGHT = 0.5
 # "briefcase 3", "shoeprints 4": a card named suit first is named, with SUIT_FIRST_WEIGHT x the query's idf mass
 SUIT_FIRST_WEIGHT = 0.5
+# A question that denies ("why don't I draw", "what if I can't play any card") wants the rule whose title
+# denies ("Enforcers never draw", "No playable card"): those weigh NEGATED_TITLE_WEIGHT
+NEGATIONS = frozenset(["not", "never", "no", "cannot", "nothing", "none", "nobody"])
+NEGATED_TITLE_WEIGHT = 1.3
 # ... and "what does the 2 do" names the cards of that rank (as "2 of shoeprints" names one): the words after
 # the rank that ask what they do
 RANK_DOES = frozenset(["do", "does", "mean", "means"])
@@ -1182,6 +1186,10 @@ class _GameIndex:
 
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}
+        if NEGATIONS.intersection(raw):
+            for d in final:
+                if self.docs[d].kind in ("rule", "faq") and NEGATIONS.intersection(_words(self.docs[d].title)):
+                    final[d] *= NEGATED_TITLE_WEIGHT
         words_of = found.words_of
         for f, refined in self.refines.items():
             if f not in final:

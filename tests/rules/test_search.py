@@ -1008,3 +1008,8 @@ def test_a_card_played_at_a_named_location_meets_it(index):
     other name) and the card meet, and the location's rule ranks above the card it stops."""
     ids = [h.entry.id for h in index.search("why cant i play my 3 of notebook at the palace", limit=5)]
     assert ids.index("location_palace_grounds") < min(i for i, e in enumerate(ids) if e.endswith("notebook_3"))
+
+
+def test_a_question_that_denies_wants_the_rule_whose_title_denies(pi_hasty_index):
+    """ "why dont i get to draw": 'Enforcers never draw' before 'Draw up to five' (both hold 'draw')."""
+    assert pi_hasty_index.search("why dont i get to draw", game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
