@@ -1186,7 +1186,7 @@ class _GameIndex:
 
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}
-        if NEGATIONS.intersection(raw):
+        if not card_wanted and NEGATIONS.intersection(raw):  # not "which cards can't be played": those cards
             for d in final:
                 if self.docs[d].kind in ("rule", "faq") and NEGATIONS.intersection(_words(self.docs[d].title)):
                     final[d] *= NEGATED_TITLE_WEIGHT
