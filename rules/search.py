@@ -1249,6 +1249,15 @@ class _GameIndex:
                 words.append((tok, len(word)))
         if not words:
             return None
+        # a card named by its name alone where it meets another ("they led the ace of wyrms and I've got the
+        # Calamity") is also its rank, a Crown: the rulings on how a Crown meets an Ace speak of that
+        by_name = self.by_a_one_word_name(raw) | self.named_in(raw)
+        if len({self.docs[d].name for d in by_name | self.by_rank_and_suit(raw)}) >= 2:
+            rank_of = {d: rank for rank, held in self.by_rank.items() for _, d in held if not rank.isdigit()}
+            for d in by_name:
+                tok = stem(rank_of.get(d, ""))
+                if tok in self.postings and all(tok != w for w, _ in words):
+                    words.append((tok, len(tok)))
         typed = {tok for tok, _ in words}
         plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
                  for tok, n in words]

@@ -1013,3 +1013,12 @@ def test_a_card_played_at_a_named_location_meets_it(index):
 def test_a_question_that_denies_wants_the_rule_whose_title_denies(pi_hasty_index):
     """ "why dont i get to draw": 'Enforcers never draw' before 'Draw up to five' (both hold 'draw')."""
     assert pi_hasty_index.search("why dont i get to draw", game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
+
+
+def test_a_card_named_alone_where_it_meets_another_is_also_its_rank(pi_hasty_index):
+    """The Windfall is the Crown of Knots: met with the Ace of Knots, the ruling on an Ace met by its Crown
+    comes up (it held none of the question's words but 'ace'); asked alone, the card stays first."""
+    ids = [h.entry.id for h in pi_hasty_index.search(
+        "she led the ace of knots and I threw the windfall on it, what happens", game="syndicate", limit=3)]
+    assert "faq_crown_with_ace" in ids
+    assert pi_hasty_index.search("whats the windfall", game="syndicate")[0].entry.id == "windfall"
