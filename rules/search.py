@@ -1210,8 +1210,7 @@ class _GameIndex:
         """The cards a query names only where it tells what happened, when the clause that asks is not about
         them ("they led the ace of moons and I have no moons, what can I play"): the situation, not what is
         asked. A telling that only says which card ("keyhole, does everyone see it"), or opens with the card
-        ("cornelius brandt got murdered, does everyone draw"), is about it: the topic, not the situation; and
-        so is the one card told of when the question asks about "it"."""
+        ("cornelius brandt got murdered, does everyone draw"), is about it: the topic, not the situation."""
         split = told_and_asked(query)
         if split is None:
             return set()
@@ -1227,9 +1226,7 @@ class _GameIndex:
         if len(said) <= 1 and all(any(d in self.postings.get(t, {}) for d in told) for t in said):
             return set()  # the telling only says which card: "the detective's notebook 3, how many cards ..."
         opening = next((w for w in telling if w not in STOPWORDS), "")
-        if {stem(opening), rank_key(opening)} & names or (len(told) == 1 and {"it", "its"} & set(asking)):
-            return set()  # ... and "I used bribery, how much does it lower his influence" asks about the card
-        return told
+        return set() if {stem(opening), rank_key(opening)} & names else told
 
     def candidates(self, query: str) -> _Candidates | None:
         """Every entry that matches a word of the query, with its BM25F score and what it matched."""

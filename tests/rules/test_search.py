@@ -1022,10 +1022,3 @@ def test_a_card_named_alone_where_it_meets_another_is_also_its_rank(pi_hasty_ind
         "she led the ace of knots and I threw the windfall on it, what happens", game="syndicate", limit=3)]
     assert "faq_crown_with_ace" in ids
     assert pi_hasty_index.search("whats the windfall", game="syndicate")[0].entry.id == "windfall"
-
-
-def test_the_one_card_told_of_is_the_topic_when_the_question_asks_about_it(pi_hasty_index):
-    """ "someone played the informant on my pile, do i have to say its mine": 'it' is the card, whose text
-    answers; it stands as a card named in a question does, well above the ruling on bluffing."""
-    hits = pi_hasty_index.search("someone played the informant on my pile, do i have to say its mine", game="hasty")
-    assert hits[0].entry.id == "informant" and hits[0].score > 1.5 * hits[1].score
