@@ -356,6 +356,7 @@ def rewrite(text: str, scope: str, rows: Iterable[Rewrite] | None = None) -> str
     return text
 
 
+@functools.lru_cache(maxsize=1024)
 def _table_words(query: str) -> str:
     return rewrite(normalize(query), "query")
 
@@ -572,6 +573,7 @@ def is_stopword_typo(word: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1024)
 def is_question(text: str) -> bool:
     """True for a query phrased as a question: it opens with a question word (or its typo) or carries a "?"."""
     words = _words(text)
@@ -582,6 +584,7 @@ def is_question(text: str) -> bool:
         damerau_levenshtein(first, opener, 1) <= 1 for opener in QUESTION_OPENERS))
 
 
+@functools.lru_cache(maxsize=1024)
 def asks_somewhere(text: str) -> bool:
     """True for a question, or a query whose later clause asks ("he led the lunatic and I threw the journey,
     does mine count"): a player telling what happened before asking about it."""
@@ -589,7 +592,8 @@ def asks_somewhere(text: str) -> bool:
                                     for clause in (_words(part) for part in _CLAUSE.split(text)[1:]))
 
 
-def told_and_asked(text: str) -> tuple[list[str], list[str]] | None:
+@functools.lru_cache(maxsize=1024)
+def told_and_asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """A query that tells what happened before the clause that asks ("they led the ace of moons and I have
     no moons, what can I play"): the words of the telling clauses and those from the asking one on; None
     when the query asks from its start (or never)."""
@@ -599,7 +603,7 @@ def told_and_asked(text: str) -> tuple[list[str], list[str]] | None:
     for at, part in enumerate(parts[1:], 1):
         clause = _words(part)
         if clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS:
-            return _words(_table_words(" , ".join(parts[:at]))), _words(_table_words(" , ".join(parts[at:])))
+            return tuple(_words(_table_words(" , ".join(parts[:at])))), tuple(_words(_table_words(" , ".join(parts[at:]))))
     return None
 
 
@@ -1139,7 +1143,8 @@ class _GameIndex:
         return plan
 
     def search(self, query: str) -> list[tuple[float, int]]:
-        found = self.candidates(query)
+        told_only = self.told_only(query)
+        found = self.candidates(query, told_only)
         if found is None:
             return []
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
@@ -1162,7 +1167,7 @@ class _GameIndex:
         meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told | places}) >= 2
         if not meeting and not card_wanted:
             # ... and so does a card named only where the player tells what happened (see told_only)
-            told = self.told_only(query)
+            told = told_only
             meeting = bool(told)
         # a named card escapes the kind weight only where it has one to escape
         exempt = named if kind_weight and not card_wanted and not meeting else set()
@@ -1214,7 +1219,7 @@ class _GameIndex:
         split = told_and_asked(query)
         if split is None:
             return set()
-        telling, asking = split
+        telling, asking = list(split[0]), list(split[1])
 
         def naming(raw: list[str]) -> set[int]:
             return self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_suit_and_rank(raw) | \
@@ -1228,7 +1233,7 @@ class _GameIndex:
         opening = next((w for w in telling if w not in STOPWORDS), "")
         return set() if {stem(opening), rank_key(opening)} & names else told
 
-    def candidates(self, query: str) -> _Candidates | None:
+    def candidates(self, query: str, told: set[int] | None = None) -> _Candidates | None:
         """Every entry that matches a word of the query, with its BM25F score and what it matched."""
         words: list[tuple[str, int]] = []
         raw = _words(_table_words(query))
@@ -1331,7 +1336,8 @@ class _GameIndex:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
         ask_same = self.add_asks(expanded[:len(words)], bool(count), scores, matched)
         mass = sum(max((i for _, i in terms.values()), default=0.0) for terms in expanded[:len(words)])
-        told = self.told_only(query)  # a card told of, not asked about, gains no bonus for being named
+        if told is None:  # a card told of, not asked about, gains no bonus for being named
+            told = self.told_only(query)
         for d in self.by_rank_and_suit(raw) - told:
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
             matched[d] = max(matched.get(d, 0), len(plans))
