@@ -584,12 +584,25 @@ def is_question(text: str) -> bool:
         damerau_levenshtein(first, opener, 1) <= 1 for opener in QUESTION_OPENERS))
 
 
+# A question typed on after what happened with no comma ("they led the ace of moons what can I play", "I played
+# on Hattie Quill's pile does my card get thrown away"): its clause starts at a question word that a subject
+# or a verb follows
+_ASK_START = re.compile(r"\s(?=(?:do|does|did|can|could|may|must|should|will|would)\s+"
+                        r"(?:i|we|you|he|she|it|they|that|this|my|your|his|her|their|the)\b"
+                        r"|(?:what|whats|how|why)\s+(?:can|do|does|did|should|happens?|now|if|about|is|are|am|i|we)\b)")
+
+
+def _clauses(text: str) -> list[str]:
+    """A normalised text's clauses: parted at punctuation, and before a question typed on without a comma."""
+    return [clause for part in _CLAUSE.split(text) for clause in _ASK_START.split(part)]
+
+
 @functools.lru_cache(maxsize=1024)
 def asks_somewhere(text: str) -> bool:
     """True for a question, or a query whose later clause asks ("he led the lunatic and I threw the journey,
     does mine count"): a player telling what happened before asking about it."""
     return is_question(text) or any(clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS
-                                    for clause in (_words(part) for part in _CLAUSE.split(text)[1:]))
+                                    for clause in (_words(part) for part in _clauses(normalize(text))[1:]))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -599,7 +612,7 @@ def told_and_asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     when the query asks from its start (or never)."""
     if is_question(text):
         return None
-    parts = _CLAUSE.split(normalize(text))
+    parts = _clauses(normalize(text))
     for at, part in enumerate(parts[1:], 1):
         clause = _words(part)
         if clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS:

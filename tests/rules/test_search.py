@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from casebook.rules.search import Entry, Hit, RulesIndex, damerau_levenshtein, stem, tokenize
+from casebook.rules.search import Entry, Hit, RulesIndex, asks_somewhere, damerau_levenshtein, stem, tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY_CARDS = ROOT / "tests" / "data" / "tinygame" / "cards"
@@ -1022,3 +1022,14 @@ def test_a_card_named_alone_where_it_meets_another_is_also_its_rank(pi_hasty_ind
         "she led the ace of knots and I threw the windfall on it, what happens", game="syndicate", limit=3)]
     assert "faq_crown_with_ace" in ids
     assert pi_hasty_index.search("whats the windfall", game="syndicate")[0].entry.id == "windfall"
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("they led the ace of moons and i dont have any moons what can i play", "follow_ace_suit"),
+    ("i led the ace of knots and put a 5 with knots on it face down does the 5 count", "count_ace_lead"),
+    ("I played on Hattie Quill's empty pile does my card get thrown away", "faq_discard_bottom_alone"),
+])
+def test_a_question_typed_on_after_what_happened_without_a_comma_is_read_as_one(pi_hasty_index, query, expected):
+    game = "hasty" if "hattie" in query.lower() else "syndicate"
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+    assert asks_somewhere(query)
