@@ -18,7 +18,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from casebook.rules.search import Entry, Hit, RulesIndex, asks_somewhere, damerau_levenshtein, stem, tokenize
+from casebook.rules.search import (
+    Entry,
+    Hit,
+    RulesIndex,
+    asks_somewhere,
+    damerau_levenshtein,
+    stem,
+    tokenize,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY_CARDS = ROOT / "tests" / "data" / "tinygame" / "cards"
