@@ -1019,6 +1019,7 @@ class _GameIndex:
     suit_words: frozenset[str] = frozenset()  # the game's suits, as rank_key spells them
     refines: dict[int, list[int]] = field(default_factory=dict)  # an FAQ ruling -> the rules it refers to
     rulings_on: dict[int, list[int]] = field(default_factory=dict)  # a card -> the FAQ rulings that name it
+    denying: frozenset[int] = frozenset()  # the rules and rulings whose title denies (see NEGATED_TITLE_WEIGHT)
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -1077,6 +1078,8 @@ class _GameIndex:
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
+        index.denying = frozenset(i for i, doc in enumerate(docs) if doc.entry.kind in ("rule", "faq")
+                                  and NEGATIONS.intersection(_words(doc.entry.title)))
         index.kind_of = [doc.kind_word for doc in docs]
         index.fold_keys = [doc.fold or doc.entry.text for doc in docs]
         index.name_words = index_names
@@ -1205,9 +1208,8 @@ class _GameIndex:
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}
         if not card_wanted and NEGATIONS.intersection(raw):  # not "which cards can't be played": those cards
-            for d in final:
-                if self.docs[d].kind in ("rule", "faq") and NEGATIONS.intersection(_words(self.docs[d].title)):
-                    final[d] *= NEGATED_TITLE_WEIGHT
+            for d in self.denying.intersection(final):
+                final[d] *= NEGATED_TITLE_WEIGHT
         words_of = found.words_of
         for f, refined in self.refines.items():
             if f not in final:
