@@ -79,7 +79,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -173,6 +173,13 @@ CARD_BY_RANK_WEIGHT = 1.0
 RANK_ASKED_WEIGHT = 0.5
 # "briefcase 3", "shoeprints 4": a card named suit first is named, with SUIT_FIRST_WEIGHT x the query's idf mass
 SUIT_FIRST_WEIGHT = 0.5
+# A question that denies ("why don't I draw", "what if I can't play any card") wants the rule whose title
+# denies ("Enforcers never draw", "No playable card"): those weigh NEGATED_TITLE_WEIGHT
+NEGATIONS = frozenset(["not", "never", "no", "cannot", "nothing", "none", "nobody"])
+NEGATED_TITLE_WEIGHT = 1.3
+# ... and "what does the 2 do" names the cards of that rank (as "2 of shoeprints" names one): the words after
+# the rank that ask what they do
+RANK_DOES = frozenset(["do", "does", "mean", "means"])
 # A question ("can I play two different suits") asks for a rule: a card that shares its words
 # ranks below the rules unless it matches much better. A bare name ("2 of shoeprints") does not.
 QUESTION_KIND_WEIGHT = {"card": 0.6}
@@ -242,69 +249,116 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 QUERY_FILLERS = frozenset(["only", "now"])
 
 _FEW = r"(?:two|three|four|five|six|seven|eight|[2-8])"
-# Players' words at the table, read as the rules' (in queries only): "my suspect" is the player's
-# own, secret suspect.
-TABLE_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
-    # (a word of its own, "mysuspect", that leans to "secret" at a share: see ONE_WAY_SYNONYMS)
-    (re.compile(r"\b(my|your|own)\s+(own\s+)?suspects?\b"), r"\1 \2suspect mysuspect"),
-    # "when does a review happen" asks what triggers one
-    (re.compile(r"\b(when\s+(?:does|do|will|can|is|are)\b.*?\b)happen(?:s|ed)?\b"), r"\1trigger"),
-    # "how many cards do we play with": what the game uses
-    (re.compile(r"\b(?:play|plays|playing)\s+with\b"), "use"),
-    # "what comes in the box", "how many tokens come with it": the components
-    (re.compile(r"\b(?:in|inside)\s+the\s+box\b|\bcomes?\s+with\b"), "components"),
-    # "what's the point of the face down card": why it is there, not the points it scores
-    (re.compile(r"\b(?:what|whats|what\s+is|is\s+there|any)\s+(?:the\s+|a\s+)?point\s+(?:of|in|to)\b"), "why"),
-    # "can my neighbour lie": another player, who the question is not about (a district's neighbours stay
-    # adjacent ones)
-    (re.compile(r"\b(?:my|your|his|her|their|our)\s+neighbou?rs?\b"), "someone"),
-    # "what is next to the Rail Yards", "which districts touch Downtown": what is adjacent
-    (re.compile(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b"),
-     "adjacent"),
-    # "it ended in a draw", "was it a draw": a tie (a drawn card is not)
-    (re.compile(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b"), "tie"),
-    # "both sides add up to the same", "the same total": equal totals
-    (re.compile(r"\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b|\bthe\s+same\s+(?:total|score|points)\b"), "tie"),
-    # "can four of us play", "can six people play": how many may play
-    (re.compile(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"),
-     "how many players"),
-    # "two of us solved": players
-    (re.compile(rf"\b({_FEW})\s+of\s+us\b"), r"\1 players"),
-    # "my go", "skip their go", "on the same go": a turn
-    (re.compile(r"\b(my|your|their|his|her|our|same|next|a|one|each|every)\s+go\b"), r"\1 turn"),
-    # "Moriarty's 2 up", "up by 3": ahead
-    (re.compile(r"\bup\s+by\b"), "ahead by"),
-    (re.compile(rf"\b({_FEW}|one)\s+up\b"), r"ahead by \1"),
-    # "max players?", "minimum number of players": the player count
-    (re.compile(r"\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b"),
-     "how many players"),
-    # "can I play this by myself", "on my own" (not "on my own suspect"), "single player": the player count
-    (re.compile(r"\b(?:by\s+(?:myself|yourself|ourselves)|on\s+(?:my|your)\s+own\b(?!\s+[a-z])|single[\s-]player|one[\s-]player)\b"),
-     "solo players"),
+_OUT_VERB = r"(?:work|works|worked|working|figure|figures|figured|figuring)\s+out"
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """One rewrite of players' words into the rules' words: a phrase (a regular expression over normalised,
+    lower-case text), what replaces it (a template, or a function of the match), the question it exists for,
+    and whether it reads queries only ("query") or every text, the index's too ("all")."""
+
+    phrase: re.Pattern[str]
+    replacement: str | Callable[[re.Match[str]], str]
+    example: str
+    scope: str = "query"
+
+
+def _rw(phrase: str, replacement: str | Callable[[re.Match[str]], str], example: str, scope: str = "query") -> Rewrite:
+    return Rewrite(re.compile(phrase), replacement, example, scope)
+
+
+# Every rewrite, in the order it is made: the "query" rows turn players' words at the table into the rules'
+# words (queries only); the "all" rows then read every text, queries and rules alike, so that a phrase means
+# one thing wherever it is written. tests/rules/test_search_rewrites.py runs each row's example.
+REWRITES: tuple[Rewrite, ...] = (
+    # "my suspect" is the player's own, secret suspect (a word of its own, "mysuspect", that leans to
+    # "secret" at a share: see ONE_WAY_SYNONYMS)
+    _rw(r"\b(my|your|own)\s+(own\s+)?suspects?\b", r"\1 \2suspect mysuspect", "can i play a card on my suspect"),
+    # what triggers a review
+    _rw(r"\b(when\s+(?:does|do|will|can|is|are)\b.*?\b)happen(?:s|ed)?\b", r"\1trigger",
+        "when does a review happen"),
+    # what the game uses
+    _rw(r"\b(?:play|plays|playing)\s+with\b", "use", "how many cards do we play with"),
+    # the components
+    _rw(r"\b(?:in|inside)\s+the\s+box\b|\bcomes?\s+with\b", "components", "what comes in the box"),
+    # why the thing is there, not the points it scores
+    _rw(r"\b(?:what|whats|what\s+is|is\s+there|any)\s+(?:the\s+|a\s+)?point\s+(?:of|in|to)\b", "why",
+        "whats the point of the face down card"),
+    # another player, who the question is not about (a district's neighbours stay adjacent ones, below)
+    _rw(r"\b(?:my|your|his|her|their|our)\s+neighbou?rs?\b", "someone", "can my neighbour lie about his case"),
+    # what is adjacent
+    _rw(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b",
+        "adjacent", "which districts touch downtown"),
+    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total"
+    _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
+        r"|\bthe\s+same\s+(?:total|score|points)\b", "tie", "what if both sides add up to the same"),
+    # how many may play: "can four of us play", "can six people play", "max players?", "minimum number of players"
+    _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"
+        r"|\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b",
+        "how many players", "can four of us play"),
+    # players
+    _rw(rf"\b({_FEW})\s+of\s+us\b", r"\1 players", "two of us solved on the same turn"),
+    # a turn: "my go", "skip their go", "on the same go"
+    _rw(r"\b(my|your|their|his|her|our|same|next|a|one|each|every)\s+go\b", r"\1 turn", "who skips their go"),
+    # ahead: "Moriarty's up by 3", "Moriarty's 2 up"
+    _rw(r"\bup\s+by\b", "ahead by", "moriarty is up by 3 in a thread"),
+    _rw(rf"\b({_FEW}|one)\s+up\b", r"ahead by \1", "moriarty is 2 up in a thread"),
+    # the player count: "can I play this by myself", "on my own" (not "on my own suspect"), "single player"
+    _rw(r"\b(?:by\s+(?:myself|yourself|ourselves)|on\s+(?:my|your)\s+own\b(?!\s+[a-z])|single[\s-]player"
+        r"|one[\s-]player)\b", "solo players", "can i play this by myself"),
     # "I figured out which tile it is": I know it; "how do we work out the winner": finding out says nothing
     # of what is asked about (neither is work)
-    (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b(?=\s+(?:which|what|who|where|whose)\b)"),
-     "know"),
-    (re.compile(r"\b(?:work|works|worked|working|figure|figures|figured|figuring)\s+out\b"), ""),
-    # "can I put my card on any suspect": playing it there
-    (re.compile(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b"),
-     r"play \1 \2"),
-    # "can we play 2v2", "3 vs 1": a player count
-    (re.compile(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b"), r"\1 against \2 players"),
-    # "get rid of a card": discard it
-    (re.compile(r"\bget(?:s|ting)?\s+rid\s+of\b"), "discard"),
-    # "who takes the first turn" asks who goes first, not about the first round
-    (re.compile(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b"), "goes first"),
-    # "who plays first", "who starts": who goes first, not the first round's rules
-    (re.compile(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b"), "who goes first"),
+    _rw(rf"\b{_OUT_VERB}\b(?=(\s+(?:which|what|who|where|whose)\b)?)", lambda m: "know" if m.group(1) else "",
+        "i worked out which tile my disc is for"),
+    # playing it there
+    _rw(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b",
+        r"play \1 \2", "can i put my card on any suspect"),
+    # a player count: "can we play 2v2", "3 vs 1"
+    _rw(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b", r"\1 against \2 players", "can we play 2v2"),
+    # discard it
+    _rw(r"\bget(?:s|ting)?\s+rid\s+of\b", "discard", "can i get rid of a card"),
+    # who goes first, not the first round's rules: "who takes the first turn", "who plays first", "who starts"
+    _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
+        "who takes the first turn"),
+    _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b", "who goes first", "who starts"),
+    # --- every text ---
+    # "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word and the
+    # "t" a lone letter, so "can't be played" would lose its sense entirely
+    _rw(r"\bcan(?:['\u2019]t|t|\s+not)\b", "cannot", "why can't i play this card here", "all"),
+    # "don't", "dont", "won't", "isnt": the verb and "not" (a function word), not a word "dont" nor "won" (win)
+    _rw(r"\b(do|does|did|is|are|was|were|has|have|had|would|should|could|must|need)n['\u2019]?t\b|\b(wo)n['\u2019]?t\b",
+        lambda m: f"{m.group(1) or 'will'} not", "why dont i get to draw", "all"),
+    # "run out (of)" is "out (of)": "I ran out of cubes" is about cubes, as the rules' "out of cards"
+    _rw(r"\b(?:run|runs|ran|running)\s+out\b", "out", "i ran out of cubes", "all"),
+    # "U-Turn", "X-ray": a lone letter joined to its word is one word ("uturn"), not a dropped letter and "turn"
+    _rw(r"\b([a-z])-(?=[a-z]{2})", r"\1", "what does the u-turn do", "all"),
+    # "face up" and "face down" (or "face-down") are one word each: "up" alone would match "add up"
+    _rw(r"\bface[\s-]+(up|down)\b", r"face\1", "does the face down card count", "all"),
+    # "face card" (a personality, a court card) is one word: not a face-down or face-up card (nor Hasty's
+    # About Face card)
+    _rw(r"(?<!about\s)\bface[\s-]+cards?\b", "facecard", "how many face cards are there", "all"),
+    # "set up" (or "set-up") is the setup, not a set of cards: "how do we set up" asks for the Setup rules
+    _rw(r"\b(?:set|sets|setting)[\s-]+up\b", "setup", "how do we set up", "all"),
+    # "have to", "need to", "got to" are "must": an obligation is what the following rules speak of
+    _rw(r"\b(?:have|has|had|need|needs|got)\s+to\b", "must", "do i have to follow", "all"),
 )
 
 
-def _table_words(query: str) -> str:
-    text = normalize(query)
-    for pattern, replacement in TABLE_PHRASES:
-        text = pattern.sub(replacement, text)
+_REWRITES_BY_SCOPE = {scope: tuple(row for row in REWRITES if row.scope == scope) for scope in ("query", "all")}
+
+
+def rewrite(text: str, scope: str, rows: Iterable[Rewrite] | None = None) -> str:
+    """The text with every rewrite of a scope ("query" or "all") made in order (of `rows`, by default all of
+    REWRITES)."""
+    for row in _REWRITES_BY_SCOPE[scope] if rows is None else (row for row in rows if row.scope == scope):
+        text = row.phrase.sub(row.replacement, text)
     return text
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_words(query: str) -> str:
+    return rewrite(normalize(query), "query")
 
 
 # Verbs that say little of what a question is about ("how many discs do I get"): they count, but
@@ -360,7 +414,7 @@ SYNONYM_GROUPS: tuple[tuple[float, tuple[str, ...]], ...] = (
 # Words that point to others but not back: a drawn game is a tie, but a player who asks about
 # a tie does not mean drawing cards (nor does "draw" alone, mostly: the tie rules list it).
 ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
-    (0.5, ("mysuspect",), ("secret",)),  # "my suspect" (TABLE_PHRASES) is the secret one
+    (0.5, ("mysuspect",), ("secret",)),  # "my suspect" (REWRITES) is the secret one
     (0.6, ("drawn",), ("tie", "equal")),
     (0.4, ("get", "gets"), ("take",)),  # "who gets the evidence"
     (0.5, ("same",), ("equal", "tie")),  # "the same total"
@@ -489,40 +543,8 @@ def stem(word: str) -> str:
     return w
 
 
-# "face up" and "face down" (or "face-down") are one word each: "up" alone would match "add up"
-_FACE = re.compile(r"\bface[\s-]+(up|down)\b")
-
-
-# "have to", "need to", "got to" are "must": an obligation is what the following rules speak of
-_MUST = re.compile(r"\b(?:have|has|had|need|needs|got)\s+to\b")
-
-
-# "set up" (or "set-up") is the setup, not a set of cards: "how do we set up" asks for the Setup rules
-_SET_UP = re.compile(r"\b(?:set|sets|setting)[\s-]+up\b")
-
-
-# "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word
-# and the "t" a lone letter, so "can't be played" would lose its sense entirely
-_CANNOT = re.compile(r"\bcan(?:['\u2019]t|t|\s+not)\b")
-
-
-# "run out (of)" is "out (of)": "I ran out of cubes" is about cubes, as the rules' "out of cards"
-_RUN_OUT = re.compile(r"\b(?:run|runs|ran|running)\s+out\b")
-
-
-# "U-Turn", "X-ray": a lone letter joined to its word is one word ("uturn"), not a dropped letter and "turn"
-_LETTER_HYPHEN = re.compile(r"\b([a-z])-(?=[a-z]{2})")
-
-
-# "face card" (a personality, a court card) is one word: not a face-down or face-up card (nor Hasty's
-# About Face card)
-_FACE_CARD = re.compile(r"(?<!about\s)\bface[\s-]+cards?\b")
-
-
 def _words(text: str) -> list[str]:
-    text = _LETTER_HYPHEN.sub(r"\1", _RUN_OUT.sub("out", _CANNOT.sub("cannot", normalize(text))))
-    text = _SET_UP.sub("setup", _FACE_CARD.sub("facecard", _FACE.sub(r"face\1", text)))
-    return _WORD.findall(_MUST.sub("must", text))
+    return _WORD.findall(rewrite(normalize(text), "all"))
 
 
 def tokenize(text: str) -> list[str]:
@@ -551,6 +573,7 @@ def is_stopword_typo(word: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1024)
 def is_question(text: str) -> bool:
     """True for a query phrased as a question: it opens with a question word (or its typo) or carries a "?"."""
     words = _words(text)
@@ -561,11 +584,40 @@ def is_question(text: str) -> bool:
         damerau_levenshtein(first, opener, 1) <= 1 for opener in QUESTION_OPENERS))
 
 
+# A question typed on after what happened with no comma ("they led the ace of moons what can I play", "I played
+# on Hattie Quill's pile does my card get thrown away"): its clause starts at a question word that a subject
+# or a verb follows
+_ASK_START = re.compile(r"\s(?=(?:do|does|did|can|could|may|must|should|will|would)\s+"
+                        r"(?:i|we|you|he|she|it|they|that|this|my|your|his|her|their|the)\b"
+                        r"|(?:what|whats|how|why)\s+(?:can|do|does|did|should|happens?|now|if|about|is|are|am|i|we)\b)")
+
+
+def _clauses(text: str) -> list[str]:
+    """A normalised text's clauses: parted at punctuation, and before a question typed on without a comma."""
+    return [clause for part in _CLAUSE.split(text) for clause in _ASK_START.split(part)]
+
+
+@functools.lru_cache(maxsize=1024)
 def asks_somewhere(text: str) -> bool:
     """True for a question, or a query whose later clause asks ("he led the lunatic and I threw the journey,
     does mine count"): a player telling what happened before asking about it."""
     return is_question(text) or any(clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS
-                                    for clause in (_words(part) for part in _CLAUSE.split(text)[1:]))
+                                    for clause in (_words(part) for part in _clauses(normalize(text))[1:]))
+
+
+@functools.lru_cache(maxsize=1024)
+def told_and_asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A query that tells what happened before the clause that asks ("they led the ace of moons and I have
+    no moons, what can I play"): the words of the telling clauses and those from the asking one on; None
+    when the query asks from its start (or never)."""
+    if is_question(text):
+        return None
+    parts = _clauses(normalize(text))
+    for at, part in enumerate(parts[1:], 1):
+        clause = _words(part)
+        if clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS:
+            return tuple(_words(_table_words(" , ".join(parts[:at])))), tuple(_words(_table_words(" , ".join(parts[at:]))))
+    return None
 
 
 # words that open a clause of a statement as well as a question ("the 7 of moons, if led")
@@ -967,6 +1019,7 @@ class _GameIndex:
     suit_words: frozenset[str] = frozenset()  # the game's suits, as rank_key spells them
     refines: dict[int, list[int]] = field(default_factory=dict)  # an FAQ ruling -> the rules it refers to
     rulings_on: dict[int, list[int]] = field(default_factory=dict)  # a card -> the FAQ rulings that name it
+    denying: frozenset[int] = frozenset()  # the rules and rulings whose title denies (see NEGATED_TITLE_WEIGHT)
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -1025,6 +1078,8 @@ class _GameIndex:
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
+        index.denying = frozenset(i for i, doc in enumerate(docs) if doc.entry.kind in ("rule", "faq")
+                                  and NEGATIONS.intersection(_words(doc.entry.title)))
         index.kind_of = [doc.kind_word for doc in docs]
         index.fold_keys = [doc.fold or doc.entry.text for doc in docs]
         index.name_words = index_names
@@ -1104,19 +1159,32 @@ class _GameIndex:
         return plan
 
     def search(self, query: str) -> list[tuple[float, int]]:
-        found = self.candidates(query)
+        told_only = self.told_only(query)
+        found = self.candidates(query, told_only)
         if found is None:
             return []
         scores, matched, n, raw = found.scores, found.matched, found.n, found.raw
         asked_kind = self.asked_kind(raw)
-        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw))
+        card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw)) \
+            or bool(self.by_rank_alone(raw))
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
         named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw) | \
             self.by_suit_and_rank(raw)
         # a question naming two cards or more ("they led the ace of wyrms and I've got the Calamity, what
         # happens") asks how they meet: a rule or ruling, not either card
-        told = named | self.by_a_one_word_name(raw)
-        meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told}) >= 2
+        told = mentioned = named | self.by_a_one_word_name(raw)
+        # a player telling what happened before asking ("I made shoeprints trump with my 2 and he played a
+        # notebook 2, whats trump now") asks for a rule as a question does: a card that only shares its words
+        # (none it names) weighs the question's kind weight
+        shared_weight = QUESTION_KIND_WEIGHT if not kind_weight and asks_somewhere(query) else kind_weight
+        # a location named by a word of its name that no other name holds ("at the palace") meets a card too
+        places = {d for w in raw if w not in STOPWORDS for d in self.named_by.get(stem(w), [])
+                  if len(self.named_by[stem(w)]) == 1 and self.docs[d].kind == "location"}
+        meeting = not card_wanted and asks_somewhere(query) and len({self.docs[d].name for d in told | places}) >= 2
+        if not meeting and not card_wanted:
+            # ... and so does a card named only where the player tells what happened (see told_only)
+            told = told_only
+            meeting = bool(told)
         # a named card escapes the kind weight only where it has one to escape
         exempt = named if kind_weight and not card_wanted and not meeting else set()
 
@@ -1135,10 +1203,13 @@ class _GameIndex:
                 return KIND_ASKED_RULE_WEIGHT
             if d in found.ask_same:
                 return 1.0  # the question was written for it (ASK_SAME)
-            return kind_weight.get(self.docs[d].kind, 1.0)
+            return (kind_weight if d in mentioned else shared_weight).get(self.docs[d].kind, 1.0)
 
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}
+        if not card_wanted and NEGATIONS.intersection(raw):  # not "which cards can't be played": those cards
+            for d in self.denying.intersection(final):
+                final[d] *= NEGATED_TITLE_WEIGHT
         words_of = found.words_of
         for f, refined in self.refines.items():
             if f not in final:
@@ -1155,7 +1226,29 @@ class _GameIndex:
                     final[f] = max(final[f], final[d] * FAQ_OVER_RULE)
         return [(s, d) for d, s in final.items()]
 
-    def candidates(self, query: str) -> _Candidates | None:
+    def told_only(self, query: str) -> set[int]:
+        """The cards a query names only where it tells what happened, when the clause that asks is not about
+        them ("they led the ace of moons and I have no moons, what can I play"): the situation, not what is
+        asked. A telling that only says which card ("keyhole, does everyone see it"), or opens with the card
+        ("cornelius brandt got murdered, does everyone draw"), is about it: the topic, not the situation."""
+        split = told_and_asked(query)
+        if split is None:
+            return set()
+        telling, asking = list(split[0]), list(split[1])
+
+        def naming(raw: list[str]) -> set[int]:
+            return self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_suit_and_rank(raw) | \
+                self.by_a_rare_name_word(raw) | self.by_a_one_word_name(raw)
+
+        told = naming(telling) - naming(asking)
+        names = {form for d in told for w in _words(self.docs[d].name) for form in (stem(w), rank_key(w))}
+        said = {stem(w) for w in telling if w not in STOPWORDS} - names
+        if len(said) <= 1 and all(any(d in self.postings.get(t, {}) for d in told) for t in said):
+            return set()  # the telling only says which card: "the detective's notebook 3, how many cards ..."
+        opening = next((w for w in telling if w not in STOPWORDS), "")
+        return set() if {stem(opening), rank_key(opening)} & names else told
+
+    def candidates(self, query: str, told: set[int] | None = None) -> _Candidates | None:
         """Every entry that matches a word of the query, with its BM25F score and what it matched."""
         words: list[tuple[str, int]] = []
         raw = _words(_table_words(query))
@@ -1176,6 +1269,15 @@ class _GameIndex:
                 words.append((tok, len(word)))
         if not words:
             return None
+        # a card named by its name alone where it meets another ("they led the ace of wyrms and I've got the
+        # Calamity") is also its rank, a Crown: the rulings on how a Crown meets an Ace speak of that
+        by_name = self.by_a_one_word_name(raw) | self.named_in(raw)
+        if len({self.docs[d].name for d in by_name | self.by_rank_and_suit(raw)}) >= 2:
+            rank_of = {d: rank for rank, held in self.by_rank.items() for _, d in held if not rank.isdigit()}
+            for d in by_name:
+                tok = stem(rank_of.get(d, ""))
+                if tok in self.postings and all(tok != w for w, _ in words):
+                    words.append((tok, len(tok)))
         typed = {tok for tok, _ in words}
         plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
                  for tok, n in words]
@@ -1249,10 +1351,12 @@ class _GameIndex:
                     scores[d] += EXACT_TITLE_BONUS * mean_idf
         ask_same = self.add_asks(expanded[:len(words)], bool(count), scores, matched)
         mass = sum(max((i for _, i in terms.values()), default=0.0) for terms in expanded[:len(words)])
-        for d in self.by_rank_and_suit(raw):
+        if told is None:  # a card told of, not asked about, gains no bonus for being named
+            told = self.told_only(query)
+        for d in self.by_rank_and_suit(raw) - told:
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
             matched[d] = max(matched.get(d, 0), len(plans))
-        for d in self.by_suit_and_rank(raw):
+        for d in self.by_suit_and_rank(raw) - told:
             scores[d] = scores.get(d, 0.0) + SUIT_FIRST_WEIGHT * mass
         for d in self.by_rank_asked(raw):
             scores[d] = scores.get(d, 0.0) + RANK_ASKED_WEIGHT * mass
@@ -1313,7 +1417,18 @@ class _GameIndex:
                 named.append({d for held, d in cards if suits <= held})
         # two cards named ("they led the ace of knots and I threw the ace of suns") ask how they meet:
         # a rule, not either card
-        return named[0] if len(named) == 1 else set()
+        return named[0] if len(named) == 1 else set() if named else self.by_rank_alone(raw)
+
+    def by_rank_alone(self, raw: list[str]) -> set[int]:
+        """The cards a question names by their rank alone, asking what they do: "what does the 2 do", "what do
+        the 4s mean"."""
+        if raw[:1] not in (["what"], ["whats"]):
+            return set()
+        for at, word in enumerate(raw[2:-1], 2):
+            rank = rank_key(word[:-1] if re.fullmatch(r"\d+s|aces|crowns", word) else word)
+            if raw[at - 1] == "the" and raw[at + 1] in RANK_DOES and rank in self.by_rank:
+                return {d for _, d in self.by_rank[rank]}
+        return set()
 
     def by_rank_asked(self, raw: list[str]) -> set[int]:
         """The cards of the rank a question asks among: "which 4 is a personality", "which of the 9s are

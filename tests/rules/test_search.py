@@ -18,7 +18,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from casebook.rules.search import Entry, Hit, RulesIndex, damerau_levenshtein, stem, tokenize
+from casebook.rules.search import (
+    Entry,
+    Hit,
+    RulesIndex,
+    asks_somewhere,
+    damerau_levenshtein,
+    stem,
+    tokenize,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY_CARDS = ROOT / "tests" / "data" / "tinygame" / "cards"
@@ -956,3 +964,80 @@ def test_a_card_named_suit_first_is_named(index):
     assert index.search("briefcase 3 puts how many tokens back on")[0].entry.id.endswith("briefcase_3")
     ask = "I ditched my notebook 3 to grab cards off my discards, can it grab itself back"
     assert index.search(ask)[0].entry.id == "faq_discard_order"
+
+
+# --- issue 20, third round ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    # a card named where the player tells what happened is the situation: the rule asked about comes first
+    ("syndicate", "they led the ace of moons and i dont have any moons, what can i play", "follow_ace_suit"),
+    ("syndicate", "i led the ace of knots and put a 5 with knots on it face down, does the 5 count",
+     "count_ace_lead"),
+    ("syndicate", "he led the ace of leaves and the other enforcer threw the end, does it count 11 now",
+     "faq_crown_with_ace"),
+    ("hasty", "I played on Hattie Quill's empty pile, does my card get thrown away", "faq_discard_bottom_alone"),
+    ("graves", "he played a 2 of shoeprints at the park and made it trump, does that last for the next location too",
+     "faq_trump_duration"),
+    # ... but a telling that only says which card, or opens with it, is about the card: the topic
+    ("hasty", "keyhole, does everyone get to see or just me", "keyhole"),
+    ("hasty", "cornelius brandt got murdered, does everyone draw or just me", "cornelius_brandt"),
+    ("graves", "the detectives notebook 3, how many cards do I get back off my discard pile", "detective_notebook_3"),
+])
+def test_a_card_told_of_before_the_question_is_the_situation_not_the_answer(pi_hasty_index, graves_db, game, query,
+                                                                          expected):
+    index = RulesIndex.build([graves_db]) if game == "graves" else pi_hasty_index
+    assert index.search(query, game=game)[0].entry.id == expected
+
+
+def test_contractions_read_as_the_verb_and_not():
+    """ "won't" is not "won" (read as "win"), and "dont" without its apostrophe is no word of the rules."""
+    assert tokenize("he won't say") == tokenize("he wont say") == tokenize("he will not say") == ["say"]
+    assert tokenize("why dont i get to draw") == tokenize("why don't i get to draw") == ["get", "draw"]
+    assert tokenize("it isnt mine, hasn't he solved") == ["solv"]
+
+
+def test_a_rank_alone_names_its_cards_when_asked_what_they_do(index):
+    """ "what does the 2 do": the 2s (every Graves 2 changes the trump), not the rules that say "two" or
+    "second"; "the 2" elsewhere in a question names no card."""
+    assert index.search("what does the 2 do")[0].entry.id.endswith("_2")
+    assert index.search("what does the 2 do")[0].entry.kind == "card"
+    assert not index.search("what happens in the 2nd case")[0].entry.id.endswith("_2")
+
+
+def test_a_told_then_asked_question_weighs_cards_that_only_share_its_words_as_a_question_does(index):
+    """No card is named here ('question mark 2', a two-word suit before its rank, names none): the 2 that only
+    shares the words 'trump' and 'question mark' stands below the ruling, as in any question."""
+    ask = "I made briefcase trump with my 2 and then she played a question mark 2, whats trump now"
+    assert index.search(ask)[0].entry.id == "faq_trump_duration"
+
+
+def test_a_card_played_at_a_named_location_meets_it(index):
+    """ "why can't I play my 3 of notebook at the palace": the location (named by 'palace', a word of no
+    other name) and the card meet, and the location's rule ranks above the card it stops."""
+    ids = [h.entry.id for h in index.search("why cant i play my 3 of notebook at the palace", limit=5)]
+    assert ids.index("location_palace_grounds") < min(i for i, e in enumerate(ids) if e.endswith("notebook_3"))
+
+
+def test_a_question_that_denies_wants_the_rule_whose_title_denies(pi_hasty_index):
+    """ "why dont i get to draw": 'Enforcers never draw' before 'Draw up to five' (both hold 'draw')."""
+    assert pi_hasty_index.search("why dont i get to draw", game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
+
+
+def test_a_card_named_alone_where_it_meets_another_is_also_its_rank(pi_hasty_index):
+    """The Windfall is the Crown of Knots: met with the Ace of Knots, the ruling on an Ace met by its Crown
+    comes up (it held none of the question's words but 'ace'); asked alone, the card stays first."""
+    ids = [h.entry.id for h in pi_hasty_index.search(
+        "she led the ace of knots and I threw the windfall on it, what happens", game="syndicate", limit=3)]
+    assert "faq_crown_with_ace" in ids
+    assert pi_hasty_index.search("whats the windfall", game="syndicate")[0].entry.id == "windfall"
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("they led the ace of moons and i dont have any moons what can i play", "follow_ace_suit"),
+    ("i led the ace of knots and put a 5 with knots on it face down does the 5 count", "count_ace_lead"),
+    ("I played on Hattie Quill's empty pile does my card get thrown away", "faq_discard_bottom_alone"),
+])
+def test_a_question_typed_on_after_what_happened_without_a_comma_is_read_as_one(pi_hasty_index, query, expected):
+    game = "hasty" if "hattie" in query.lower() else "syndicate"
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+    assert asks_somewhere(query)

@@ -1,0 +1,39 @@
+"""The rules search's one table of rewrites (rules/search.py REWRITES): every row exists for its example."""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.rules.search import _WORD, REWRITES, Rewrite, normalize, rewrite
+
+
+def _read(text: str, rows: tuple[Rewrite, ...]) -> list[str]:
+    """A query's words as the search reads them, with these rewrites only."""
+    return _WORD.findall(rewrite(rewrite(normalize(text), "query", rows), "all", rows))
+
+
+@pytest.mark.parametrize("row", REWRITES, ids=[row.example for row in REWRITES])
+def test_every_rewrite_changes_the_question_it_exists_for(row):
+    """The row's phrase is in its example, and leaving the row out reads the example otherwise: no row is
+    dead or shadowed by another."""
+    before = tuple(REWRITES[:REWRITES.index(row)])
+    assert row.phrase.search(rewrite(rewrite(normalize(row.example), "query", before), "all", before))
+    without = tuple(r for r in REWRITES if r is not row)
+    assert _read(row.example, REWRITES) != _read(row.example, without)
+
+
+def test_query_rewrites_come_before_the_rewrites_of_every_text():
+    scopes = [row.scope for row in REWRITES]
+    assert set(scopes) == {"query", "all"} and scopes == sorted(scopes, key=lambda s: s != "query")
+
+
+def test_no_two_rewrites_of_a_scope_make_the_same_replacement():
+    """Two phrases for one replacement are one row (one alternation)."""
+    for scope in ("query", "all"):
+        made = [row.replacement for row in REWRITES if row.scope == scope and isinstance(row.replacement, str)]
+        assert len(made) == len(set(made)), scope
+
+
+def test_work_out_is_knowing_before_which_and_nothing_otherwise():
+    assert rewrite("i worked out which tile", "query") == "i know which tile"
+    assert rewrite("how do we work out the winner", "query").split() == ["how", "do", "we", "the", "winner"]
