@@ -21,6 +21,10 @@ QUESTIONS = [
     ("how do i reveal a crime plan card", "summary_holmes"),
     ("how does holmes uncover the crime", "summary_holmes"),  # how a card is revealed, not Holmes' victory
     ("every crime card is face up but the clock reached 12, who won", "end_draw"),  # not Moriarty's victory
+    # content round three: the entry or the words were missing before
+    ("what if its even in a thread", "summary_draw"),  # 'even' is a level thread, not a draw of cards
+    ("which agents are there", "agents_list"),  # the new list of both sides' Agents
+    ("who are holmes agents", "agents_list"),
 ]
 
 

@@ -43,6 +43,10 @@ QUESTIONS = {
         ("must i follow suit", "follow_mark"),  # a trick-taker's words for following the lead's mark
         ("do enforcers have to match the lead", "follow_mark"),
         ("do the other two draw", "turn_enforcers_never_draw"),
+        # content round three: the entry or the words were missing before
+        ("how long does a game take", "faq_game_length"),  # the rulebook's listed length, a new ruling
+        ("can we play with 4", "setup_players"),  # a player count, not the deal of 4 cards
+        ("is the mastermind the same person the whole game", "turn_next"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -63,6 +67,10 @@ QUESTIONS = {
         ("do we add up both cases to get the winner", "end_winner"),  # the game, not the second case
         ("can i skip playing cards and only use an ability", "turn_play_or_pass"),
         ("how do i know whos the mastermind", "case_guess"),  # the guess, not the Knows All variant
+        # content round three: the entry or the words were missing before
+        ("who are the five suspects", "components_identities"),  # the new list of the identities
+        ("what happens to the evidence card nobody wins", "resolve_tie"),
+        ("can i play a non trump card with trumps", "turn_what_may_be_played"),  # not the Strongroom's rule
     ],
 }
 
