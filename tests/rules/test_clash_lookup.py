@@ -25,6 +25,7 @@ QUESTIONS = [
     ("what if its even in a thread", "summary_draw"),  # 'even' is a level thread, not a draw of cards
     ("which agents are there", "agents_list"),  # the new list of both sides' Agents
     ("who are holmes agents", "agents_list"),
+    ("can i skip the put a card into play action", "turn_mandatory"),  # not the Final Turn's skip
 ]
 
 

@@ -47,6 +47,7 @@ QUESTIONS = {
         ("how long does a game take", "faq_game_length"),  # the rulebook's listed length, a new ruling
         ("can we play with 4", "setup_players"),  # a player count, not the deal of 4 cards
         ("is the mastermind the same person the whole game", "turn_next"),
+        ("does my hidden card need the lead's mark", "follow_mastermind_free"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -71,6 +72,8 @@ QUESTIONS = {
         ("who are the five suspects", "components_identities"),  # the new list of the identities
         ("what happens to the evidence card nobody wins", "resolve_tie"),
         ("can i play a non trump card with trumps", "turn_what_may_be_played"),  # not the Strongroom's rule
+        ("which location lasts the most turns", "components_locations"),  # the new overview of the twelve
+        ("which places have no trump", "components_locations"),  # not one location that has none
     ],
 }
 
