@@ -26,6 +26,11 @@ QUESTIONS = [
     ("which agents are there", "agents_list"),  # the new list of both sides' Agents
     ("who are holmes agents", "agents_list"),
     ("can i skip the put a card into play action", "turn_mandatory"),  # not the Final Turn's skip
+    ("which crime cards help holmes", "setup_crime_plan"),  # the Victims, not Holmes' advantage
+    ("i have no cards left and neither does he", "final_trigger_empty"),  # not a drawn thread or game
+    ("a revealed thread, can moriarty still add hours there", "summary_moriarty"),  # not moving cards there
+    ("whats the crime of the century", "goal"),
+    ("in the final turn does the mandatory action make me play a card", "final_reveal"),  # it may be skipped
 ]
 
 

@@ -48,6 +48,9 @@ QUESTIONS = {
         ("can we play with 4", "setup_players"),  # a player count, not the deal of 4 cards
         ("is the mastermind the same person the whole game", "turn_next"),
         ("does my hidden card need the lead's mark", "follow_mastermind_free"),
+        ("who wins if nobody gets 12", "end_twelve"),
+        ("the total is 10 against 10", "score_tie"),  # not how the totals are counted
+        ("how many cards total in the deck", "components_deck"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -74,6 +77,16 @@ QUESTIONS = {
         ("can i play a non trump card with trumps", "turn_what_may_be_played"),  # not the Strongroom's rule
         ("which location lasts the most turns", "components_locations"),  # the new overview of the twelve
         ("which places have no trump", "components_locations"),  # not one location that has none
+        ("does the mastermind know which clue is where", "setup_evidence"),  # dealt unseen; not Knows All
+        ("how many clues per location", "setup_evidence"),
+        ("can the mastermind lie about who they are", "case_guess"),  # the identity card is revealed
+        ("can i use two powers in one turn", "turn_discard_for_ability"),
+        ("if i pass can i play next turn", "turn_pass"),
+        ("new locations each case", "variant_life_is_pain"),
+        ("do we shuffle the decks again for the second case", "faq_second_case_reset"),  # a new ruling
+        ("whats the most points i can score in a case", "faq_max_points"),  # a new ruling
+        ("can she see my evidence pile", "faq_piles_open"),  # a new ruling: played cards lie face up
+        ("are the cards we play face up", "faq_piles_open"),
     ],
 }
 
