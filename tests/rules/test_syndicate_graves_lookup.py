@@ -51,6 +51,8 @@ QUESTIONS = {
         ("who wins if nobody gets 12", "end_twelve"),
         ("the total is 10 against 10", "score_tie"),  # not how the totals are counted
         ("how many cards total in the deck", "components_deck"),
+        ("is the lunatic a good lead", "lunatic"),  # the card, not the Ace-and-Crown tip
+        ("is the sea good to lead", "sea"),  # a Crown: worth 2 points alone if it succeeds
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
