@@ -31,6 +31,10 @@ QUESTIONS = [
     ("a revealed thread, can moriarty still add hours there", "summary_moriarty"),  # not moving cards there
     ("whats the crime of the century", "goal"),
     ("in the final turn does the mandatory action make me play a card", "final_reveal"),  # it may be skipped
+    # rulings where the rulebook is silent (held-out 13 left these out: no entry held the answer)
+    ("can i keep more than five cards in my hand", "faq_hand_limit"),
+    ("is there a max on support cards in one thread", "faq_support_limit"),
+    ("which of us should be holmes", "faq_choose_sides"),
 ]
 
 

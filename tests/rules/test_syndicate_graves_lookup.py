@@ -53,6 +53,10 @@ QUESTIONS = {
         ("how many cards total in the deck", "components_deck"),
         ("is the lunatic a good lead", "lunatic"),  # the card, not the Ace-and-Crown tip
         ("is the sea good to lead", "sea"),  # a Crown: worth 2 points alone if it succeeds
+        ("how many cards get played in one plot altogether", "turn_mastermind"),  # not the deck's count
+        ("he didnt follow when he could have, penalty?", "faq_misplay"),  # rulings where the rulebook is silent
+        ("who goes first next game", "faq_next_game_order"),
+        ("whats the highest total the mastermind can make", "faq_highest_total"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
