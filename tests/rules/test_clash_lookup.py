@@ -35,6 +35,8 @@ QUESTIONS = [
     ("can i keep more than five cards in my hand", "faq_hand_limit"),
     ("is there a max on support cards in one thread", "faq_support_limit"),
     ("which of us should be holmes", "faq_choose_sides"),
+    ("the clock is at 11 and moriarty gets 2 hours", "faq_clock_start"),  # past 12 ends the game at Archiving
+    ("what if my agent was never activated", "agents_archiving"),
 ]
 
 

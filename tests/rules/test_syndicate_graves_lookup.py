@@ -57,6 +57,9 @@ QUESTIONS = {
         ("he didnt follow when he could have, penalty?", "faq_misplay"),  # rulings where the rulebook is silent
         ("who goes first next game", "faq_next_game_order"),
         ("whats the highest total the mastermind can make", "faq_highest_total"),
+        ("mastermind had 9 and we had 9", "score_tie"),
+        ("the draw pile ran out mid draw", "faq_empty_draw_pile"),  # not the plain reshuffle rule
+        ("whats better, one card or two for the mastermind", "plot_face_down"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -91,6 +94,8 @@ QUESTIONS = {
         ("new locations each case", "variant_life_is_pain"),
         ("do we shuffle the decks again for the second case", "faq_second_case_reset"),  # a new ruling
         ("whats the most points i can score in a case", "faq_max_points"),  # a new ruling
+        ("no trump at the alley, so nothing counts double?", "location_alley"),
+        ("do i draw cards at the first turn of a location", "turn_draw"),
         ("can she see my evidence pile", "faq_piles_open"),  # a new ruling: played cards lie face up
         ("are the cards we play face up", "faq_piles_open"),
     ],
