@@ -37,6 +37,8 @@ QUESTIONS = [
     ("which of us should be holmes", "faq_choose_sides"),
     ("the clock is at 11 and moriarty gets 2 hours", "faq_clock_start"),  # past 12 ends the game at Archiving
     ("what if my agent was never activated", "agents_archiving"),
+    ("what does a support card count as", "action_support"),  # its worth, not the ruling on how many
+    ("do i have to use all my actions each turn", "turn_mandatory"),  # only the mandatory one
 ]
 
 
