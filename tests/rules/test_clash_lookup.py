@@ -39,6 +39,8 @@ QUESTIONS = [
     ("what if my agent was never activated", "agents_archiving"),
     ("what does a support card count as", "action_support"),  # its worth, not the ruling on how many
     ("do i have to use all my actions each turn", "turn_mandatory"),  # only the mandatory one
+    ("how many turns in a stage", "final_trigger_limit"),  # no fixed count: the limit ends the Course
+    ("can the clock go backwards", "faq_clock_back"),
 ]
 
 

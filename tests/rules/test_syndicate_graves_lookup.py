@@ -55,11 +55,13 @@ QUESTIONS = {
         ("is the sea good to lead", "sea"),  # a Crown: worth 2 points alone if it succeeds
         ("how many cards get played in one plot altogether", "turn_mastermind"),  # not the deck's count
         ("he didnt follow when he could have, penalty?", "faq_misplay"),  # rulings where the rulebook is silent
-        ("who goes first next game", "faq_next_game_order"),
+        ("we want to play again, who leads off this time", "faq_next_game_order"),
         ("whats the highest total the mastermind can make", "faq_highest_total"),
         ("mastermind had 9 and we had 9", "score_tie"),
         ("the draw pile ran out mid draw", "faq_empty_draw_pile"),  # not the plain reshuffle rule
         ("whats better, one card or two for the mastermind", "plot_face_down"),
+        ("is this a trick taking game", "faq_no_trump"),
+        ("what does a face card count", "value_number"),  # a personality counts its rank
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -96,6 +98,9 @@ QUESTIONS = {
         ("whats the most points i can score in a case", "faq_max_points"),  # a new ruling
         ("no trump at the alley, so nothing counts double?", "location_alley"),
         ("do i draw cards at the first turn of a location", "turn_draw"),
+        ("do i have to discard when i pass", "turn_pass"),  # the swap is optional
+        ("do the evidence piles carry over to the next location", "term_evidence_piles"),
+        ("what if both detectives guessed right and scores are level", "end_tiebreak"),
         ("can she see my evidence pile", "faq_piles_open"),  # a new ruling: played cards lie face up
         ("are the cards we play face up", "faq_piles_open"),
     ],
