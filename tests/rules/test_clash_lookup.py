@@ -41,6 +41,7 @@ QUESTIONS = [
     ("do i have to use all my actions each turn", "turn_mandatory"),  # only the mandatory one
     ("how many turns in a stage", "final_trigger_limit"),  # no fixed count: the limit ends the Course
     ("can the clock go backwards", "faq_clock_back"),
+    ("how many investigation sites", "components"),  # the box's count, not revealing a Site
 ]
 
 
