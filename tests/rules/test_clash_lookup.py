@@ -42,6 +42,7 @@ QUESTIONS = [
     ("how many turns in a stage", "final_trigger_limit"),  # no fixed count: the limit ends the Course
     ("can the clock go backwards", "faq_clock_back"),
     ("how many investigation sites", "components"),  # the box's count, not revealing a Site
+    ("is forgery good for holmes", "forgery"),  # the card, not the crime plan's setup
 ]
 
 

@@ -99,6 +99,7 @@ QUESTIONS = {
         ("no trump at the alley, so nothing counts double?", "location_alley"),
         ("do i draw cards at the first turn of a location", "turn_draw"),
         ("do i have to discard when i pass", "turn_pass"),  # the swap is optional
+        ("is the bank vault good for the detective", "bank_vault"),  # not the Strongroom's Mastermind rule
         ("which mastermind card throws out a detective card from his pile", "mastermind_magnifying_glass_4"),
         ("do the evidence piles carry over to the next location", "term_evidence_piles"),
         ("what if both detectives guessed right and scores are level", "end_tiebreak"),
