@@ -21,6 +21,28 @@ QUESTIONS = [
     ("how do i reveal a crime plan card", "summary_holmes"),
     ("how does holmes uncover the crime", "summary_holmes"),  # how a card is revealed, not Holmes' victory
     ("every crime card is face up but the clock reached 12, who won", "end_draw"),  # not Moriarty's victory
+    # content round three: the entry or the words were missing before
+    ("what if its even in a thread", "summary_draw"),  # 'even' is a level thread, not a draw of cards
+    ("which agents are there", "agents_list"),  # the new list of both sides' Agents
+    ("who are holmes agents", "agents_list"),
+    ("can i skip the put a card into play action", "turn_mandatory"),  # not the Final Turn's skip
+    ("which crime cards help holmes", "setup_crime_plan"),  # the Victims, not Holmes' advantage
+    ("i have no cards left and neither does he", "final_trigger_empty"),  # not a drawn thread or game
+    ("a revealed thread, can moriarty still add hours there", "summary_moriarty"),  # not moving cards there
+    ("whats the crime of the century", "goal"),
+    ("in the final turn does the mandatory action make me play a card", "final_reveal"),  # it may be skipped
+    # rulings where the rulebook is silent (held-out 13 left these out: no entry held the answer)
+    ("can i keep more than five cards in my hand", "faq_hand_limit"),
+    ("is there a max on support cards in one thread", "faq_support_limit"),
+    ("which of us should be holmes", "faq_choose_sides"),
+    ("the clock is at 11 and moriarty gets 2 hours", "faq_clock_start"),  # past 12 ends the game at Archiving
+    ("what if my agent was never activated", "agents_archiving"),
+    ("what does a support card count as", "action_support"),  # its worth, not the ruling on how many
+    ("do i have to use all my actions each turn", "turn_mandatory"),  # only the mandatory one
+    ("how many turns in a stage", "final_trigger_limit"),  # no fixed count: the limit ends the Course
+    ("can the clock go backwards", "faq_clock_back"),
+    ("how many investigation sites", "components"),  # the box's count, not revealing a Site
+    ("is forgery good for holmes", "forgery"),  # the card, not the crime plan's setup
 ]
 
 

@@ -43,6 +43,25 @@ QUESTIONS = {
         ("must i follow suit", "follow_mark"),  # a trick-taker's words for following the lead's mark
         ("do enforcers have to match the lead", "follow_mark"),
         ("do the other two draw", "turn_enforcers_never_draw"),
+        # content round three: the entry or the words were missing before
+        ("how long does a game take", "faq_game_length"),  # the rulebook's listed length, a new ruling
+        ("can we play with 4", "setup_players"),  # a player count, not the deal of 4 cards
+        ("is the mastermind the same person the whole game", "turn_next"),
+        ("does my hidden card need the lead's mark", "follow_mastermind_free"),
+        ("who wins if nobody gets 12", "end_twelve"),
+        ("the total is 10 against 10", "score_tie"),  # not how the totals are counted
+        ("how many cards total in the deck", "components_deck"),
+        ("is the lunatic a good lead", "lunatic"),  # the card, not the Ace-and-Crown tip
+        ("is the sea good to lead", "sea"),  # a Crown: worth 2 points alone if it succeeds
+        ("how many cards get played in one plot altogether", "turn_mastermind"),  # not the deck's count
+        ("he didnt follow when he could have, penalty?", "faq_misplay"),  # rulings where the rulebook is silent
+        ("we want to play again, who leads off this time", "faq_next_game_order"),
+        ("whats the highest total the mastermind can make", "faq_highest_total"),
+        ("mastermind had 9 and we had 9", "score_tie"),
+        ("the draw pile ran out mid draw", "faq_empty_draw_pile"),  # not the plain reshuffle rule
+        ("whats better, one card or two for the mastermind", "plot_face_down"),
+        ("is this a trick taking game", "faq_no_trump"),
+        ("what does a face card count", "value_number"),  # a personality counts its rank
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -63,6 +82,29 @@ QUESTIONS = {
         ("do we add up both cases to get the winner", "end_winner"),  # the game, not the second case
         ("can i skip playing cards and only use an ability", "turn_play_or_pass"),
         ("how do i know whos the mastermind", "case_guess"),  # the guess, not the Knows All variant
+        # content round three: the entry or the words were missing before
+        ("who are the five suspects", "components_identities"),  # the new list of the identities
+        ("what happens to the evidence card nobody wins", "resolve_tie"),
+        ("can i play a non trump card with trumps", "turn_what_may_be_played"),  # not the Strongroom's rule
+        ("which location lasts the most turns", "components_locations"),  # the new overview of the twelve
+        ("which places have no trump", "components_locations"),  # not one location that has none
+        ("does the mastermind know which clue is where", "setup_evidence"),  # dealt unseen; not Knows All
+        ("how many clues per location", "setup_evidence"),
+        ("can the mastermind lie about who they are", "case_guess"),  # the identity card is revealed
+        ("can i use two powers in one turn", "turn_discard_for_ability"),
+        ("if i pass can i play next turn", "turn_pass"),
+        ("new locations each case", "variant_life_is_pain"),
+        ("do we shuffle the decks again for the second case", "faq_second_case_reset"),  # a new ruling
+        ("whats the most points i can score in a case", "faq_max_points"),  # a new ruling
+        ("no trump at the alley, so nothing counts double?", "location_alley"),
+        ("do i draw cards at the first turn of a location", "turn_draw"),
+        ("do i have to discard when i pass", "turn_pass"),  # the swap is optional
+        ("is the bank vault good for the detective", "bank_vault"),  # not the Strongroom's Mastermind rule
+        ("which mastermind card throws out a detective card from his pile", "mastermind_magnifying_glass_4"),
+        ("do the evidence piles carry over to the next location", "term_evidence_piles"),
+        ("what if both detectives guessed right and scores are level", "end_tiebreak"),
+        ("can she see my evidence pile", "faq_piles_open"),  # a new ruling: played cards lie face up
+        ("are the cards we play face up", "faq_piles_open"),
     ],
 }
 
