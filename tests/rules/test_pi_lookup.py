@@ -46,6 +46,11 @@ TABLE_QUESTIONS = [
     ("can i solve out of turn", {"solve_attempt"}),
     ("which crimes are there", {"components_suspects_crimes"}),
     ("what's on the scoresheet", {"components_sheets"}),
+    ("can i pick my investigator back up and use it somewhere else", {"faq_investigator_stays"}),
+    ("i solved in 4 turns and he did it in 4 turns as well", {"scoring_same_turns"}),
+    ("do you get more points for solving faster", {"scoring_boxes"}),
+    ("what color am i", {"components_pieces"}),
+    ("can i have more than one investigator in a district", {"faq_same_district_twice"}),
 ]
 
 
@@ -67,5 +72,5 @@ def test_the_rulings_say_they_are_rulings() -> None:
     faq = {f.id: f for f in db.faq}
     rules = {r.id for r in db.rules}
     for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district", "faq_blank_tile_in_case",
-                   "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate"):
+                   "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays"):
         assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)
