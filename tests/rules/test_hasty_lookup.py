@@ -65,6 +65,15 @@ def hasty_index() -> RulesIndex:
     ("does every player get one go per round", "turn_round"),
     ("someone's suspect no one had got murdered, is anybody out", "review_murder"),
     ("hattie quill's pile was empty when i played, is my card thrown away", "faq_discard_bottom_alone"),
+    # a second pass of table questions: a tip where the draft says nothing, and players' words
+    ("is it a bad idea to put cards on my own suspect", "faq_tip_where_to_play"),
+    ("what does reviewing mean", "review_reveal"),
+    ("do we need the suspect powers", "variant_powers"),
+    ("does the traitor get a suspect card", "variant_traitor"),
+    ("what is the discard pile", "faq_empty_deck"),
+    ("if my suspect is protected and a kill card comes up what happens", "cards_protect"),
+    ("does the protect card need to come before the kill card", "faq_revealed_later"),
+    ("my suspect died", "review_elimination"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
