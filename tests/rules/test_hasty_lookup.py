@@ -74,6 +74,10 @@ def hasty_index() -> RulesIndex:
     ("if my suspect is protected and a kill card comes up what happens", "cards_protect"),
     ("does the protect card need to come before the kill card", "faq_revealed_later"),
     ("my suspect died", "review_elimination"),
+    ("what happens if nobody dies in the review", "review_end"),
+    ("can the review kill two people", "review_murder"),
+    ("what does the card icon mean on a suspect", "variant_powers"),
+    ("can i play on a suspect that someone else owns", "turn_play"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

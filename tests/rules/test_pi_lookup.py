@@ -51,6 +51,11 @@ TABLE_QUESTIONS = [
     ("do you get more points for solving faster", {"scoring_boxes"}),
     ("what color am i", {"components_pieces"}),
     ("can i have more than one investigator in a district", {"faq_same_district_twice"}),
+    # phone-typed: abbreviations and dropped words
+    ("can i solve n investigate same turn", {"turn_choices"}),
+    ("can i play with 6 ppl", {"setup_players"}),
+    ("is there a penalty for passing", {"faq_no_investigators"}),
+    ("do cubes count as points", {"game_end"}),
 ]
 
 
