@@ -78,6 +78,7 @@ def hasty_index() -> RulesIndex:
     ("can the review kill two people", "review_murder"),
     ("what does the card icon mean on a suspect", "variant_powers"),
     ("can i play on a suspect that someone else owns", "turn_play"),
+    ("does the app keep count of how big each pile is", "companion_app"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

@@ -56,6 +56,7 @@ TABLE_QUESTIONS = [
     ("can i play with 6 ppl", {"setup_players"}),
     ("is there a penalty for passing", {"faq_no_investigators"}),
     ("do cubes count as points", {"game_end"}),
+    ("can my phone do the answering instead of the player on my right", {"companion_app"}),
 ]
 
 
