@@ -79,6 +79,8 @@ def hasty_index() -> RulesIndex:
     ("what does the card icon mean on a suspect", "variant_powers"),
     ("can i play on a suspect that someone else owns", "turn_play"),
     ("does the app keep count of how big each pile is", "companion_app"),
+    ("how many base set cards are kill cards", "cards_kinds"),
+    ("big hands how many cards does everyone get", "variant_big_hands"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

@@ -57,6 +57,7 @@ TABLE_QUESTIONS = [
     ("is there a penalty for passing", {"faq_no_investigators"}),
     ("do cubes count as points", {"game_end"}),
     ("can my phone do the answering instead of the player on my right", {"companion_app"}),
+    ("what does the evidence card for a suspect tell me", {"evidence_take"}),
 ]
 
 
