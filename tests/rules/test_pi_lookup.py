@@ -58,6 +58,7 @@ TABLE_QUESTIONS = [
     ("do cubes count as points", {"game_end"}),
     ("can my phone do the answering instead of the player on my right", {"companion_app"}),
     ("what does the evidence card for a suspect tell me", {"evidence_take"}),
+    ("can someone walk me through the rulebook example", {"worked_example"}),
 ]
 
 
