@@ -81,6 +81,7 @@ def hasty_index() -> RulesIndex:
     ("does the app keep count of how big each pile is", "companion_app"),
     ("how many base set cards are kill cards", "cards_kinds"),
     ("big hands how many cards does everyone get", "variant_big_hands"),
+    ("with only two of us left does u-turn do anything", "faq_reverse_two_players"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
