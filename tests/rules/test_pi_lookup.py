@@ -59,6 +59,8 @@ TABLE_QUESTIONS = [
     ("can my phone do the answering instead of the player on my right", {"companion_app"}),
     ("what does the evidence card for a suspect tell me", {"evidence_take"}),
     ("can someone walk me through the rulebook example", {"worked_example"}),
+    ("how many cubes can one investigator give me at most", {"investigate_answer"}),
+    ("does the investigator counter stay on the board after i solve", {"faq_investigator_stays"}),
 ]
 
 
