@@ -82,6 +82,7 @@ def hasty_index() -> RulesIndex:
     ("how many base set cards are kill cards", "cards_kinds"),
     ("big hands how many cards does everyone get", "variant_big_hands"),
     ("with only two of us left does u-turn do anything", "faq_reverse_two_players"),
+    ("can i look at a card someone else played face down", "faq_face_down_secret"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
