@@ -83,6 +83,9 @@ def hasty_index() -> RulesIndex:
     ("big hands how many cards does everyone get", "variant_big_hands"),
     ("with only two of us left does u-turn do anything", "faq_reverse_two_players"),
     ("can i look at a card someone else played face down", "faq_face_down_secret"),
+    ("can the traitor be eliminated", "variant_traitor"),
+    ("with big hands what if i run out of cards", "variant_big_hands"),
+    ("suspect powers, which one triggers when i play there", "variant_powers"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
