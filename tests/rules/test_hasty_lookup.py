@@ -52,6 +52,40 @@ def hasty_index() -> RulesIndex:
     ("do i draw at the end of my turn", "turn_draw"),
     ("how do i keep my suspect safe", "cards_protect"),
     ("when do i lose", "review_elimination"),  # the basic game, not the Traitor's ruling
+    # content round three: what the loupe is for, rulings where the draft is silent (variants together, a
+    # pile's size, hidden cards), and facts the entries lacked (no passing, nobody shares a secret suspect,
+    # a round, an unowned suspect's murder)
+    ("whats the magnifying glass token actually for", "loupe_overview"),
+    ("can we play the traitor variant and big hands at the same time", "faq_combine_variants"),
+    ("how many cards can go in one pile, is there a max", "faq_pile_size"),
+    ("can i peek at whats in a pile", "faq_face_down_secret"),
+    ("am i allowed to just pass", "turn_stuck"),
+    ("could two of us end up with the same secret suspect", "setup_secrets"),
+    ("what's a round", "turn_round"),
+    ("does every player get one go per round", "turn_round"),
+    ("someone's suspect no one had got murdered, is anybody out", "review_murder"),
+    ("hattie quill's pile was empty when i played, is my card thrown away", "faq_discard_bottom_alone"),
+    # a second pass of table questions: a tip where the draft says nothing, and players' words
+    ("is it a bad idea to put cards on my own suspect", "faq_tip_where_to_play"),
+    ("what does reviewing mean", "review_reveal"),
+    ("do we need the suspect powers", "variant_powers"),
+    ("does the traitor get a suspect card", "variant_traitor"),
+    ("what is the discard pile", "faq_empty_deck"),
+    ("if my suspect is protected and a kill card comes up what happens", "cards_protect"),
+    ("does the protect card need to come before the kill card", "faq_revealed_later"),
+    ("my suspect died", "review_elimination"),
+    ("what happens if nobody dies in the review", "review_end"),
+    ("can the review kill two people", "review_murder"),
+    ("what does the card icon mean on a suspect", "variant_powers"),
+    ("can i play on a suspect that someone else owns", "turn_play"),
+    ("does the app keep count of how big each pile is", "companion_app"),
+    ("how many base set cards are kill cards", "cards_kinds"),
+    ("big hands how many cards does everyone get", "variant_big_hands"),
+    ("with only two of us left does u-turn do anything", "faq_reverse_two_players"),
+    ("can i look at a card someone else played face down", "faq_face_down_secret"),
+    ("can the traitor be eliminated", "variant_traitor"),
+    ("with big hands what if i run out of cards", "variant_big_hands"),
+    ("suspect powers, which one triggers when i play there", "variant_powers"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
@@ -74,3 +108,17 @@ def test_every_action_card_answers_how_many_of_it_are_in_the_deck(hasty_index):
         if card.id not in {first.entry.id, *(e.id for e in first.also)}:
             wrong.append((name, first.entry.id))
     assert not wrong
+
+
+def test_the_restriction_rule_names_every_restricted_card():
+    # "which cards can't go at the loupe": the rule answers it only if it names each card under its restriction
+    from casebook.rules.cards import load_database
+
+    db = load_database("hasty")
+    text = next(r.text for r in db.rules if r.id == "cards_restrictions")
+    heading = {"must_loupe": "Must be played at the loupe:", "cant_loupe": "Can't be played at the loupe:",
+               "must_own": "Must be played at your own suspect:", "cant_own": "Can't be played at your own suspect:"}
+    listed = {k: text.split(h, 1)[1].split(".", 1)[0] for k, h in heading.items() if h in text}
+    missing = [(card.data["name"], card.data["restriction"]) for card in db.components["actions"].cards
+               if card.data["restriction"] != "none" and card.data["name"] not in listed.get(card.data["restriction"], "")]
+    assert not missing, f"cards_restrictions does not list: {missing}"

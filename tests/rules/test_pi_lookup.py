@@ -35,6 +35,32 @@ TABLE_QUESTIONS = [
     ("is there an evidence card for every single district", {"components_cards"}),
     ("where do the leftover evidence cards go", {"setup_evidence"}),
     ("can i put an investigator on the harbour", {"components_city"}),  # the harbour is water, no district
+    # round three: facts or words the entries lacked (the best score, the hideout, solving only on your own turn,
+    # the names, the printed sheets) and rulings where the rulebook is silent
+    ("could the answer be the no suspect tile", {"faq_blank_tile_in_case"}),
+    ("the guy on my right solved, does he keep answering", {"faq_solved_holder_answers"}),
+    ("do the case cards get shown when the mini game is over", {"faq_cases_shown"}),
+    ("is downtown a good spot for an investigator", {"faq_where_to_investigate"}),
+    ("whats the best score you can get", {"game_end"}),
+    ("what is the hideout", {"setup_cases"}),
+    ("can i solve out of turn", {"solve_attempt"}),
+    ("which crimes are there", {"components_suspects_crimes"}),
+    ("what's on the scoresheet", {"components_sheets"}),
+    ("can i pick my investigator back up and use it somewhere else", {"faq_investigator_stays"}),
+    ("i solved in 4 turns and he did it in 4 turns as well", {"scoring_same_turns"}),
+    ("do you get more points for solving faster", {"scoring_boxes"}),
+    ("what color am i", {"components_pieces"}),
+    ("can i have more than one investigator in a district", {"faq_same_district_twice"}),
+    # phone-typed: abbreviations and dropped words
+    ("can i solve n investigate same turn", {"turn_choices"}),
+    ("can i play with 6 ppl", {"setup_players"}),
+    ("is there a penalty for passing", {"faq_no_investigators"}),
+    ("do cubes count as points", {"game_end"}),
+    ("can my phone do the answering instead of the player on my right", {"companion_app"}),
+    ("what does the evidence card for a suspect tell me", {"evidence_take"}),
+    ("can someone walk me through the rulebook example", {"worked_example"}),
+    ("how many cubes can one investigator give me at most", {"investigate_answer"}),
+    ("does the investigator counter stay on the board after i solve", {"faq_investigator_stays"}),
 ]
 
 
@@ -51,9 +77,10 @@ def test_the_answer_comes_first(index: RulesIndex, question: str, answers: set[s
 
 
 def test_the_rulings_say_they_are_rulings() -> None:
-    """The three entries the rulebook is silent on are FAQ rulings, each referring to the rules it settles."""
+    """The entries the rulebook is silent on are FAQ rulings, each referring to the rules it settles."""
     db = load_database("pi")
     faq = {f.id: f for f in db.faq}
     rules = {r.id for r in db.rules}
-    for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district"):
+    for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district", "faq_blank_tile_in_case",
+                   "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays"):
         assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)

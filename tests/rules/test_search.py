@@ -724,8 +724,10 @@ def test_a_ruling_that_names_a_card_and_holds_more_of_the_question_comes_before_
 
 
 @pytest.mark.parametrize(("game", "query", "expected"), [
-    # "look" alone is a loose word of Second Look's name: the question is about the piles
-    ("hasty", "can I look at the cards in a pile", {"setup_secrets", "faq_revealed_later", "faq_choice_in_review"}),
+    # "look" alone is a loose word of Second Look's name: the question is about the piles (since content round
+    # three a ruling answers it: nobody looks at the hidden cards of a pile)
+    ("hasty", "can I look at the cards in a pile", {"faq_face_down_secret", "setup_secrets", "faq_revealed_later",
+                                                    "faq_choice_in_review"}),
     ("hasty", "two piles both have five cards when the review hits, which one gets looked at",
      {"faq_tie_largest", "review_largest"}),
     # the whole name, or a rare word of it, still names the card
