@@ -5,10 +5,11 @@ Pages are written with invariant=1, so the same input gives the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
@@ -56,7 +57,18 @@ def _pdfdoc_bytes(x: object) -> object:
     return _pdfdoc_codec(x)
 
 
-pdfdoc.pdfdocEnc = _pdfdoc_bytes  # read by pdfdoc's format() and PDFFormXObject.setStreamList as a module global
+@contextlib.contextmanager
+def _our_encoding() -> Iterator[None]:
+    """Our _pdfdoc_bytes as pdfdoc.pdfdocEnc (a module global read by pdfdoc's format() and
+    PDFFormXObject.setStreamList) while we write, ReportLab's own again after, even on an error: another
+    ReportLab user of the process meets ReportLab's function (the bytes would be the same, but the swap is ours
+    to keep within our own writing). Nested uses put back what they found."""
+    before = pdfdoc.pdfdocEnc
+    pdfdoc.pdfdocEnc = _pdfdoc_bytes
+    try:
+        yield
+    finally:
+        pdfdoc.pdfdocEnc = before
 
 
 @cache
@@ -295,7 +307,8 @@ class PdfDocument:
             margin = FORM_UNITS / 2  # a stroke's half width at most (a wider line is not drawn as a form)
             form = pdfdoc.PDFFormXObject(-margin, -margin, FORM_UNITS + margin, FORM_UNITS + margin)
             form.hasImages = 0
-            form.setStreamList(body)
+            with _our_encoding():
+                form.setStreamList(body)
             flate_only(form)
             c._doc.Reference(form, pdfdoc.xObjectName(name))
         c._formsinuse.append(name)
@@ -519,7 +532,8 @@ class PdfDocument:
                 self.draw(scene)
             else:
                 content()
-            c.endForm()
+            with _our_encoding():
+                c.endForm()
             flate_only(c._doc.idToObject[c._doc.getXObjectName(name)])
             self.page_h = page_h
         self.begin_placed(ox, oy, scene.height, clip)
@@ -533,7 +547,7 @@ class PdfDocument:
             c.showPage()
         doc = c._doc
         doc.__class__ = _StreamingDocument
-        with open(c._filename, "wb") as out:
+        with open(c._filename, "wb") as out, _our_encoding():
             doc.out = out
             doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
 
