@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import marshal
 import re
 import zlib
 from collections.abc import Callable, Iterator
@@ -184,6 +185,7 @@ def _placed_form(item: Polyline | Shape, ox: float, oy: float, page_h: float,
     return f"q\n{chr(10).join(ops)}\nQ", name, body
 
 
+_MADE = ("_forms", "_pictures", "_images", "_svgs")  # the forms, pictures and images a document made (by name)
 PICTURE_POINTS = 24  # an outline of this many points or more is a picture: written once a document, placed by reference
 FORM_UNITS = 1000.0  # a picture form's larger side, in its own units
 OPS_HELD = 4096  # drawn items whose operators are kept (a deck's recurring shapes; its names, drawn once each, come and go)
@@ -236,6 +238,79 @@ class PdfDocument:
         page = self.canvas._doc.Pages.pages[-1]
         _compress_now(page, self.store)
         _finish_page(page, self.canvas._doc, self.__dict__.setdefault("_shared", {}))
+
+    def _state(self) -> tuple[object, ...]:
+        """What of this document drawing a page may read or add to, told apart cheaply (within a document it only
+        grows): each font's subset state, the fonts named, the objects, forms, pictures and images made, the
+        page's own resources."""
+        c = self.canvas
+        doc = c._doc
+        fonts = []
+        for name in PDF_NAMES.values():
+            state = _font(name).state.get(doc)
+            fonts.append(None if state is None else (state.internalName, len(state.assignments), state.nextCode))
+        d = self.__dict__
+        return (tuple(fonts), len(doc.fontMapping), len(doc.idToObject), len(c._formsinuse),
+                *(len(d.get(k, ())) for k in _MADE), c._currentPageHasImages, len(c._colorsUsed),
+                len(c._shadingUsed), c._extgstate.getState() is None)
+
+    def _state_digest(self) -> str:
+        """A digest of what a page's operators may depend on in this document besides what it draws (the codes its
+        fonts give characters, the fonts' and forms' names), made again only when the document's state grew."""
+        c = self.canvas
+        doc = c._doc
+        version = self._state()
+        version = (version[:2], version[4:])  # not the objects nor the page's forms: those grow with every page
+        kept = self.__dict__.get("_digest")
+        if kept is not None and kept[0] == version:
+            return cast(str, kept[1])
+        fonts = []
+        for name in PDF_NAMES.values():
+            state = _font(name).state.get(doc)
+            fonts.append(None if state is None else (state.internalName, sorted(state.assignments.items()),
+                                                     state.subsets))
+        d = self.__dict__
+        made = [sorted(d.get(k, {}).items()) if k != "_pictures" else sorted(d.get(k, {})) for k in _MADE]  # a body: its name
+        digest = hashlib.sha1(repr((fonts, sorted(doc.fontMapping.items()), made)).encode()).hexdigest()
+        self.__dict__["_digest"] = (version, digest)
+        return digest
+
+    def replay_page(self, key: str) -> bool:
+        """Draw a page as the one an earlier build drew under `key` (a digest of everything the page draws), if it
+        kept it and this document is in the state it was in then (_state_digest): its operators appended whole, the
+        forms it places named. False (nothing drawn) if there is none to take: the caller draws it, then keep_page."""
+        if self.store is None:
+            return False
+        blob = self.store.blob(f"{key}:{self._state_digest()}:{_ENCODING}")  # kept for this state, or none
+        if blob is None:
+            return False
+        try:
+            ops, forms = marshal.loads(blob)
+        except (EOFError, ValueError, TypeError):  # a stored page cut short or corrupt: drawn anew
+            return False
+        if type(ops) is not tuple or type(forms) is not tuple or not all(type(op) is str for op in ops) \
+                or not all(type(form) is str for form in forms):
+            return False
+        c = self.canvas
+        c._code.extend(ops)
+        c._formsinuse.extend(forms)
+        return True
+
+    def page_mark(self) -> tuple[int, int, tuple[object, ...]]:
+        """Where a page's drawing begins, for keep_page."""
+        return len(self.canvas._code), len(self.canvas._formsinuse), self._state()
+
+    def keep_page(self, key: str, mark: tuple[int, int, tuple[object, ...]]) -> None:
+        """Keep what the page drew since `mark` for the next build, if drawing it added nothing to the document but
+        its operators and the forms it places (no font's new character, no new form, picture or image): its
+        operators are then those of its drawing and of this document's state alone, replayed by replay_page."""
+        code_at, forms_at, state = mark
+        c = self.canvas
+        now = self._state()
+        if self.store is None or now[:3] != state[:3] or now[4:] != state[4:]:
+            return
+        ops, forms = tuple(c._code[code_at:]), tuple(c._formsinuse[forms_at:])
+        self.store.put_blob(f"{key}:{self._state_digest()}:{_ENCODING}", marshal.dumps((ops, forms)))
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
