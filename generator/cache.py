@@ -165,6 +165,10 @@ class SceneStore:
             return data
         return None
 
+    def has_previous(self) -> bool:
+        """Whether a previous build's entries may be found (a first build's lookups all miss)."""
+        return bool(self._old_index)
+
     def has_blob(self, key: str) -> bool:
         """Whether this build has written bytes under `key` (to be read back by `written`, not held)."""
         return self._lookup(self._index, self._rider, key) is not None

@@ -267,8 +267,7 @@ class PdfDocument:
         fonts = []
         for name in PDF_NAMES.values():
             state = _font(name).state.get(doc)
-            fonts.append(None if state is None else (state.internalName, sorted(state.assignments.items()),
-                                                     state.subsets))
+            fonts.append(None if state is None else (state.internalName, tuple(state.assignments.items())))
         d = self.__dict__
         made = [sorted(d.get(k, {}).items()) if k != "_pictures" else sorted(d.get(k, {})) for k in _MADE]  # a body: its name
         digest = hashlib.sha1(repr((fonts, sorted(doc.fontMapping.items()), made)).encode()).hexdigest()
@@ -279,7 +278,7 @@ class PdfDocument:
         """Draw a page as the one an earlier build drew under `key` (a digest of everything the page draws), if it
         kept it and this document is in the state it was in then (_state_digest): its operators appended whole, the
         forms it places named. False (nothing drawn) if there is none to take: the caller draws it, then keep_page."""
-        if self.store is None:
+        if self.store is None or not self.store.has_previous():
             return False
         blob = self.store.blob(f"{key}:{self._state_digest()}:{_ENCODING}")  # kept for this state, or none
         if blob is None:

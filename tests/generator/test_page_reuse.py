@@ -92,13 +92,21 @@ def _page(doc: PdfDocument, key: str) -> bool:
 def test_a_page_is_kept_only_when_its_drawing_adds_nothing_to_the_document(tmp_path):
     store = SceneStore(tmp_path / "cache")
     doc = PdfDocument(tmp_path / "a.pdf", store=store)
-    _page(doc, "sheetpage:first")  # names its fonts: not kept
+    assert not _page(doc, "sheetpage:first")  # names its fonts: not kept
     assert not any(key.startswith("sheetpage:first") for key in _kept(store))
-    _page(doc, "sheetpage:second")  # the same drawing now adds nothing: kept
+    assert not _page(doc, "sheetpage:second")  # the same drawing now adds nothing: kept
     assert any(key.startswith("sheetpage:second") for key in _kept(store))
+    doc.save()
+    store.commit()
+    first = (tmp_path / "a.pdf").read_bytes()
+
+    store = SceneStore(tmp_path / "cache")  # the next build
+    doc = PdfDocument(tmp_path / "a.pdf", store=store)
+    assert not _page(doc, "sheetpage:first")
     assert _page(doc, "sheetpage:second")  # in the same state: taken whole
     doc.save()
     store.commit()
+    assert (tmp_path / "a.pdf").read_bytes() == first
 
 
 def _kept(store: SceneStore) -> list[str]:
@@ -133,7 +141,11 @@ def test_a_stored_page_not_what_it_should_be_is_drawn_anew(tmp_path, stored):
     for _ in range(2):
         _page(reference, "sheetpage:p")
     reference.save()
+    earlier = SceneStore(tmp_path / "cache")  # a build before, so that the store has one to look in
+    earlier.put_blob("something:kept", b"x")
+    earlier.commit()
     store = SceneStore(tmp_path / "cache")
+    assert store.has_previous()
     doc = PdfDocument(tmp_path / "spoiled.pdf", store=store)
     _page(doc, "sheetpage:first")
     doc.begin_page(210, 297)
