@@ -297,15 +297,11 @@ def _page_inputs(composed: Composed, paper: str, opts: BuildOptions) -> str:
     """What every card page of a PDF shares that its drawing depends on: the code (the generator's, the backend's,
     what imposes and marks a sheet), the library (fonts, sizes, print settings), the paper and the options."""
     from casebook.generator.backends.recorded import backend_fingerprint
-    from casebook.generator.cache import code_fingerprint
+    from casebook.generator.cache import code_fingerprint, files_digest
 
     global _page_code
     if _page_code is None:
-        here = Path(__file__).resolve().parent
-        code = hashlib.sha1(f"{code_fingerprint()} {backend_fingerprint()}".encode())
-        for name in _PAGE_CODE:
-            code.update((here / name).read_bytes())
-        _page_code = code.hexdigest()
+        _page_code = files_digest(f"{code_fingerprint()} {backend_fingerprint()}", _PAGE_CODE)
     library = composed.composer.library_fingerprint  # worked out once by the composer (its scenes' keys hold it)
     sha = hashlib.sha1(f"{_page_code} {library}".encode())
     sha.update(repr((paper, composed.composer.bleed, opts.cut_lines, opts.crop_marks, opts.back_offset,
