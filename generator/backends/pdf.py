@@ -236,7 +236,15 @@ class PdfDocument:
         self.canvas.showPage()
         self.pages += 1
         page = self.canvas._doc.Pages.pages[-1]
-        _compress_now(page, self.store)
+        taken, keeping = self.__dict__.pop("_taken", None), self.__dict__.pop("_keeping", None)
+        if taken is not None and self.store is not None:  # its content the page's kept whole (replay_page)
+            page.Contents = _StoredStream(self.store, self.store.spot(taken), _filter_dictionary(_FLATE_NAMES))
+            page.stream = None
+        else:
+            stored = _compress_now(page, self.store)
+            if keeping is not None and stored is not None and self.store is not None:
+                key, forms = keeping
+                self.store.put_blob(key, marshal.dumps((stored, forms)))
         _finish_page(page, self.canvas._doc, self.__dict__.setdefault("_shared", {}))
 
     def _state(self) -> tuple[object, ...]:
@@ -275,41 +283,39 @@ class PdfDocument:
         return digest
 
     def replay_page(self, key: str) -> bool:
-        """Draw a page as the one an earlier build drew under `key` (a digest of everything the page draws), if it
-        kept it and this document is in the state it was in then (_state_digest): its operators appended whole, the
-        forms it places named. False (nothing drawn) if there is none to take: the caller draws it, then keep_page."""
+        """Take the page an earlier build drew under `key` (a digest of everything the page draws) whole, if it kept
+        it and this document is in the state it was in then (_state_digest): the forms it places are named and its
+        content is the one kept compressed in the store (end_page puts it in). False (nothing drawn) if there is
+        none to take: the caller draws the page, then calls keep_page."""
         if self.store is None or not self.store.has_previous():
             return False
         blob = self.store.blob(f"{key}:{self._state_digest()}:{_ENCODING}")  # kept for this state, or none
         if blob is None:
             return False
         try:
-            ops, forms = marshal.loads(blob)
+            content, forms = marshal.loads(blob)
         except (EOFError, ValueError, TypeError):  # a stored page cut short or corrupt: drawn anew
             return False
-        if type(ops) is not tuple or type(forms) is not tuple or not all(type(op) is str for op in ops) \
-                or not all(type(form) is str for form in forms):
-            return False
-        c = self.canvas
-        c._code.extend(ops)
-        c._formsinuse.extend(forms)
+        if type(content) is not str or not content.startswith(f"zpage:{_ENCODING}:") or type(forms) is not tuple \
+                or not all(type(form) is str for form in forms) or content not in self.store:
+            return False  # (`in` carries the compressed content into this build's store, if the last one kept it)
+        self.canvas._formsinuse.extend(forms)
+        self._taken = content
         return True
 
-    def page_mark(self) -> tuple[int, int, tuple[object, ...]]:
+    def page_mark(self) -> tuple[int, tuple[object, ...]]:
         """Where a page's drawing begins, for keep_page."""
-        return len(self.canvas._code), len(self.canvas._formsinuse), self._state()
+        return len(self.canvas._formsinuse), self._state()
 
-    def keep_page(self, key: str, mark: tuple[int, int, tuple[object, ...]]) -> None:
-        """Keep what the page drew since `mark` for the next build, if drawing it added nothing to the document but
-        its operators and the forms it places (no font's new character, no new form, picture or image): its
-        operators are then those of its drawing and of this document's state alone, replayed by replay_page."""
-        code_at, forms_at, state = mark
-        c = self.canvas
+    def keep_page(self, key: str, mark: tuple[int, tuple[object, ...]]) -> None:
+        """Keep the page for the next build (with end_page, once it is compressed), if drawing it since `mark` added
+        nothing to the document but its operators and the forms it places (no font's new character, no new form,
+        picture or image): its content is then a function of what it draws and of this document's state alone."""
+        forms_at, state = mark
         now = self._state()
         if self.store is None or now[:3] != state[:3] or now[4:] != state[4:]:
             return
-        ops, forms = tuple(c._code[code_at:]), tuple(c._formsinuse[forms_at:])
-        self.store.put_blob(f"{key}:{self._state_digest()}:{_ENCODING}", marshal.dumps((ops, forms)))
+        self._keeping = (f"{key}:{self._state_digest()}:{_ENCODING}", tuple(self.canvas._formsinuse[forms_at:]))
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -662,7 +668,7 @@ def flate_only(form: pdfdoc.PDFFormXObject) -> None:
     form.Contents, form.compression, form.stream = stream, 0, None
 
 
-def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
+def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> str | None:
     """Flate the page's content stream as soon as the page ends, as ReportLab would at save.
 
     ReportLab keeps every page's operators as text until the document is saved; an 8000-card
@@ -672,9 +678,9 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     is taken from it by the digest of its operators.
     """
     if not page.compression or page.Override_default_compilation or not page.stream:
-        return
+        return None
     filters = [pdfdoc.PDFZCompress]  # no ASCII85: it makes a compressed stream a quarter larger
-    names: list[str] = [pdfdoc.PDFName(f.pdfname) for f in filters]
+    names = _FLATE_NAMES
     key, content = None, None
     if store is not None:
         key = f"zpage:{_ENCODING}:{'/'.join(names)}:{hashlib.sha1(page.stream.encode('utf8')).hexdigest()}"
@@ -686,13 +692,18 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
         content = encoded.encode("latin-1") if isinstance(encoded, str) else encoded
         if key is not None and store is not None:
             store.put_blob(key, content)
-    dictionary = _filter_dictionary(tuple(names))  # one for every page: PDFStream.format writes a copy
-    if key is not None and store is not None and store.has_blob(key):
+    dictionary = _filter_dictionary(names)  # one for every page: PDFStream.format writes a copy
+    kept = key is not None and store is not None and store.has_blob(key)
+    if kept and store is not None and key is not None:
         stream: pdfdoc.PDFStream = _StoredStream(store, store.spot(key), dictionary)
     else:
         stream = pdfdoc.PDFStream(dictionary, content)
         stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
+    return key if kept else None
+
+
+_FLATE_NAMES = (pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname),)  # a page stream's filters (Flate alone), as named
 
 
 @cache

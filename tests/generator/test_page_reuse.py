@@ -2,8 +2,8 @@
 
 A card sheet's page is kept in the scene store under a digest of everything it draws and of the
 document's state it reads (the codes its fonts give characters, the fonts' and forms' names); a
-rebuild that draws the same page in the same state appends its operators whole, so one edited card
-re-draws one page. The PDF is a cold build's, byte for byte; a page whose drawing adds to the document
+rebuild that draws the same page in the same state takes its compressed content whole, so one edited
+card re-draws one page. The PDF is a cold build's, byte for byte; a page whose drawing adds to the document
 (a new character, a new form) is never kept, and a stored page that is not what it should be is drawn anew.
 """
 
@@ -135,7 +135,9 @@ def _digests(monkeypatch):
 
 
 @pytest.mark.parametrize("stored", [b"", b"\x00garbage", marshal.dumps((1, 2)), marshal.dumps(((b"ops",), ())),
-                                    marshal.dumps((("ops",), (3,)))])
+                                    marshal.dumps(("notzpage:x", ())),
+                                    marshal.dumps((f"zpage:{pdf._ENCODING}:/FlateDecode:none-kept", ())),
+                                    marshal.dumps((f"zpage:{pdf._ENCODING}:/FlateDecode:none-kept", (3,)))])
 def test_a_stored_page_not_what_it_should_be_is_drawn_anew(tmp_path, stored):
     reference = PdfDocument(tmp_path / "ref.pdf")
     for _ in range(2):
