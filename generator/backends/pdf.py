@@ -553,7 +553,8 @@ class PdfDocument:
 
             drawing = imagefiles.svg_drawing(item.path, item.digest, item.root)
             name = f"Svg{item.digest[:20]}"
-            imagefiles.svg_form(self.canvas, name, drawing)
+            with _our_encoding():  # its body encoded as our forms are
+                imagefiles.svg_form(self.canvas, name, drawing)
             flate_only(self.canvas._doc.idToObject[self.canvas._doc.getXObjectName(name)])
             found = made[item.digest] = (name, float(drawing.width), float(drawing.height))
         return found
