@@ -220,35 +220,53 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         doc = PdfDocument(tmp, title=f"{composed.db.title}{_sets_tag(composed)} — print-and-play ({paper})",
                           store=composed.composer.store)  # pages kept compressed for the next build
         bookmarked: set[str] = set()
+        page_inputs = _page_inputs(composed, paper, opts)
+        plan_texts: dict[int, tuple[SheetPlan, str]] = {}
         for n, sheet in enumerate(sheets):
             label = f"{composed.db.short_title}{_sets_tag(composed)} · {sheet.label}"
             if opts.sides != "backs":
                 doc.begin_page(sheet.plan.paper_w, sheet.plan.paper_h)
-                for part, span in sheet.parts():  # its own cards, then the blocks placed below them
-                    plan, batch = part.plan, part.faces
-                    for comp in (f.component for f in batch):
+
+                def mark_components(faces: list[Face], n: int = n) -> None:
+                    for comp in (f.component for f in faces):
                         if comp.id not in bookmarked:
                             bookmarked.add(comp.id)
                             doc.bookmark(comp.name, f"{comp.id}-{paper}-{n}")
-                    for i, face in enumerate(batch):
-                        slot = plan.slot(i)
-                        _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
-                    if opts.cut_lines:
-                        doc.draw(cut_lines(plan, span))
-                    draw_furniture(doc, plan, opts.crop_marks, f"{label} · faces" if labelled and part is sheet else "",
-                                   (0.0, 0.0), composed.composer.store)
+
+                key = _page_key(page_inputs, "faces", sheet, label, composed, plan_texts)
+                if doc.replay_page(key):  # drawn by the build before, this document as it was then: taken whole
+                    mark_components(sheet.all_faces())
+                else:
+                    mark = doc.page_mark()
+                    for part, span in sheet.parts():  # its own cards, then the blocks placed below them
+                        plan, batch = part.plan, part.faces
+                        mark_components(batch)
+                        for i, face in enumerate(batch):
+                            slot = plan.slot(i)
+                            _draw_card(doc, composed, face.face_key, slot.x, slot.y, plan.clip(slot))
+                        if opts.cut_lines:
+                            doc.draw(cut_lines(plan, span))
+                        draw_furniture(doc, plan, opts.crop_marks,
+                                       f"{label} · faces" if labelled and part is sheet else "",
+                                       (0.0, 0.0), composed.composer.store)
+                    doc.keep_page(key, mark)
                 doc.end_page()
             if opts.sides != "faces" and backs:
                 doc.begin_page(sheet.plan.paper_w, sheet.plan.paper_h)
-                for part, _ in sheet.parts():
-                    plan, batch = part.plan, part.faces
-                    shift = plan.page_offset(opts.back_offset)
-                    for i, face in enumerate(batch):
-                        slot = plan.back_slot(i, opts.back_offset)
-                        _draw_card(doc, composed, face.back_key, slot.x, slot.y, plan.back_clip(i, opts.back_offset))
-                    draw_furniture(doc, plan.for_backs(), opts.crop_marks,
-                                   f"{label} · backs" if labelled and part is sheet else "", shift,
-                                   composed.composer.store)
+                key = _page_key(page_inputs, "backs", sheet, label, composed, plan_texts)
+                if not doc.replay_page(key):
+                    mark = doc.page_mark()
+                    for part, _ in sheet.parts():
+                        plan, batch = part.plan, part.faces
+                        shift = plan.page_offset(opts.back_offset)
+                        for i, face in enumerate(batch):
+                            slot = plan.back_slot(i, opts.back_offset)
+                            _draw_card(doc, composed, face.back_key, slot.x, slot.y,
+                                       plan.back_clip(i, opts.back_offset))
+                        draw_furniture(doc, plan.for_backs(), opts.crop_marks,
+                                       f"{label} · backs" if labelled and part is sheet else "", shift,
+                                       composed.composer.store)
+                    doc.keep_page(key, mark)
                 doc.end_page()
         sheets.clear()  # drawn: a deck's thousands of sheets are not held while the file is written
         for name, scene in composed.pages.get(paper, []):
@@ -269,6 +287,44 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
         pages = doc.pages
         doc.save()
     return pages
+
+
+_PAGE_CODE = ("build.py", "furniture.py", "sheets.py", "text.py")  # what draws a sheet's page besides the scenes
+_page_code: str | None = None  # a digest of the code that draws a page (read once a process)
+
+
+def _page_inputs(composed: Composed, paper: str, opts: BuildOptions) -> str:
+    """What every card page of a PDF shares that its drawing depends on: the code (the generator's, the backend's,
+    what imposes and marks a sheet), the library (fonts, sizes, print settings), the paper and the options."""
+    from casebook.generator.backends.recorded import backend_fingerprint
+    from casebook.generator.cache import code_fingerprint, files_digest
+
+    global _page_code
+    if _page_code is None:
+        _page_code = files_digest(f"{code_fingerprint()} {backend_fingerprint()}", _PAGE_CODE)
+    library = composed.composer.library_fingerprint  # worked out once by the composer (its scenes' keys hold it)
+    sha = hashlib.sha1(f"{_page_code} {library}".encode())
+    sha.update(repr((paper, composed.composer.bleed, opts.cut_lines, opts.crop_marks, opts.back_offset,
+                     switches(composed, opts))).encode())
+    return sha.hexdigest()
+
+
+def _page_key(inputs: str, side: str, sheet: CardSheet, label: str, composed: Composed,
+              plans: dict[int, tuple[SheetPlan, str]]) -> str:
+    """A digest of everything a sheet's page of faces or backs draws: each part's plan, span and cards (by the
+    content keys of the side's scenes, and whether each is placed as a form), its label; with what every page
+    shares. A page of backs does not change with its faces. `plans`: each plan's repr by its id, worked out
+    once for the sheets of a PDF that share the plan (the plan held, so that its id is not another's)."""
+    keys = [[f.face_key if side == "faces" else f.back_key for f in part.faces] for part, _ in sheet.parts()]
+    texts = []
+    for part, _ in sheet.parts():
+        kept = plans.get(id(part.plan))
+        if kept is None:
+            kept = plans[id(part.plan)] = (part.plan, repr(part.plan))
+        texts.append(kept[1])
+    parts = [(text, span, [(key, key in composed.repeated) for key in part_keys])
+             for (_, span), text, part_keys in zip(sheet.parts(), texts, keys, strict=True)]
+    return "sheetpage:" + hashlib.sha1(repr((inputs, side, label, parts)).encode()).hexdigest()
 
 
 def _sets_tag(composed: Composed) -> str:

@@ -53,12 +53,17 @@ def code_fingerprint() -> str:
     """A digest of the generator modules a scene depends on: new code, new keys."""
     global _code_digest
     if _code_digest is None:
-        here = Path(__file__).resolve().parent
-        sha = hashlib.sha1(f"v{CACHE_VERSION}".encode())
-        for name in _CODE:
-            sha.update((here / name).read_bytes())
-        _code_digest = sha.hexdigest()
+        _code_digest = files_digest(f"v{CACHE_VERSION}", _CODE)
     return _code_digest
+
+
+def files_digest(seed: str, names: tuple[str, ...]) -> str:
+    """A digest of `seed` and the bytes of the generator's files `names` (paths from generator/)."""
+    here = Path(__file__).resolve().parent
+    sha = hashlib.sha1(seed.encode())
+    for name in names:
+        sha.update((here / name).read_bytes())
+    return sha.hexdigest()
 
 
 def library_fingerprint(lib: LayoutLibrary) -> str:
@@ -164,6 +169,10 @@ class SceneStore:
             data, self._carried = self._carried[1], None
             return data
         return None
+
+    def has_previous(self) -> bool:
+        """Whether a previous build's entries may be found (a first build's lookups all miss)."""
+        return bool(self._old_index)
 
     def has_blob(self, key: str) -> bool:
         """Whether this build has written bytes under `key` (to be read back by `written`, not held)."""

@@ -210,6 +210,12 @@ class Composer:
         self.base.pop("by_id", None)
         self._game_parts.clear()  # it holds what it read of them
 
+    @property
+    def library_fingerprint(self) -> str:
+        """What every scene of the library shares (code, fonts, symbols, sizes, print settings, the game's icons and
+        fonts), as its scenes' keys hold it: a drawing of them keyed by it (a PDF's page) changes when they do."""
+        return self._library
+
     def faces(self, component: Component) -> list[Face]:
         """Every printed card of a component, copies expanded; scenes not yet in the store are composed."""
         self._with_cards()

@@ -707,12 +707,14 @@ class ParseCache:
     whose bytes changed, or an entry that cannot be read, is parsed again. The folder is named for
     the parser's code (this module, rules/problems.py) and PyYAML's, and Python's version. A file
     with a problem is never kept: its problems are said again on every run. A build whose files are
-    all found here never imports PyYAML.
+    all found here never imports PyYAML. A card file (`packed`) keeps its bytes too: once edited, only
+    the cards whose lines changed are parsed again and put in the kept tree in their place (_spliced).
     """
 
     def __init__(self) -> None:
         self._folder: Path | None | object = _UNSET  # found when first asked for
         self._kept: int | None = None  # entries in the folder as last counted, plus those written since
+        self.spliced = 0  # card files re-parsed only where they changed (see _spliced)
 
     def folder(self) -> Path | None:
         if self._folder is _UNSET:
@@ -746,20 +748,34 @@ class ParseCache:
             return self.parse(path, problems, packed)  # refused, as ever
         stamp = (str(path), packed, hashlib.sha1(data).hexdigest())
         entry = folder / hashlib.sha1(f"{path}\0{packed}".encode()).hexdigest()
+        earlier: tuple[Any, bytes] | None = None  # a card file's tree and bytes as an earlier run kept them
         try:
             with open(entry, "rb") as f:
-                if pickle.load(f) == stamp:
+                kept = pickle.load(f)
+                old_data = pickle.load(f)  # before the tree: an entry cut short loses its tree, never trusted
+                if kept == stamp:
                     return pickle.load(f)
+                if packed is not None and kept[:2] == stamp[:2]:
+                    old_tree = pickle.load(f)
+                    if isinstance(old_data, bytes) and hashlib.sha1(old_data).hexdigest() == kept[2]:
+                        earlier = (old_tree, old_data)  # the bytes are those the tree was parsed from
         except Exception:  # noqa: BLE001 - a cache entry cut short, corrupt or of another make: parsed again
             pass
         before = len(problems)
-        tree = self.parse(path, problems, packed)
+        tree = None
+        if earlier is not None and packed is not None:
+            tree = _spliced(earlier[0], earlier[1], data, str(path), packed)
+            self.spliced += tree is not None
+        if tree is None:
+            tree = self.parse(path, problems, packed)
         if tree is not None and len(problems) == before:
             tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
             try:
                 folder.mkdir(parents=True, exist_ok=True)
                 with open(tmp, "wb") as f:
                     pickle.dump(stamp, f, protocol=pickle.HIGHEST_PROTOCOL)
+                    # a card file's bytes too: the next edit re-parses only the cards whose lines changed
+                    pickle.dump(data if packed is not None else None, f, protocol=pickle.HIGHEST_PROTOCOL)
                     pickler = pickle.Pickler(f, protocol=pickle.HIGHEST_PROTOCOL)
                     pickler.dispatch_table = {**copyreg.dispatch_table, Place: _reduce_place}
                     pickler.dump(tree)
@@ -815,6 +831,103 @@ def _prune(folder: Path) -> int:
         with contextlib.suppress(OSError):
             os.unlink(path)
     return keep
+
+
+_ITEM_START = re.compile(r" *- +")  # what comes before a card of a block list on its first line
+_OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")  # line breaks to YAML besides \n: such a file is parsed whole
+
+
+def _spliced(old_tree: Any, old_data: bytes, data: bytes, spath: str, packed: str) -> Any:
+    """The tree of a card file's new bytes made from the tree of its old ones, parsing only the cards whose lines
+    changed; None where that cannot be sure to give what parsing the whole file gives (then it is parsed whole).
+
+    Taken only for a file that is a block list of cards under its one key (`cards:`), edited without adding or
+    removing lines (every other card keeps its places), the changed cards' lines all inside the list; the changed
+    cards, old and new, read alone (blank lines before them: the same lines and columns) with no anchor and no
+    problem; no merge key in the file; a tree within MAX_NODES values (so no budget of the reader is at stake).
+    """
+    import yaml
+
+    try:
+        old_text, text = old_data.decode("utf-8"), data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "<<" in text or ":merge" in text or "!!merge" in text or text.startswith("%") or "\n%" in text \
+            or any(b in text or b in old_text for b in _OTHER_BREAKS):  # a merge key, a directive, another break
+        return None
+    if not (type(old_tree) is Node and list(old_tree) == [packed] and type(old_tree[packed]) is Seq):
+        return None
+    cards: Seq = old_tree[packed]
+    if not cards or not all(type(card) is PackedNode for card in cards) or old_tree.key_place(packed).col != 1:
+        return None
+    old_lines, lines = old_text.split("\n"), text.split("\n")
+    if len(old_lines) != len(lines) or not _check_text(_Source(spath, text, Problems())):
+        return None
+    first, end = 0, len(lines)  # the changed lines: [first, end)
+    while first < end and old_lines[first] == lines[first]:
+        first += 1
+    while end > first and old_lines[end - 1] == lines[end - 1]:
+        end -= 1
+    starts = [card.place.line - 1 for card in cards]  # each card's first line (0-based)
+    key_line = old_tree.key_place(packed).line - 1
+    if first == end or first < starts[0] or key_line >= starts[0] \
+            or re.fullmatch(rf"{re.escape(packed)}: *(#.*)?", lines[key_line]) is None:
+        return None
+    import bisect
+
+    i = bisect.bisect_right(starts, first) - 1
+    j = bisect.bisect_left(starts, end, lo=i + 1)
+    stop = starts[j] if j < len(starts) else len(lines)
+    dash = len(old_lines[starts[0]]) - len(old_lines[starts[0]].lstrip(" "))
+    for k in range(i, min(j + 1, len(cards))):  # the cards re-read and the one after: each on its dash's line
+        if _ITEM_START.fullmatch(old_lines[starts[k]][:cards[k].place.col - 1]) is None \
+                or old_lines[starts[k]].index("-") != dash:
+            return None
+    for line in lines[starts[i]:stop]:
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        if "\t" in line or not (not body or body.startswith("#") or indent > dash
+                                 or (indent == dash and body[:2] in ("- ", "-"))):
+            return None  # a line that might end the list, or the document, or start another
+    head = "\n" * key_line + f"{packed}:" + "\n" * (starts[i] - key_line)
+
+    def read(part: list[str]) -> Seq | None:
+        chunk = head + "\n".join(part) + ("\n" if stop < len(lines) else "")  # the break before the next card
+        reader = _Reader(_Source(spath, chunk, Problems()), True, packed)
+        try:
+            tree = reader.read(chunk)
+        except (_Refused, yaml.YAMLError):
+            return None
+        if reader.source.problems.items or reader.anchors or type(tree) is not Node or list(tree) != [packed]:
+            return None
+        items = tree[packed]
+        return items if type(items) is Seq and all(type(card) is PackedNode for card in items) else None
+
+    before, after = read(old_lines[starts[i]:stop]), read(lines[starts[i]:stop])
+    if before is None or after is None or list(before) != cards[i:j] \
+            or [(c.place, c._spots) for c in before] != [(c.place, c._spots) for c in cards[i:j]] \
+            or [card.place.line - 1 for card in after][:1] != [starts[i]]:
+        return None  # (the old cards read alone as they were read in the file: the way of reading them holds)
+    for card in after:
+        line = lines[card.place.line - 1]
+        if _ITEM_START.fullmatch(line[:card.place.col - 1]) is None or line.index("-") != dash:
+            return None
+    merged = Seq([*cards[:i], *after, *cards[j:]])
+    merged.place = after.place if i == 0 else cards.place
+    merged.item_places = [*cards.item_places[:i], *after.item_places, *cards.item_places[j:]]
+    root = Node({packed: merged})
+    root.place, root.key_places = old_tree.place, dict(old_tree.key_places)
+    root.value_places = {packed: merged.place if i == 0 else old_tree.value_place(packed)}
+    return root if _values(root) <= MAX_NODES else None
+
+
+def _values(value: Any) -> int:
+    """The values the reader counts in a tree read without merges (a mapping, each key, each value, nested)."""
+    if isinstance(value, dict):
+        return 1 + sum(1 + _values(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_values(v) for v in value)
+    return 1
 
 
 PARSE_CACHE = ParseCache()

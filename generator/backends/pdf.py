@@ -5,10 +5,12 @@ Pages are written with invariant=1, so the same input gives the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import marshal
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
@@ -56,7 +58,18 @@ def _pdfdoc_bytes(x: object) -> object:
     return _pdfdoc_codec(x)
 
 
-pdfdoc.pdfdocEnc = _pdfdoc_bytes  # read by pdfdoc's format() and PDFFormXObject.setStreamList as a module global
+@contextlib.contextmanager
+def _our_encoding() -> Iterator[None]:
+    """Our _pdfdoc_bytes as pdfdoc.pdfdocEnc (a module global read by pdfdoc's format() and
+    PDFFormXObject.setStreamList) while we write, ReportLab's own again after, even on an error: another
+    ReportLab user of the process meets ReportLab's function (the bytes would be the same, but the swap is ours
+    to keep within our own writing). Nested uses put back what they found."""
+    before = pdfdoc.pdfdocEnc
+    pdfdoc.pdfdocEnc = _pdfdoc_bytes
+    try:
+        yield
+    finally:
+        pdfdoc.pdfdocEnc = before
 
 
 @cache
@@ -172,6 +185,7 @@ def _placed_form(item: Polyline | Shape, ox: float, oy: float, page_h: float,
     return f"q\n{chr(10).join(ops)}\nQ", name, body
 
 
+_MADE = ("_forms", "_pictures", "_images", "_svgs")  # the forms, pictures and images a document made (by name)
 PICTURE_POINTS = 24  # an outline of this many points or more is a picture: written once a document, placed by reference
 FORM_UNITS = 1000.0  # a picture form's larger side, in its own units
 OPS_HELD = 4096  # drawn items whose operators are kept (a deck's recurring shapes; its names, drawn once each, come and go)
@@ -222,8 +236,86 @@ class PdfDocument:
         self.canvas.showPage()
         self.pages += 1
         page = self.canvas._doc.Pages.pages[-1]
-        _compress_now(page, self.store)
+        taken, keeping = self.__dict__.pop("_taken", None), self.__dict__.pop("_keeping", None)
+        if taken is not None and self.store is not None:  # its content the page's kept whole (replay_page)
+            page.Contents = _StoredStream(self.store, self.store.spot(taken), _filter_dictionary(_FLATE_NAMES))
+            page.stream = None
+        else:
+            stored = _compress_now(page, self.store)
+            if keeping is not None and stored is not None and self.store is not None:
+                key, forms = keeping
+                self.store.put_blob(key, marshal.dumps((stored, forms)))
         _finish_page(page, self.canvas._doc, self.__dict__.setdefault("_shared", {}))
+
+    def _state(self) -> tuple[object, ...]:
+        """What of this document drawing a page may read or add to, told apart cheaply (within a document it only
+        grows): each font's subset state, the fonts named, the objects, forms, pictures and images made, the
+        page's own resources."""
+        c = self.canvas
+        doc = c._doc
+        fonts = []
+        for name in PDF_NAMES.values():
+            state = _font(name).state.get(doc)
+            fonts.append(None if state is None else (state.internalName, len(state.assignments), state.nextCode))
+        d = self.__dict__
+        return (tuple(fonts), len(doc.fontMapping), len(doc.idToObject), len(c._formsinuse),
+                *(len(d.get(k, ())) for k in _MADE), c._currentPageHasImages, len(c._colorsUsed),
+                len(c._shadingUsed), c._extgstate.getState() is None)
+
+    def _state_digest(self) -> str:
+        """A digest of what a page's operators may depend on in this document besides what it draws (the codes its
+        fonts give characters, the fonts' and forms' names), made again only when the document's state grew."""
+        c = self.canvas
+        doc = c._doc
+        version = self._state()
+        version = (version[:2], version[4:])  # not the objects nor the page's forms: those grow with every page
+        kept = self.__dict__.get("_digest")
+        if kept is not None and kept[0] == version:
+            return cast(str, kept[1])
+        fonts = []
+        for name in PDF_NAMES.values():
+            state = _font(name).state.get(doc)
+            fonts.append(None if state is None else (state.internalName, tuple(state.assignments.items())))
+        d = self.__dict__
+        made = [sorted(d.get(k, {}).items()) if k != "_pictures" else sorted(d.get(k, {})) for k in _MADE]  # a body: its name
+        digest = hashlib.sha1(repr((fonts, sorted(doc.fontMapping.items()), made)).encode()).hexdigest()
+        self.__dict__["_digest"] = (version, digest)
+        return digest
+
+    def replay_page(self, key: str) -> bool:
+        """Take the page an earlier build drew under `key` (a digest of everything the page draws) whole, if it kept
+        it and this document is in the state it was in then (_state_digest): the forms it places are named and its
+        content is the one kept compressed in the store (end_page puts it in). False (nothing drawn) if there is
+        none to take: the caller draws the page, then calls keep_page."""
+        if self.store is None or not self.store.has_previous():
+            return False
+        blob = self.store.blob(f"{key}:{self._state_digest()}:{_ENCODING}")  # kept for this state, or none
+        if blob is None:
+            return False
+        try:
+            content, forms = marshal.loads(blob)
+        except (EOFError, ValueError, TypeError):  # a stored page cut short or corrupt: drawn anew
+            return False
+        if type(content) is not str or not content.startswith(f"zpage:{_ENCODING}:") or type(forms) is not tuple \
+                or not all(type(form) is str for form in forms) or content not in self.store:
+            return False  # (`in` carries the compressed content into this build's store, if the last one kept it)
+        self.canvas._formsinuse.extend(forms)
+        self._taken = content
+        return True
+
+    def page_mark(self) -> tuple[int, tuple[object, ...]]:
+        """Where a page's drawing begins, for keep_page."""
+        return len(self.canvas._formsinuse), self._state()
+
+    def keep_page(self, key: str, mark: tuple[int, tuple[object, ...]]) -> None:
+        """Keep the page for the next build (with end_page, once it is compressed), if drawing it since `mark` added
+        nothing to the document but its operators and the forms it places (no font's new character, no new form,
+        picture or image): its content is then a function of what it draws and of this document's state alone."""
+        forms_at, state = mark
+        now = self._state()
+        if self.store is None or now[:3] != state[:3] or now[4:] != state[4:]:
+            return
+        self._keeping = (f"{key}:{self._state_digest()}:{_ENCODING}", tuple(self.canvas._formsinuse[forms_at:]))
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -295,7 +387,8 @@ class PdfDocument:
             margin = FORM_UNITS / 2  # a stroke's half width at most (a wider line is not drawn as a form)
             form = pdfdoc.PDFFormXObject(-margin, -margin, FORM_UNITS + margin, FORM_UNITS + margin)
             form.hasImages = 0
-            form.setStreamList(body)
+            with _our_encoding():
+                form.setStreamList(body)
             flate_only(form)
             c._doc.Reference(form, pdfdoc.xObjectName(name))
         c._formsinuse.append(name)
@@ -460,7 +553,8 @@ class PdfDocument:
 
             drawing = imagefiles.svg_drawing(item.path, item.digest, item.root)
             name = f"Svg{item.digest[:20]}"
-            imagefiles.svg_form(self.canvas, name, drawing)
+            with _our_encoding():  # its body encoded as our forms are
+                imagefiles.svg_form(self.canvas, name, drawing)
             flate_only(self.canvas._doc.idToObject[self.canvas._doc.getXObjectName(name)])
             found = made[item.digest] = (name, float(drawing.width), float(drawing.height))
         return found
@@ -519,7 +613,8 @@ class PdfDocument:
                 self.draw(scene)
             else:
                 content()
-            c.endForm()
+            with _our_encoding():
+                c.endForm()
             flate_only(c._doc.idToObject[c._doc.getXObjectName(name)])
             self.page_h = page_h
         self.begin_placed(ox, oy, scene.height, clip)
@@ -533,7 +628,7 @@ class PdfDocument:
             c.showPage()
         doc = c._doc
         doc.__class__ = _StreamingDocument
-        with open(c._filename, "wb") as out:
+        with open(c._filename, "wb") as out, _our_encoding():
             doc.out = out
             doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
 
@@ -574,7 +669,7 @@ def flate_only(form: pdfdoc.PDFFormXObject) -> None:
     form.Contents, form.compression, form.stream = stream, 0, None
 
 
-def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
+def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> str | None:
     """Flate the page's content stream as soon as the page ends, as ReportLab would at save.
 
     ReportLab keeps every page's operators as text until the document is saved; an 8000-card
@@ -584,9 +679,9 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
     is taken from it by the digest of its operators.
     """
     if not page.compression or page.Override_default_compilation or not page.stream:
-        return
+        return None
     filters = [pdfdoc.PDFZCompress]  # no ASCII85: it makes a compressed stream a quarter larger
-    names: list[str] = [pdfdoc.PDFName(f.pdfname) for f in filters]
+    names = _FLATE_NAMES
     key, content = None, None
     if store is not None:
         key = f"zpage:{_ENCODING}:{'/'.join(names)}:{hashlib.sha1(page.stream.encode('utf8')).hexdigest()}"
@@ -598,13 +693,18 @@ def _compress_now(page: pdfdoc.PDFPage, store: SceneStore | None) -> None:
         content = encoded.encode("latin-1") if isinstance(encoded, str) else encoded
         if key is not None and store is not None:
             store.put_blob(key, content)
-    dictionary = _filter_dictionary(tuple(names))  # one for every page: PDFStream.format writes a copy
-    if key is not None and store is not None and store.has_blob(key):
+    dictionary = _filter_dictionary(names)  # one for every page: PDFStream.format writes a copy
+    kept = key is not None and store is not None and store.has_blob(key)
+    if kept and store is not None and key is not None:
         stream: pdfdoc.PDFStream = _StoredStream(store, store.spot(key), dictionary)
     else:
         stream = pdfdoc.PDFStream(dictionary, content)
         stream.__Comment__ = "page stream"
     page.Contents, page.stream = stream, None
+    return key if kept else None
+
+
+_FLATE_NAMES = (pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname),)  # a page stream's filters (Flate alone), as named
 
 
 @cache

@@ -27,11 +27,11 @@ def test_text_is_encoded_as_reportlabs_codec_encodes_it():
         except UnicodeEncodeError as exc:
             expected = type(exc)
         try:
-            got: object = pdfdoc.pdfdocEnc(text)
+            got: object = pdf._pdfdoc_bytes(text)
         except UnicodeEncodeError as exc:
             got = type(exc)
         assert got == expected, repr(text)
-    assert pdfdoc.pdfdocEnc(b"\x00bytes") == b"\x00bytes"
+    assert pdf._pdfdoc_bytes(b"\x00bytes") == b"\x00bytes"
 
 
 def _write(path: Path) -> bytes:
@@ -64,6 +64,51 @@ def test_a_form_is_compressed_once_for_every_document_and_written_as_reportlab_w
     monkeypatch.setattr(pdf, "_FLATED", pdfdoc.PDFZCompress)
     monkeypatch.setattr(pdf, "zlib", type("Plain", (), {"compress": staticmethod(lambda data: data)}))
     assert _write(tmp_path / "reportlab.pdf") == a4
+
+
+def _is_reportlabs(function: object) -> bool:
+    return getattr(function, "__module__", None) == "reportlab.pdfbase.pdfdoc" and function is pdf._pdfdoc_codec
+
+
+def test_reportlabs_encoding_is_its_own_outside_our_writing(tmp_path, monkeypatch):
+    """Our faster pdfdocEnc is swapped in only while we write (a form's body, the file): another ReportLab user in
+    the same process meets ReportLab's own, before our build, after it and after one that failed."""
+    assert _is_reportlabs(pdfdoc.pdfdocEnc)  # importing our backend changes nothing
+    seen: list[object] = []
+    format_object = pdfdoc.PDFIndirectObject.format
+
+    def spying(self: pdfdoc.PDFIndirectObject, document: pdfdoc.PDFDocument) -> bytes:
+        seen.append(pdfdoc.pdfdocEnc)
+        return format_object(self, document)
+
+    monkeypatch.setattr(pdfdoc.PDFIndirectObject, "format", spying)
+    _write(tmp_path / "ours.pdf")
+    assert seen and all(function is pdf._pdfdoc_bytes for function in seen)  # ours while our file is written
+    assert _is_reportlabs(pdfdoc.pdfdocEnc)
+
+    def failing(self: pdfdoc.PDFIndirectObject, document: pdfdoc.PDFDocument) -> bytes:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pdfdoc.PDFIndirectObject, "format", failing)
+    with pytest.raises(OSError, match="disk full"):
+        _write(tmp_path / "failed.pdf")
+    assert _is_reportlabs(pdfdoc.pdfdocEnc)
+
+
+def test_another_reportlab_canvas_writes_as_reportlab_does_beside_ours(tmp_path):
+    """A plain ReportLab canvas in the process, before and after one of our documents, gives the same bytes."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    def plain(path: Path) -> bytes:
+        c = Canvas(str(path), invariant=1)
+        c.setTitle("Café")
+        c.drawString(72, 72, "plain ReportLab")
+        c.save()
+        return path.read_bytes()
+
+    before = plain(tmp_path / "before.pdf")
+    _write(tmp_path / "ours.pdf")
+    assert plain(tmp_path / "after.pdf") == before
 
 
 @pytest.fixture(autouse=True)
