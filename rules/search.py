@@ -293,6 +293,9 @@ REWRITES: tuple[Rewrite, ...] = (
     # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total"
     _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
         r"|\bthe\s+same\s+(?:total|score|points)\b", "tie", "what if both sides add up to the same"),
+    # even totals are equal ones: "the totals are even", "we came out even" (not "even if", "even though")
+    _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?even\b"
+        r"(?!\s+(?:if|though|tho|when|after|before|with|so|more|less)\b)", "equal", "what if the totals are even"),
     # how many may play: "can four of us play", "can six people play", "max players?", "minimum number of players"
     _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"
         r"|\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b",

@@ -1041,3 +1041,10 @@ def test_a_question_typed_on_after_what_happened_without_a_comma_is_read_as_one(
     game = "hasty" if "hattie" in query.lower() else "syndicate"
     assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
     assert asks_somewhere(query)
+
+
+def test_even_totals_are_equal_ones_but_even_if_is_no_tie(pi_hasty_index):
+    """ "the totals are even" is a tie ('Equal totals'), not any rule that says 'even if'; "even if" stays an
+    adverb."""
+    assert pi_hasty_index.search("what happens if the totals are even", game="syndicate")[0].entry.id == "score_tie"
+    assert "equal" not in tokenize("do i score even if my card didnt count")
