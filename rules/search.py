@@ -44,7 +44,7 @@ Ranking is BM25F over normalised tokens:
   it refines when the question holds more of the ruling's words besides all the rule's;
 * a card's printed rules texts (an ability, a Hasty suspect's power) are its text; an FAQ ruling that
   names a card (or refers to it) comes before it when the question names the card and holds as much of
-  the ruling as of the card, some of it words the card lacks;
+  the ruling as of the card, some of it words the card lacks that few entries hold;
 * "which suspect ...", "which site ...", "the site where ...", "the agent that ...": the question asks
   for one of that kind, which comes before the rules and the game's other cards that share its words;
 * a question naming a card by its whole name, or by a word of it few entries hold ("lestrade"), wants
@@ -161,6 +161,11 @@ ASK_NOT_COUNTING = 0.75
 # An FAQ ruling refines the rules it refers to: when the question holds every word of such a rule that
 # it matches, and more of the ruling's besides, the ruling ranks FAQ_OVER_RULE times above that rule
 FAQ_OVER_RULE = 1.15
+# ... and a ruling that names a card comes before the card when the question holds words of the ruling that the
+# card lacks, of an idf mass RULING_EXTRA_IDF or more: a word fewer than about a sixth of a game's entries hold
+# ("extra step" for Ottoline Vesey's ruling), not only "play" ("why can't I play Family Lawyer on someone else's
+# suspect" is the card's restriction, not the ruling on the Traitor playing it)
+RULING_EXTRA_IDF = 1.5
 # A question naming two cards or more asks how they meet: each named card weighs MEETING_WEIGHT (and the
 # question's kind weight) below the rules and rulings that settle it
 MEETING_WEIGHT = 0.5
@@ -1224,8 +1229,9 @@ class _GameIndex:
             # and holds as much of the question as the card, some of it words the card lacks, settles the case
             # the card only raises
             for f in self.rulings_on.get(d, ()):
-                if f in final and d in final and words_of.get(f, set()) - words_of.get(d, set()) \
-                        and matched[f] >= matched[d]:
+                if f in final and d in final and matched[f] >= matched[d] and sum(
+                        max((i for _, i in found.expanded[p].values()), default=0.0)
+                        for p in words_of.get(f, set()) - words_of.get(d, set())) >= RULING_EXTRA_IDF:
                     final[f] = max(final[f], final[d] * FAQ_OVER_RULE)
         return [(s, d) for d, s in final.items()]
 

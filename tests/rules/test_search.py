@@ -1048,3 +1048,11 @@ def test_even_totals_are_equal_ones_but_even_if_is_no_tie(pi_hasty_index):
     adverb."""
     assert pi_hasty_index.search("what happens if the totals are even", game="syndicate")[0].entry.id == "score_tie"
     assert "equal" not in tokenize("do i score even if my card didnt count")
+
+
+def test_a_ruling_that_names_a_card_needs_more_than_a_common_word_to_come_before_it(pi_hasty_index):
+    """ "why can't I play Family Lawyer on someone else's suspect": the card, whose restriction says so, before
+    the ruling on the Traitor playing it, which holds only 'play' more of the question; the ruling on Ottoline
+    Vesey's extra step (rare words the card lacks) still comes before her card."""
+    hits = pi_hasty_index.search("why cant i play family lawyer on someone elses suspect", game="hasty", limit=2)
+    assert [h.entry.id for h in hits] == ["family_lawyer", "faq_traitor_own"]
