@@ -298,6 +298,9 @@ REWRITES: tuple[Rewrite, ...] = (
     # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total"
     _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
         r"|\bthe\s+same\s+(?:total|score|points)\b", "tie", "what if both sides add up to the same"),
+    # what a card "counts for", asked at the end of a what-question, is its worth ("what does a support card count
+    # for"); "does it count for us" asks whose side it counts for
+    _rw(r"\b(whats?\b.*?\b)count\s+for(?=\s*(?:$|[?.!,;]))", r"\1count worth", "what does a support card count for"),
     # even totals are equal ones: "the totals are even", "we came out even" (not "even if", "even though")
     _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?even\b"
         r"(?!\s+(?:if|though|tho|when|after|before|with|so|more|less)\b)", "equal", "what if the totals are even"),

@@ -24,6 +24,8 @@ from casebook.rules.search import (
     RulesIndex,
     asks_somewhere,
     damerau_levenshtein,
+    normalize,
+    rewrite,
     stem,
     tokenize,
 )
@@ -1047,7 +1049,7 @@ def test_even_totals_are_equal_ones_but_even_if_is_no_tie(pi_hasty_index):
     """ "the totals are even" is a tie ('Equal totals'), not any rule that says 'even if'; "even if" stays an
     adverb."""
     assert pi_hasty_index.search("what happens if the totals are even", game="syndicate")[0].entry.id == "score_tie"
-    assert "equal" not in tokenize("do i score even if my card didnt count")
+    assert "equal" not in rewrite(normalize("do i score even if my card didnt count"), "query")
 
 
 def test_a_ruling_that_names_a_card_needs_more_than_a_common_word_to_come_before_it(pi_hasty_index):
@@ -1056,3 +1058,13 @@ def test_a_ruling_that_names_a_card_needs_more_than_a_common_word_to_come_before
     Vesey's extra step (rare words the card lacks) still comes before her card."""
     hits = pi_hasty_index.search("why cant i play family lawyer on someone elses suspect", game="hasty", limit=2)
     assert [h.entry.id for h in hits] == ["family_lawyer", "faq_traitor_own"]
+
+
+def test_what_a_card_counts_for_is_its_worth():
+    """ "what does a support card count for": the rule that says what a Support Card is worth, not the
+    Summary's 'Count each thread'; "how much does it count for" and "does it count for us" are left as they are."""
+    from casebook.rules.cards import load_database
+
+    clash = RulesIndex.build([load_database("clash")])
+    assert clash.search("what does a support card count for", game="clash")[0].entry.id == "action_support"
+    assert "worth" not in rewrite(normalize("does it count for us, how much does it count for"), "query")
