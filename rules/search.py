@@ -53,8 +53,9 @@ Ranking is BM25F over normalised tokens:
 * "which 4 is a personality", "which of the 9s are events": the cards of that rank are asked for, and gain
   a share of the query's weight;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
-  first, unless two cards are named (a question about how they meet wants a rule); named suit first
-  ("briefcase 3") it is named too, with a smaller bonus;
+  first, unless two cards are named (a question about how they meet wants a rule) or the question's other
+  words are a rule's ("do I have to play a leaf on an ace of leaves lead"); named suit first ("briefcase 3") it
+  is named too, with a smaller bonus;
 * a question naming two cards or districts or more (by whole names, rank and suit, a rare name word, or a
   one-word name few entries hold: "he led the lunatic and I threw the journey, does mine count") asks how
   they meet: the named ones rank below the rules and rulings; a later clause that asks ("..., does mine
@@ -171,7 +172,9 @@ RULING_EXTRA_IDF = 1.5
 MEETING_WEIGHT = 0.5
 # A card named by its rank and suit(s) ("the 7 of moons", "crown of knots", "9 of moons and suns"):
 # the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
-# count as named (a question naming a card wants the card)
+# count as named (a question naming a card wants the card). The rest of the question counts as for any entry: a
+# question about the card in play ("do I have to play a leaf on an ace of leaves lead") holds words the card
+# lacks, and the rule holding them comes first.
 CARD_BY_RANK_WEIGHT = 1.0
 # "which 4 is a personality", "which of the 9s are events": the cards of that rank gain RANK_ASKED_WEIGHT x the
 # query's idf mass, and the question asks for a card
@@ -1367,7 +1370,7 @@ class _GameIndex:
             told = self.told_only(query)
         for d in self.by_rank_and_suit(raw) - told:
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
-            matched[d] = max(matched.get(d, 0), len(plans))
+            matched[d] = max(matched.get(d, 0), 1)  # the name is held; the question's other words count as held or not
         for d in self.by_suit_and_rank(raw) - told:
             scores[d] = scores.get(d, 0.0) + SUIT_FIRST_WEIGHT * mass
         for d in self.by_rank_asked(raw):

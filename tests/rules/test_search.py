@@ -1068,3 +1068,13 @@ def test_what_a_card_counts_for_is_its_worth():
     clash = RulesIndex.build([load_database("clash")])
     assert clash.search("what does a support card count for", game="clash")[0].entry.id == "action_support"
     assert "worth" not in rewrite(normalize("does it count for us, how much does it count for"), "query")
+
+
+def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
+    """The Ace of Leaves named in "do I have to play a leaf on an ace of leaves lead if I have one" is the lead,
+    not the answer: the rule on following an Ace's suit, which holds the question's other words, comes first;
+    named alone, the card still does."""
+    ask = "do i have to play a leaf on an ace of leaves lead if i have one"
+    assert pi_hasty_index.search(ask, game="syndicate")[0].entry.id == "follow_ace_suit"
+    assert pi_hasty_index.search("ace of leaves", game="syndicate")[0].entry.id == "ace_of_leaves"
+    assert pi_hasty_index.search("the 9 of moons and suns", game="syndicate")[0].entry.id == "pact"
