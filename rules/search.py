@@ -378,6 +378,10 @@ def _table_words(query: str) -> str:
 # Verbs that say little of what a question is about ("how many discs do I get"): they count, but
 # less than the words that name the thing asked about.
 LIGHT_WORDS = {"get": 0.3, "cannot": 0.3}
+# ... and they count less towards how much of the question an entry holds (COVERAGE_EXPONENT): half a word, so
+# "why can't I draw cards when I'm not the mastermind" is not answered by "Draw up to five" for holding "cannot"
+# beside the words "Enforcers never draw" holds too
+LIGHT_COVER = dict.fromkeys(LIGHT_WORDS, 0.5)
 
 # "get" before a past participle makes a passive ("my suspect got killed"): a filler then.
 PASSIVE_GET = frozenset(["get", "gets", "got", "getting", "gotten"])
@@ -1003,7 +1007,7 @@ class _Base:
 class _Candidates:
     scores: dict[int, float]  # doc -> BM25F score, phrase and title bonuses included
     matched: dict[int, float]  # doc -> how many query words it matches (a word held only by a related word: less)
-    n: int  # query words
+    n: float  # query words (a light word counts LIGHT_COVER of one)
     raw: list[str]  # the query's words as typed (table phrases rewritten)
     words_of: dict[int, set[int]]  # doc -> the query words (their numbers) it matches
     expanded: list[dict[str, tuple[float, float]]]  # per query word: term -> (weight, idf)
@@ -1294,6 +1298,8 @@ class _GameIndex:
                 if tok in self.postings and all(tok != w for w, _ in words):
                     words.append((tok, len(tok)))
         typed = {tok for tok, _ in words}
+        # how much each word counts towards coverage: a light word less (LIGHT_COVER)
+        heft = [LIGHT_COVER.get(tok, 1.0) for tok, _ in words]
         plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
                  for tok, n in words]
         if count and COUNT_TERM in self.postings:
@@ -1339,11 +1345,12 @@ class _GameIndex:
                         best[d] = s
             for d, s in best.items():
                 scores[d] = scores.get(d, 0.0) + s
-                matched[d] = matched.get(d, 0) + cover.get(d, 1.0)
+                matched[d] = matched.get(d, 0) + cover.get(d, 1.0) * (heft[p] if p < len(heft) else 1.0)
                 if cover.get(d, 1.0) >= 1.0:
                     words_of.setdefault(d, set()).add(p)
         if not scores:
             return None
+        n_words = sum(heft) + len(plans) - len(heft)
         for left, right in zip(expanded, expanded[1:], strict=False):
             bonus: dict[int, float] = {}
             for t1, (w1, i1) in left.items():
@@ -1375,8 +1382,8 @@ class _GameIndex:
             scores[d] = scores.get(d, 0.0) + SUIT_FIRST_WEIGHT * mass
         for d in self.by_rank_asked(raw):
             scores[d] = scores.get(d, 0.0) + RANK_ASKED_WEIGHT * mass
-            matched[d] = min(matched.get(d, 0) + 1, len(plans))  # the rank is one word of the query, held
-        return _Candidates(scores, matched, len(plans), raw, words_of, expanded, ask_same)
+            matched[d] = min(matched.get(d, 0) + 1, n_words)  # the rank is one word of the query, held
+        return _Candidates(scores, matched, n_words, raw, words_of, expanded, ask_same)
 
     def add_asks(self, expanded: list[dict[str, tuple[float, float]]], count: bool,
                  scores: dict[int, float], matched: dict[int, float]) -> set[int]:

@@ -1078,3 +1078,10 @@ def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi
     assert pi_hasty_index.search(ask, game="syndicate")[0].entry.id == "follow_ace_suit"
     assert pi_hasty_index.search("ace of leaves", game="syndicate")[0].entry.id == "ace_of_leaves"
     assert pi_hasty_index.search("the 9 of moons and suns", game="syndicate")[0].entry.id == "pact"
+
+
+def test_a_light_word_counts_less_towards_how_much_of_the_question_an_entry_holds(pi_hasty_index):
+    """ "why can't I draw cards when I'm not the mastermind": 'Draw up to five' holds 'cannot' besides the words
+    'Enforcers never draw' holds, but "cannot" says little of what is asked."""
+    ask = "why cant i draw cards when im not the mastermind"
+    assert pi_hasty_index.search(ask, game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
