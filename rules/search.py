@@ -301,6 +301,10 @@ REWRITES: tuple[Rewrite, ...] = (
     # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total"
     _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
         r"|\bthe\s+same\s+(?:total|score|points)\b", "tie", "what if both sides add up to the same"),
+    # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
+    # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
+    _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
+        "is it legal to play a card face up if its not at the loupe"),
     # what a card "counts for", asked at the end of a what-question, is its worth ("what does a support card count
     # for"); "does it count for us" asks whose side it counts for
     _rw(r"\b(whats?\b.*?\b)count\s+for(?=\s*(?:$|[?.!,;]))", r"\1count worth", "what does a support card count for"),
