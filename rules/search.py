@@ -44,7 +44,7 @@ Ranking is BM25F over normalised tokens:
   it refines when the question holds more of the ruling's words besides all the rule's;
 * a card's printed rules texts (an ability, a Hasty suspect's power) are its text; an FAQ ruling that
   names a card (or refers to it) comes before it when the question names the card and holds as much of
-  the ruling as of the card, some of it words the card lacks;
+  the ruling as of the card, some of it words the card lacks that few entries hold;
 * "which suspect ...", "which site ...", "the site where ...", "the agent that ...": the question asks
   for one of that kind, which comes before the rules and the game's other cards that share its words;
 * a question naming a card by its whole name, or by a word of it few entries hold ("lestrade"), wants
@@ -53,8 +53,9 @@ Ranking is BM25F over normalised tokens:
 * "which 4 is a personality", "which of the 9s are events": the cards of that rank are asked for, and gain
   a share of the query's weight;
 * a deck card named by rank and suit ("the 7 of moons", "crown of knots") is named: it comes
-  first, unless two cards are named (a question about how they meet wants a rule); named suit first
-  ("briefcase 3") it is named too, with a smaller bonus;
+  first, unless two cards are named (a question about how they meet wants a rule) or the question's other
+  words are a rule's ("do I have to play a leaf on an ace of leaves lead"); named suit first ("briefcase 3") it
+  is named too, with a smaller bonus;
 * a question naming two cards or districts or more (by whole names, rank and suit, a rare name word, or a
   one-word name few entries hold: "he led the lunatic and I threw the journey, does mine count") asks how
   they meet: the named ones rank below the rules and rulings; a later clause that asks ("..., does mine
@@ -161,12 +162,19 @@ ASK_NOT_COUNTING = 0.75
 # An FAQ ruling refines the rules it refers to: when the question holds every word of such a rule that
 # it matches, and more of the ruling's besides, the ruling ranks FAQ_OVER_RULE times above that rule
 FAQ_OVER_RULE = 1.15
+# ... and a ruling that names a card comes before the card when the question holds words of the ruling that the
+# card lacks, of an idf mass RULING_EXTRA_IDF or more: a word fewer than about a sixth of a game's entries hold
+# ("extra step" for Ottoline Vesey's ruling), not only "play" ("why can't I play Family Lawyer on someone else's
+# suspect" is the card's restriction, not the ruling on the Traitor playing it)
+RULING_EXTRA_IDF = 1.5
 # A question naming two cards or more asks how they meet: each named card weighs MEETING_WEIGHT (and the
 # question's kind weight) below the rules and rulings that settle it
 MEETING_WEIGHT = 0.5
 # A card named by its rank and suit(s) ("the 7 of moons", "crown of knots", "9 of moons and suns"):
 # the cards of that rank holding every suit named gain CARD_BY_RANK_WEIGHT x the query's idf mass and
-# count as named (a question naming a card wants the card)
+# count as named (a question naming a card wants the card). The rest of the question counts as for any entry: a
+# question about the card in play ("do I have to play a leaf on an ace of leaves lead") holds words the card
+# lacks, and the rule holding them comes first.
 CARD_BY_RANK_WEIGHT = 1.0
 # "which 4 is a personality", "which of the 9s are events": the cards of that rank gain RANK_ASKED_WEIGHT x the
 # query's idf mass, and the question asks for a card
@@ -293,6 +301,16 @@ REWRITES: tuple[Rewrite, ...] = (
     # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total"
     _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
         r"|\bthe\s+same\s+(?:total|score|points)\b", "tie", "what if both sides add up to the same"),
+    # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
+    # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
+    _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
+        "is it legal to play a card face up if its not at the loupe"),
+    # what a card "counts for", asked at the end of a what-question, is its worth ("what does a support card count
+    # for"); "does it count for us" asks whose side it counts for
+    _rw(r"\b(whats?\b.*?\b)count\s+for(?=\s*(?:$|[?.!,;]))", r"\1count worth", "what does a support card count for"),
+    # even totals are equal ones: "the totals are even", "we came out even" (not "even if", "even though")
+    _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?even\b"
+        r"(?!\s+(?:if|though|tho|when|after|before|with|so|more|less)\b)", "equal", "what if the totals are even"),
     # how many may play: "can four of us play", "can six people play", "max players?", "minimum number of players"
     _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"
         r"|\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b",
@@ -364,6 +382,10 @@ def _table_words(query: str) -> str:
 # Verbs that say little of what a question is about ("how many discs do I get"): they count, but
 # less than the words that name the thing asked about.
 LIGHT_WORDS = {"get": 0.3, "cannot": 0.3}
+# ... and they count less towards how much of the question an entry holds (COVERAGE_EXPONENT): half a word, so
+# "why can't I draw cards when I'm not the mastermind" is not answered by "Draw up to five" for holding "cannot"
+# beside the words "Enforcers never draw" holds too
+LIGHT_COVER = dict.fromkeys(LIGHT_WORDS, 0.5)
 
 # "get" before a past participle makes a passive ("my suspect got killed"): a filler then.
 PASSIVE_GET = frozenset(["get", "gets", "got", "getting", "gotten"])
@@ -989,7 +1011,7 @@ class _Base:
 class _Candidates:
     scores: dict[int, float]  # doc -> BM25F score, phrase and title bonuses included
     matched: dict[int, float]  # doc -> how many query words it matches (a word held only by a related word: less)
-    n: int  # query words
+    n: float  # query words (a light word counts LIGHT_COVER of one)
     raw: list[str]  # the query's words as typed (table phrases rewritten)
     words_of: dict[int, set[int]]  # doc -> the query words (their numbers) it matches
     expanded: list[dict[str, tuple[float, float]]]  # per query word: term -> (weight, idf)
@@ -1221,8 +1243,9 @@ class _GameIndex:
             # and holds as much of the question as the card, some of it words the card lacks, settles the case
             # the card only raises
             for f in self.rulings_on.get(d, ()):
-                if f in final and d in final and words_of.get(f, set()) - words_of.get(d, set()) \
-                        and matched[f] >= matched[d]:
+                if f in final and d in final and matched[f] >= matched[d] and sum(
+                        max((i for _, i in found.expanded[p].values()), default=0.0)
+                        for p in words_of.get(f, set()) - words_of.get(d, set())) >= RULING_EXTRA_IDF:
                     final[f] = max(final[f], final[d] * FAQ_OVER_RULE)
         return [(s, d) for d, s in final.items()]
 
@@ -1279,6 +1302,8 @@ class _GameIndex:
                 if tok in self.postings and all(tok != w for w, _ in words):
                     words.append((tok, len(tok)))
         typed = {tok for tok, _ in words}
+        # how much each word counts towards coverage: a light word less (LIGHT_COVER)
+        heft = [LIGHT_COVER.get(tok, 1.0) for tok, _ in words]
         plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
                  for tok, n in words]
         if count and COUNT_TERM in self.postings:
@@ -1324,11 +1349,12 @@ class _GameIndex:
                         best[d] = s
             for d, s in best.items():
                 scores[d] = scores.get(d, 0.0) + s
-                matched[d] = matched.get(d, 0) + cover.get(d, 1.0)
+                matched[d] = matched.get(d, 0) + cover.get(d, 1.0) * (heft[p] if p < len(heft) else 1.0)
                 if cover.get(d, 1.0) >= 1.0:
                     words_of.setdefault(d, set()).add(p)
         if not scores:
             return None
+        n_words = sum(heft) + len(plans) - len(heft)
         for left, right in zip(expanded, expanded[1:], strict=False):
             bonus: dict[int, float] = {}
             for t1, (w1, i1) in left.items():
@@ -1355,13 +1381,13 @@ class _GameIndex:
             told = self.told_only(query)
         for d in self.by_rank_and_suit(raw) - told:
             scores[d] = scores.get(d, 0.0) + CARD_BY_RANK_WEIGHT * mass
-            matched[d] = max(matched.get(d, 0), len(plans))
+            matched[d] = max(matched.get(d, 0), 1)  # the name is held; the question's other words count as held or not
         for d in self.by_suit_and_rank(raw) - told:
             scores[d] = scores.get(d, 0.0) + SUIT_FIRST_WEIGHT * mass
         for d in self.by_rank_asked(raw):
             scores[d] = scores.get(d, 0.0) + RANK_ASKED_WEIGHT * mass
-            matched[d] = min(matched.get(d, 0) + 1, len(plans))  # the rank is one word of the query, held
-        return _Candidates(scores, matched, len(plans), raw, words_of, expanded, ask_same)
+            matched[d] = min(matched.get(d, 0) + 1, n_words)  # the rank is one word of the query, held
+        return _Candidates(scores, matched, n_words, raw, words_of, expanded, ask_same)
 
     def add_asks(self, expanded: list[dict[str, tuple[float, float]]], count: bool,
                  scores: dict[int, float], matched: dict[int, float]) -> set[int]:

@@ -24,6 +24,8 @@ from casebook.rules.search import (
     RulesIndex,
     asks_somewhere,
     damerau_levenshtein,
+    normalize,
+    rewrite,
     stem,
     tokenize,
 )
@@ -1043,3 +1045,45 @@ def test_a_question_typed_on_after_what_happened_without_a_comma_is_read_as_one(
     game = "hasty" if "hattie" in query.lower() else "syndicate"
     assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
     assert asks_somewhere(query)
+
+
+def test_even_totals_are_equal_ones_but_even_if_is_no_tie(pi_hasty_index):
+    """ "the totals are even" is a tie ('Equal totals'), not any rule that says 'even if'; "even if" stays an
+    adverb."""
+    assert pi_hasty_index.search("what happens if the totals are even", game="syndicate")[0].entry.id == "score_tie"
+    assert "equal" not in rewrite(normalize("do i score even if my card didnt count"), "query")
+
+
+def test_a_ruling_that_names_a_card_needs_more_than_a_common_word_to_come_before_it(pi_hasty_index):
+    """ "why can't I play Family Lawyer on someone else's suspect": the card, whose restriction says so, before
+    the ruling on the Traitor playing it, which holds only 'play' more of the question; the ruling on Ottoline
+    Vesey's extra step (rare words the card lacks) still comes before her card."""
+    hits = pi_hasty_index.search("why cant i play family lawyer on someone elses suspect", game="hasty", limit=2)
+    assert [h.entry.id for h in hits] == ["family_lawyer", "faq_traitor_own"]
+
+
+def test_what_a_card_counts_for_is_its_worth():
+    """ "what does a support card count for": the rule that says what a Support Card is worth, not the
+    Summary's 'Count each thread'; "how much does it count for" and "does it count for us" are left as they are."""
+    from casebook.rules.cards import load_database
+
+    clash = RulesIndex.build([load_database("clash")])
+    assert clash.search("what does a support card count for", game="clash")[0].entry.id == "action_support"
+    assert "worth" not in rewrite(normalize("does it count for us, how much does it count for"), "query")
+
+
+def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
+    """The Ace of Leaves named in "do I have to play a leaf on an ace of leaves lead if I have one" is the lead,
+    not the answer: the rule on following an Ace's suit, which holds the question's other words, comes first;
+    named alone, the card still does."""
+    ask = "do i have to play a leaf on an ace of leaves lead if i have one"
+    assert pi_hasty_index.search(ask, game="syndicate")[0].entry.id == "follow_ace_suit"
+    assert pi_hasty_index.search("ace of leaves", game="syndicate")[0].entry.id == "ace_of_leaves"
+    assert pi_hasty_index.search("the 9 of moons and suns", game="syndicate")[0].entry.id == "pact"
+
+
+def test_a_light_word_counts_less_towards_how_much_of_the_question_an_entry_holds(pi_hasty_index):
+    """ "why can't I draw cards when I'm not the mastermind": 'Draw up to five' holds 'cannot' besides the words
+    'Enforcers never draw' holds, but "cannot" says little of what is asked."""
+    ask = "why cant i draw cards when im not the mastermind"
+    assert pi_hasty_index.search(ask, game="syndicate")[0].entry.id == "turn_enforcers_never_draw"

@@ -37,3 +37,9 @@ def test_no_two_rewrites_of_a_scope_make_the_same_replacement():
 def test_work_out_is_knowing_before_which_and_nothing_otherwise():
     assert rewrite("i worked out which tile", "query") == "i know which tile"
     assert rewrite("how do we work out the winner", "query").split() == ["how", "do", "we", "the", "winner"]
+
+
+def test_is_it_legal_to_asks_can_i_but_a_hand_legal_to_play_keeps_its_word():
+    assert rewrite(normalize("is it legal to play a card face up"), "query") == "can i play a card face up"
+    assert rewrite(normalize("it's fine for me to pass?"), "query") == "can i pass?"
+    assert "legal" in rewrite(normalize("nothing in my hand is legal to play"), "query")
