@@ -8,6 +8,8 @@ search benchmark prints them all).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from casebook.rules.cards import load_database
@@ -51,8 +53,13 @@ def test_each_set_the_bar_pools_is_big_enough(game, folder):
     assert len(load_questions(folder, game)) >= (25 if folder == TUNING else 10)
 
 
-# every set but the blind one, which is measured once at the end of a round and opened by nobody before
-_MEASURED_FOLDERS = [QUESTIONS_DIR, *(f for f in sorted(QUESTIONS_DIR.iterdir()) if f.is_dir() and f.name != "heldout13")]
+def _still_blind(folder: Path) -> bool:
+    """A blind set (its header says it is still to be measured) is opened by nobody before its one measure."""
+    return any("Measured once: (to be filled)" in f.read_text(encoding="utf-8") for f in folder.glob("*.yaml"))
+
+
+# every set but a blind one, which is measured once at the end of a round
+_MEASURED_FOLDERS = [QUESTIONS_DIR, *(f for f in sorted(QUESTIONS_DIR.iterdir()) if f.is_dir() and not _still_blind(f))]
 
 
 @pytest.mark.parametrize("folder", _MEASURED_FOLDERS, ids=[f.name for f in _MEASURED_FOLDERS])
