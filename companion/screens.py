@@ -451,7 +451,7 @@ class NewGameScreen(Screen):
     def pick_game(self, game_id: str) -> None:
         if game_id != self.game:
             self.game = game_id
-            self.variants = {}
+            self.variants = dict.fromkeys(table_module(game_id).NEW_GAME.ticked, True)
             self.picked, self.secret, self.by_seed, self.secret_open = {}, {}, False, ""
             self.count = self.spec.players
             for n, name in enumerate(self.spec.names, start=1):
@@ -476,6 +476,15 @@ class NewGameScreen(Screen):
                 form.add_widget(w, index=form.children.index(self.ids.variants_note.__self__) + 1)
 
     def _toggle(self, vid: str) -> None:
+        spec = self.spec
+        if self.variants.get(vid) and vid in spec.one_of and not any(self.variants.get(v) for v in spec.one_of
+                                                                     if v != vid):
+            # the form shows what is played: with no other ticked, this one is, so it stays ticked
+            others = " or ".join(spec.variants[v] for v in spec.one_of if v != vid)
+            self.ids.error.text = (f"{spec.variants[vid]} stays ticked: one of them is always played. To play "
+                                   f"without it, tick {others} first, then untick it.")
+            return
+        self.ids.error.text = ""
         self.variants[vid] = not self.variants.get(vid)
         if self.variants[vid]:
             for a, b in self.spec.exclusive:

@@ -171,7 +171,8 @@ def test_two_sets_dealt_from_a_seed(tmp_path):
     state = hasty.new_state(db, {"players": names, "variants": [], "sets": ["advanced", "expert"], "seed": 5})
     dumps = {n: tmp_path / f"{n}.json" for n in ("form", "loupe", "played", "held")}
     steps = [{"tap": "new_game"}, {"tap": "game_hasty"}, {"tap": "players_more"}, {"tap": "players_more"},
-             {"tap": "variant_set_advanced"}, {"tap": "variant_set_expert"}, {"tap": "deal_seed"},
+             {"tap": "variant_set_advanced"}, {"tap": "variant_set_expert"}, {"tap": "variant_set_base"},
+             {"tap": "deal_seed"},
              {"text": ["new.seed", "5"]}, {"dump": str(dumps["form"])}, {"shot": str(SCREENS / "hasty-new-seven.png")},
              {"tap": "new_start"}, {"tap": f"suspect_{state.row[0]}"}, {"dump": str(dumps["loupe"])},
              {"shot": str(SCREENS / "hasty-two-sets.png")}, {"tap": "card_ambush"}, {"dump": str(dumps["played"])},

@@ -73,10 +73,11 @@ class HastyNewGame(SetupSpec):
 NEW_GAME = HastyNewGame(
     players=5, min_players=hasty.MIN_PLAYERS, max_players=hasty.MAX_PLAYERS,
     names=["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"], palette=dict(PLAYER_COLOURS),
-    players_note="Players in seating order, clockwise (the first plays first). Card sets: tick one or more below "
-                 "(none ticked: the base set).",
+    players_note="Players in seating order, clockwise (the first plays first). Card sets: the base set, or tick "
+                 "others below to play them with it or (the base set unticked) alone.",
     variants={"set_base": "Base set", "set_advanced": "Advanced set", "set_expert": "Expert set",
               "traitor": "The Traitor", "big_hands": "Big Hands", "powers": "Suspect powers"},
+    ticked=("set_base",), one_of=("set_base", "set_advanced", "set_expert"),
     seed_note="Seed: the app deals the row and every secret suspect from it (each sees theirs at the table)",
     picks=[PickInOrder("row", hasty.SUSPECTS, 7, "suspects", "Lay the suspects in a row, then tap them left to right",
                        seeded="Deal from a seed")])
