@@ -11,14 +11,13 @@ import pytest
 
 from casebook.rules.games import pi
 from tests.companion.test_app_gui import run
-from tests.companion.test_pi_board_fit_gui import solve_at_once
+from tests.companion.test_pi_board_fit_gui import SIZES, solve_at_once
 from tests.rules.test_pi_support import pi_database
 
 pytest.importorskip("kivy")
 
 NAMES = ["Ann", "Ben"]
 SEED = 5
-SIZES = [(360, 640), (411, 731), (640, 360)]
 INSTRUCTION = "Remove your cubes"
 
 
