@@ -174,14 +174,16 @@ class WholeLines(ScrollView):
             self._draw_strips()
         bottom = self.to_window(self.x, self.y)[1]
         top = bottom + self.height
+        lines = [line for content in self.children for label in text_in(content) for line in drawn_lines(label)]
         low = high = 0.0
-        for content in self.children:
-            for label in text_in(content):
-                for b, t in drawn_lines(label):
-                    if b < bottom - self.SLACK and t > bottom + self.SLACK:
-                        low = max(low, t - bottom)
-                    if b < top - self.SLACK and t > top + self.SLACK:
-                        high = max(high, top - b)
+        grown = True
+        while grown:  # side by side (Clash's threads), a strip grown over one line may cut another: it covers that too
+            grown = False
+            for b, t in lines:
+                if b < bottom + low - self.SLACK and t > bottom + low + self.SLACK:
+                    low, grown = t - bottom, True
+                if b < top - high - self.SLACK and t > top - high + self.SLACK:
+                    high, grown = top - b, True
         low, high = min(low, self.height), min(high, self.height)
         self.hidden = [low, high]
         app = App.get_running_app()
