@@ -45,12 +45,18 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
-from casebook.companion.widgets import MARKUP, drawn_lines, text_in, widest_word
+from casebook.companion.widgets import MARKUP, WholeLines, drawn_lines, text_in, widest_word
 
 SIZE_MARKUP = re.compile(r"\[size=(\d+(?:\.\d+)?)(px|pt|in|cm|mm|dp|sp)?\]")  # a part in another font size
 MIN_TEXT_SP = 12  # no text on show is smaller
 SETTLE_FRAMES = 4  # frames in a row with no widget moved or resized before a step runs
 SETTLE_LIMIT = 30.0  # seconds: a layout still moving after this is a failure of its own (a busy machine is slow)
+
+
+def clips(widget: Any) -> bool:
+    """Whether a widget scrolls what it holds, clipping it at its edges: a plain ScrollView, or the table's state and
+    pad (WholeLines); not a WrapLine, a text's own fixed place in which it scrolls whole."""
+    return type(widget) is ScrollView or isinstance(widget, WholeLines)
 
 
 def walk(widget: Any) -> Any:
@@ -379,7 +385,7 @@ class Driver:
         y = w.to_window(w.x, y)[1]
         parent = w.parent
         while parent is not None and parent is not Window:
-            if type(parent).__name__ == "ScrollView":
+            if clips(parent):
                 py = parent.to_window(*parent.pos)[1]
                 if not py - 0.5 <= y <= py + parent.height + 0.5:
                     return False
@@ -393,7 +399,7 @@ class Driver:
         inside = x >= -0.5 and y >= -0.5 and x + w.width <= Window.width + 0.5 and y + w.height <= Window.height + 0.5
         parent = w.parent
         while parent is not None and parent is not Window:
-            if type(parent).__name__ == "ScrollView":
+            if clips(parent):
                 px, py = parent.to_window(*parent.pos)
                 if y < py - 0.5 or y + w.height > py + parent.height + 0.5:
                     return False

@@ -303,8 +303,8 @@ class NewGameScreen(Screen):
         grid.clear_widgets()
         self.ids.variants_note.text = "Variants" if spec.variants else ""
         for vid, name in spec.variants.items():
-            grid.add_widget(button(("[x] " if self.variants.get(vid) else "[  ] ") + name, f"variant_{vid}",
-                                   lambda v=vid: self._toggle(v), flat=not self.variants.get(vid)))
+            grid.add_widget(button(("[x] " if self._played(vid) else "[  ] ") + name, f"variant_{vid}",
+                                   lambda v=vid: self._toggle(v), flat=not self._played(vid)))
         self.setup_form()
 
     def names_changed(self) -> None:
@@ -475,7 +475,23 @@ class NewGameScreen(Screen):
                     w.height = dp(48)
                 form.add_widget(w, index=form.children.index(self.ids.variants_note.__self__) + 1)
 
+    def _played(self, vid: str) -> bool:
+        """Whether the toggle is played: ticked, or the first of a group one of which is always played (Hasty's base
+        set) while none of the group is ticked. The form shows it so."""
+        if self.variants.get(vid):
+            return True
+        one_of = self.spec.one_of
+        return bool(one_of) and vid == one_of[0] and not any(self.variants.get(v) for v in one_of)
+
     def _toggle(self, vid: str) -> None:
+        spec = self.spec
+        if self._played(vid) and vid in spec.one_of and not any(self._played(v) for v in spec.one_of if v != vid):
+            # the form shows what is played: with no other ticked, this one is, so it stays ticked
+            others = " or ".join(spec.variants[v] for v in spec.one_of if v != vid)
+            self.ids.error.text = (f"{spec.variants[vid]} stays ticked: one is always played. To play without it, "
+                                   f"tick {others} instead.")
+            return
+        self.ids.error.text = ""
         self.variants[vid] = not self.variants.get(vid)
         if self.variants[vid]:
             for a, b in self.spec.exclusive:

@@ -11,7 +11,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, InstructionGroup, Rectangle
 from kivy.graphics.stencil_instructions import StencilPop
 from kivy.metrics import dp, sp
 from kivy.properties import (
@@ -137,14 +137,16 @@ def text_in(content: Widget) -> Iterable[Label]:
 class WholeLines(ScrollView):
     """A scrolling part that never shows a line of text cut through at its edges: over each edge a strip of the
     background reaches as far as the line the edge would cut, so a line half in view is hidden whole (scrolled on,
-    it shows whole). `hidden`: how much the strips cover, at the bottom and at the top (pixels)."""
+    it shows whole). A strip is as wide as the label whose line it hides: text side by side (Clash's three threads)
+    keeps its own lines whole beside it. `hidden`: how much the strips cover, at the bottom and at the top (pixels,
+    the deepest of them)."""
 
     hidden = ListProperty([0.0, 0.0])
     SLACK = 0.5  # pixels of a line over an edge that count as none (rounding)
 
     def __init__(self, **kw: Any):
         super().__init__(**kw)
-        self._colour, self._low, self._high = Color(0, 0, 0, 0), Rectangle(size=(0, 0)), Rectangle(size=(0, 0))
+        self._colour, self._strips = Color(0, 0, 0, 0), InstructionGroup()
         self._drawn = False
         self._again = Clock.create_trigger(self._mask)
         self._trigger = Clock.create_trigger(self._mask_twice)
@@ -165,29 +167,35 @@ class WholeLines(ScrollView):
         their rules): after the stencil's end (over the content, unclipped), under the scroll bar."""
         after = self.canvas.after
         at = next((i + 1 for i, x in enumerate(after.children) if isinstance(x, StencilPop)), len(after.children))
-        for n, instruction in enumerate((self._colour, self._low, self._high)):
-            after.insert(at + n, instruction)
+        after.insert(at, self._colour)
+        after.insert(at + 1, self._strips)
         self._drawn = True
 
     def _mask(self, *_args: Any) -> None:
         if not self._drawn:
             self._draw_strips()
-        bottom = self.to_window(self.x, self.y)[1]
+        wx, bottom = self.to_window(self.x, self.y)
         top = bottom + self.height
         low = high = 0.0
+        self._strips.clear()
         for content in self.children:
             for label in text_in(content):
+                left = max(label.to_window(label.x, label.y)[0], wx)
+                width = min(left + label.width, wx + self.width) - left
+                if width <= 0:
+                    continue
+                x = self.x + left - wx  # the strips are drawn where the scrolling part itself is
                 for b, t in drawn_lines(label):
                     if b < bottom - self.SLACK and t > bottom + self.SLACK:
                         low = max(low, t - bottom)
+                        self._strips.add(Rectangle(pos=(x, self.y), size=(width, min(t - bottom, self.height))))
                     if b < top - self.SLACK and t > top + self.SLACK:
                         high = max(high, top - b)
-        low, high = min(low, self.height), min(high, self.height)
-        self.hidden = [low, high]
+                        cover = min(top - b, self.height)
+                        self._strips.add(Rectangle(pos=(x, self.top - cover), size=(width, cover)))
+        self.hidden = [min(low, self.height), min(high, self.height)]
         app = App.get_running_app()
         self._colour.rgba = rgba(app.colors["bg"]) if app is not None else (0, 0, 0, 0)
-        self._low.pos, self._low.size = (self.x, self.y), (self.width, low)
-        self._high.pos, self._high.size = (self.x, self.top - high), (self.width, high)
 
 
 class WrapLine(ScrollView):

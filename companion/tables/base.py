@@ -19,6 +19,8 @@ class NewGameSpec:
     min_players: int = 0  # the form may go down to this many players (0: exactly `players`)
     max_players: int = 0  # and up to this many (0: exactly `players`); `names` gives one default each
     palette: dict[str, str] = field(default_factory=dict)  # colour id -> hex to pick from (empty: the app's)
+    one_of: tuple[str, ...] = ()  # toggles of which one is always played (the first when none is ticked): the form
+    # shows the first ticked then, and the last played cannot be unticked
 
     def setup(self, names: list[str], colours: list[str], variants: list[str]) -> dict[str, Any]:
         return {"colours": colours}

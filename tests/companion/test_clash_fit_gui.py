@@ -122,6 +122,23 @@ def test_the_clash_table_fits_every_window(tmp_path, size):
 AGENTS_GAME = "g07_agents_second_player_limit"  # the Agent mode: agents, support under them, a cancelled card
 
 
+def save_agents_game(tmp: Path) -> None:
+    """The referee game with Agents saved late in Stage 2 (Ben's last turn) in the app's data under `tmp`: the most
+    cards in the threads, an agent active, a card cancelled; the app resumes it."""
+    import dataclasses
+
+    from casebook.companion.store import Store
+    from casebook.rules.log import parse_log
+    from casebook.rules.problems import Problems
+
+    path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / f"{AGENTS_GAME}.yaml"
+    log = parse_log(path.read_text(), path.name, Problems())
+    assert log is not None
+    late = next(n for n, e in enumerate(log.events) if e["action"] == "place" and n > 40) - 3
+    store = Store(tmp / "data" / "games")
+    store.save(store.new_id("clash"), dataclasses.replace(log, events=log.events[:late], event_places=[]))
+
+
 AGENT_CASES = [*[(size, False) for size in SIZES], ((360, 640), True)]
 
 
@@ -130,19 +147,8 @@ def test_an_agents_game_late_in_stage_2_fits_every_window(tmp_path, size, large)
     """The referee game with Agents saved late in Stage 2 (the most cards in the threads, an agent active, a
     card cancelled) at a turn with five keys in the bar (Support, Use, Draw, Agent, End turn), resumed: nothing
     cut, every row in reach; in large text too (the five keys once split "Suppor t" and stood out of the bar)."""
-    import dataclasses
-
-    from casebook.companion.store import Store
-    from casebook.rules.log import parse_log
-    from casebook.rules.problems import Problems
-
     SCREENS.mkdir(exist_ok=True)
-    path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / f"{AGENTS_GAME}.yaml"
-    log = parse_log(path.read_text(), path.name, Problems())
-    assert log is not None
-    late = next(n for n, e in enumerate(log.events) if e["action"] == "place" and n > 40) - 3  # Ben's last turn
-    store = Store(tmp_path / "data" / "games")
-    store.save(store.new_id("clash"), dataclasses.replace(log, events=log.events[:late], event_places=[]))
+    save_agents_game(tmp_path)
     w, h = size
     dumps = {at: tmp_path / f"agents@{at}.json" for at in SCROLLS}
     steps: list = [{"tap": "start_settings"}, {"tap": "set_large"}, {"tap": "settings_back"}] if large else []

@@ -236,7 +236,9 @@ def test_a_walk_at_the_table_form_and_table_hold_still_and_keep_secrets(tmp_path
     again = "\n".join(data["form-again"]["texts"])
     assert "entered and hidden" not in again and "Ann: enter it secretly" in again and "1. Dorian Fitch" in again
     picker = data["loupe-picker"]
-    assert not any("hold to see" in t for t in picker["texts"])  # nothing between the row and the card types
+    holds = [picker["controls"].get(f"secret_{n}", {}).get("in_window") for n in range(5)]
+    assert all(holds), f"a hold out of reach while a card type is tapped: {holds}"  # each player's, at every moment
+    assert all(c["in_window"] for k, c in picker["controls"].items() if k.startswith("card_"))
     recess = data["recess"]
     assert recess["summary"]["called_off"] == 1 and any("No review next" in t for t in recess["texts"])
     assert any("Solid Alibi" in t and "Dorian Fitch" in t for t in recess["texts"])  # on its tile

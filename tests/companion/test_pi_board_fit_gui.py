@@ -33,12 +33,17 @@ def taps_to_mini_game_3() -> tuple[list[str], pi.State]:
                 return taps, state
             taps.append("board_back")
             continue
-        who = state.current
-        case = state.cases[state.holder(who)]
-        assert case is not None
-        pi.apply(state, {"action": "solve", "by": state.players[who], "suspect": case[0], "crime": case[1],
-                         "location": case[2]})
-        taps += ["mode_solve", f"solve_{case[0]}", f"solve_{case[1]}", f"district_{case[2]}", "confirm", "solve_yes"]
+        taps += solve_at_once(state)
+
+
+def solve_at_once(state: pi.State) -> list[str]:
+    """The player to play solves the case they look for, right, on the engine: the taps that do it in the app."""
+    who = state.current
+    case = state.cases[state.holder(who)]
+    assert case is not None
+    pi.apply(state, {"action": "solve", "by": state.players[who], "suspect": case[0], "crime": case[1],
+                     "location": case[2]})
+    return ["mode_solve", f"solve_{case[0]}", f"solve_{case[1]}", f"district_{case[2]}", "confirm", "solve_yes"]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -1,4 +1,5 @@
-"""P.I. with five players on a phone, a bigger phone and a landscape phone: whose turn it is leads the table,
+"""P.I. with five players on a phone, a bigger phone and a landscape phone: whose turn it is leads the table (in
+portrait the player's row among the five at the head of the state),
 the tiles dealt by the app read on the city map (All tiles), the map shows which districts touch (streets) and
 which do not (canals), and no district name shrinks under 12 sp: landscape gives the map the whole right column."""
 
@@ -69,12 +70,17 @@ def test_five_players_the_turn_the_tiles_and_the_canals(tmp_path, size):
             cell = f"{short(c.name[d])}\n{c.name[suspect] if suspect else 'no suspect'}\n" \
                    f"{c.name[crime] if crime else 'no crime'}"
             assert cell in shown, f"{name}: {c.name[d]}'s tiles are not on its cell"
-    # whose turn it is: on the window, larger than anything else (the turn's own line is the tallest text)
+    # whose turn it is: on the window, larger than anything else (the turn's own line is the tallest text; in
+    # portrait the player's own row, at the head of the five, in bold, underlined, larger than the other rows)
     for name, who in (("dealt", "Ann"), ("answer", "Ben"), ("evidence", "Ben"), ("solve", "Ben")):
         d = data[name]
         assert d["summary"]["current"] == who
-        turn = d["controls"]["turn"]
-        assert turn["in_window"] and f"{who}'s turn" in d["texts"], name
+        if w > h:
+            turn = d["controls"]["turn"]
+            assert turn["in_window"] and f"{who}'s turn" in d["texts"], name
+        else:
+            turn = d["controls"][f"player_{NAMES.index(who)}"]
+            assert turn["in_window"] and turn["lines"][0].startswith(f"{who}'s turn"), name
         keys = [*BAR, *(f"mode_{m}" for m in ("investigate", "evidence", "solve"))]
         assert [k for k in keys if not d["controls"][k]["in_window"]] == [], name
         # every player's hold to see, Eve's too, in reach without scrolling (once below a ~125 px scrolling panel)

@@ -81,21 +81,10 @@ def test_graves_identity_keys_show_each_identitys_picture(tmp_path, size):
 def test_clash_an_active_agents_line_shows_its_picture(tmp_path, size):
     """The referee game with Agents, resumed late in Stage 2: the player's line that names their active agent
     shows that agent card's picture (issue 22), clear of the line's words, nothing cut."""
-    import dataclasses
-    from pathlib import Path
-
-    from casebook.companion.store import Store
     from casebook.rules.cards import load_database
-    from casebook.rules.log import parse_log
-    from casebook.rules.problems import Problems
-    from tests.companion.test_clash_fit_gui import AGENTS_GAME
+    from tests.companion.test_clash_fit_gui import save_agents_game
 
-    path = Path(__file__).resolve().parent.parent / "data" / "logs" / "clash" / "referee" / f"{AGENTS_GAME}.yaml"
-    log = parse_log(path.read_text(), path.name, Problems())
-    assert log is not None
-    late = next(n for n, e in enumerate(log.events) if e["action"] == "place" and n > 40) - 3
-    store = Store(tmp_path / "data" / "games")
-    store.save(store.new_id("clash"), dataclasses.replace(log, events=log.events[:late], event_places=[]))
+    save_agents_game(tmp_path)
     dump = tmp_path / "agents.json"
     run(tmp_path, [{"tap_prefix": "resume_"}, {"scroll": ["table.scroll", 1]}, {"dump": str(dump)}, {"quit": True}],
         size=size)

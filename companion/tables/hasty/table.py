@@ -73,10 +73,11 @@ class HastyNewGame(SetupSpec):
 NEW_GAME = HastyNewGame(
     players=5, min_players=hasty.MIN_PLAYERS, max_players=hasty.MAX_PLAYERS,
     names=["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"], palette=dict(PLAYER_COLOURS),
-    players_note="Players in seating order, clockwise (the first plays first). Card sets: tick one or more below "
-                 "(none ticked: the base set).",
+    players_note="Players in seating order, clockwise (the first plays first). Card sets: the base set unless "
+                 "others are ticked below (tick it too to play it with them).",
     variants={"set_base": "Base set", "set_advanced": "Advanced set", "set_expert": "Expert set",
               "traitor": "The Traitor", "big_hands": "Big Hands", "powers": "Suspect powers"},
+    one_of=("set_base", "set_advanced", "set_expert"),
     seed_note="Seed: the app deals the row and every secret suspect from it (each sees theirs at the table)",
     picks=[PickInOrder("row", hasty.SUSPECTS, 7, "suspects", "Lay the suspects in a row, then tap them left to right",
                        seeded="Deal from a seed")])
@@ -113,8 +114,9 @@ class RowTile(Tile):
 
 class Table(GameTable):
     """Portrait: the state scrolls above a fixed pad of each player's "hold to see", the row and the line of what
-    to do. Landscape: the row leads the state on the left, the holds and that line fill the pad on the right. The
-    holds never scroll: however long what happened grows, each stays whole on the window."""
+    to do. Landscape: the row leads the state on the left, the holds and that line fill the pad on the right (a card
+    type to tap: the cards lead the state, the row under them). The holds never scroll and never leave: however
+    long what happened grows, in a review too, each stays whole on the window."""
 
     pad_class = HastyPad
     pad: HastyPad
@@ -137,11 +139,13 @@ class Table(GameTable):
             return [self._over(s), self._row(s)]
         if pad.card is not None:  # in landscape a suspect is chosen on the row, the card's text beside it in the pad
             return [self._row(s)] if self._choice_beside_row() else [*self._choice(s), *self._row_in_state(s)]
-        if self._picking(s):  # the card types take the pad (one set) or lead the state (several): the row below
+        if self._picking(s):  # the card types take the pad (one set, portrait) or lead the state: the row below
             grids = [] if self._cards_in_pad() else self._card_grids(self._prefix(s))
+            if self.screen.landscape:  # the cards first, in view
+                return [*grids, *([self._review(s)] if s["phase"] == "reveal" else []), self._row(s)]
             if s["phase"] == "reveal":
-                return [*self._head(s), self._review(s), *grids, self._row(s)]
-            return [*self._head(s), *grids, self._row(s)]
+                return [self._review(s), *grids, self._row(s)]
+            return [*grids, self._row(s)]
         return [*self._row_in_state(s), self._last(s), *self._marks(s), self._deck(s)]
 
     def _choice_beside_row(self) -> bool:
@@ -186,19 +190,13 @@ class Table(GameTable):
             out.append(label("[b]Face up:[/b] " + " · ".join(piles)))
         return out
 
-    def _head(self, s: dict[str, Any]) -> list[Any]:
-        """In landscape the card types fill the pad's short column: its line (what to do, or what the last card did)
-        leads the state."""
-        return [self._pad_line(s)] if self.screen.landscape and self._picking(s) else []
-
     def pad_widgets(self, s: dict[str, Any]) -> list[Any]:
         if s["phase"] == "over":
             return [self._last(s)] if s["history"] else []
         if self._choice_beside_row():
             return self._choice(s)
         line = [self._pad_line(s)]
-        if self._picking(s):  # in landscape its line leads the state instead
-            line = [] if self.screen.landscape else line
+        if self._picking(s):  # landscape: the card types lead the state, the holds and this line fill the pad
             return [*self._card_grids(self._prefix(s)), *line] if self._cards_in_pad() else line
         players = [self._players(s)] if self.pad.card is None else []
         return [*line, *players] if self.screen.landscape else [*players, self._row(s), *line]
@@ -211,15 +209,16 @@ class Table(GameTable):
     def _pad_line(self, s: dict[str, Any]) -> Any:
         """What to do, or in a review what the last card did: as many lines as its text takes (at least one, a
         review's at least two and at most five), so that no line of it is cut at its edge; in landscape's short
-        pad column, above the players, one line."""
+        pad column, under the holds, one line (a review's two or three)."""
         review = s["phase"] == "reveal" and bool(s["history"])  # what the last card did, in reach while entering
         text = f"[b]Last:[/b] {s['history'][-1]}" if review else self.pad.prompt()
         line = self._line(text)
-        in_state = self.screen.landscape and self._picking(s)  # landscape: the line leads the state's column
-        width = (self.screen.width - dp(18)) * 0.44 if in_state else self._pad_width()
-        lines = _lines(text, self.app.fs * sp(14), width - dp(8))
-        short = self.screen.landscape and not in_state  # under the holds, above the players: one line, it scrolls
-        line.lines = max(2, min(5, lines)) if review else 1 if short else min(2, lines)
+        lines = _lines(text, self.app.fs * sp(14), self._pad_width() - dp(8))
+        landscape = self.screen.landscape  # under the holds in a short column: fewer lines, the rest scrolls
+        if review:
+            line.lines = max(2, min(3 if landscape else 5, lines))
+        else:  # landscape: above the players one line; with no players under it (a card to tap) up to three
+            line.lines = (min(3, lines) if self._picking(s) else 1) if landscape else min(2, lines)
         if review:
             line.label.testid = "last_text"  # for the driver: whether all of it is in view
         return line
@@ -233,8 +232,10 @@ class Table(GameTable):
         return "reveal" if s["phase"] == "reveal" else "card"
 
     def _cards_in_pad(self) -> bool:
-        """One set's dozen card types fit the fixed pad; several sets' scroll in the state above it."""
-        return len(self.pad.cards()) <= 15
+        """One set's dozen card types fit the fixed pad; several sets' scroll in the state above it. In landscape
+        the pad's short column has the holds (every player's, always in reach) and the line: the cards lead the
+        state's column, shown from its top at each step."""
+        return not self.screen.landscape and len(self.pad.cards()) <= 15
 
     def actions(self, s: dict[str, Any]) -> list[Any]:
         pad, screen = self.pad, self.screen
@@ -248,8 +249,11 @@ class Table(GameTable):
                 button("Can't play", "stuck", self._stuck_page, flat=True)]
 
     def secrets(self, s: dict[str, Any]) -> dict[str, str]:
-        if s["phase"] == "over" or self.pad.card is not None or self._picking(s):
-            return {}  # while a card type is tapped the holds would come between the row and the cards
+        # Every hold, at every moment of play (a review and a card at the loupe too): a hold shows its own player's
+        # suspect only while held, as a player may look at their own card at any time, so it tells the table nothing;
+        # hiding them (as once while a card type was tapped, for room) only kept a player from their own card.
+        if s["phase"] == "over":
+            return {}  # every secret is public: the end lists them
         out = {}
         for i, p in enumerate(s["players"]):
             if p in s["out"]:
@@ -430,7 +434,7 @@ class Table(GameTable):
         for set_id in sets:
             if len(sets) > 1:
                 out.append(label(self._set_name(set_id), muted=True))
-            grid = GridLayout(cols=4 if self.screen.landscape else 3, size_hint_y=None, spacing=dp(3))
+            grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(3))
             grid.bind(minimum_height=grid.setter("height"))
             for card in pad.cards():
                 if card.sets[0] != set_id and len(sets) > 1:
@@ -454,7 +458,7 @@ class Table(GameTable):
         key, values = options
         row = "on the left" if self.screen.landscape else "below"
         whom = f"taps the suspect in the row {row}" if key == "target" else "taps the player"
-        out: list[Any] = [*self._head(s), label(f"[b]{card.name}[/b]: {hasty.effect_text(card.effect, card.name)}\n"
+        out: list[Any] = [label(f"[b]{card.name}[/b]: {hasty.effect_text(card.effect, card.name)}\n"
                                                 f"{s['active']} chooses: {whom}.")]
         if key == "player":  # a suspect is chosen on the row itself
             grid = GridLayout(cols=2, size_hint_y=None, spacing=dp(3))

@@ -142,8 +142,9 @@ class PiPad:
             a = self.state.last_answer or {}
             if a.get("right"):
                 points = self.state.points[st.current][st.mini - 1]
-                told = (f"{who}: right! {', '.join(self.name(e) for e in named)}: {points} points. "
-                        "Remove your cubes; your discs go on the three tiles named")
+                told = f"{who}: right! {', '.join(self.name(e) for e in named)}: {points} points."
+                if self.state.phase == "play":  # the mini-game goes on: clear your pieces; at its end the board is
+                    told += " Remove your cubes; your discs go on the three tiles named"  # cleared, the game's end too
             else:
                 told = f"{who}: wrong. Penalty counter down one (-{pi.PENALTY}); play goes on"
             self._done(told)

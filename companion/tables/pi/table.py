@@ -18,11 +18,11 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.widget import Widget
 
 from casebook.companion.pictures import picture_for
-from casebook.companion.screens import column
 from casebook.companion.tables.base import GameTable, NewGameSpec
 from casebook.companion.tables.pi.pad import MODES, SLOTS, PiPad
 from casebook.companion.theme import rgba
 from casebook.companion.widgets import (
+    MARKUP,
     FitLabel,
     Tile,
     _panel,
@@ -151,6 +151,11 @@ class CityMap(Widget):
                 link.pos = (a.x + (cw - along) / 2, a.y - g + (g - across) / 2)
 
 
+def _width(text: str, size: float) -> float:
+    """The width of `text` (markup left out, bold as a whole: the widest it draws) on one line at `size`."""
+    return float(CoreLabel(font_size=size, bold=True).get_extents(MARKUP.sub("", text))[0])
+
+
 class Table(GameTable):
     pad_class = PiPad
     pad: PiPad
@@ -201,18 +206,13 @@ class Table(GameTable):
             out.append(label("Each player in turn, alone (the others look away), taps their button below and "
                              "enters the three case cards they hold: the suspect, the crime and the district. "
                              f"Still to enter: {', '.join(waiting)}."))
-        # before the first turn each player's button comes first, then where the tiles and cards go; later the
-        # players' state leads and the buttons follow it
-        starting = s["phase"] == "cases" or s["phase"] == "play" and not any(s["turns"].values())
+        # in play the players' rows lead the state, each one line (what each found follows them): all five in view
+        # on a phone with whose turn it is; before the play each player's button comes first, then the players
         self.secrets_after = len(out)
-        lay_out = [self._display_line(s), self._tiles(s)] if s["phase"] == "play" else []
-        if starting:
-            out += [*lay_out, self._players(s)]
+        if s["phase"] == "play":
+            out += [self._players(s), *self._found_lines(s), self._boxes(s), self._display_line(s), self._tiles(s)]
         else:
             out.append(self._players(s))
-            self.secrets_after = len(out)
-            if s["phase"] == "play":
-                out += [self._boxes(s), *lay_out]
         out += self._finished(s)
         # in play every hold is in reach without scrolling, five players too: atop the fixed pad, one row (portrait),
         # or under whose turn it is at the head of the state (landscape: the pad's column is the map's)
@@ -256,13 +256,16 @@ class Table(GameTable):
         return [*self._lead(s), body]
 
     def _lead(self, s: dict[str, Any]) -> list[Any]:
-        """Whose turn it is, the largest text on the table; the answer or what Confirm will record; the modes."""
+        """Whose turn it is, the largest text on the table (portrait: the player's row at the head of the state and
+        the score line say it, the pad's room going to the players' rows); the answer or what Confirm will record;
+        the modes."""
         pad = self.pad
         modes = GridLayout(cols=3, size_hint_y=None, height=dp(48), spacing=dp(3))
         for m in MODES:
             modes.add_widget(button(MODE_LABELS[m], f"mode_{m}", lambda m=m: self.screen.then(pad.tap_mode, m),
                                     flat=pad.mode != m, height=dp(48)))
-        return [self._turn(s), self._head(s) or self._headline(""), modes]
+        turn = [self._turn(s)] if self.screen.landscape else []
+        return [*turn, self._head(s) or self._headline(""), modes]
 
     def _turn(self, s: dict[str, Any]) -> Label:
         who = s["current"]
@@ -286,7 +289,8 @@ class Table(GameTable):
         return self._headline(told, bold=True) if told and not chosen else self._headline(pad.preview())
 
     def _cell(self) -> float:
-        """The height of a map or card button: a little less in landscape, where the pad is short."""
+        """The height of a map or card button: a little less in landscape, where the pad is short (in portrait a
+        district's picture and two lines of its name need 52 dp)."""
         return float(dp(48) if self.screen.landscape else dp(52))
 
     def actions(self, s: dict[str, Any]) -> list[Any]:
@@ -361,7 +365,7 @@ class Table(GameTable):
         fs = self.app.fs * sp(16 if bold else 15)
         if self.screen.landscape:
             return label(f"[b]{text}[/b]" if bold else text, font_size=fs, halign="center")
-        return FitLabel(text=f"[b]{text}[/b]" if bold else text, size_hint_y=None, height=dp(44), base_font=fs,
+        return FitLabel(text=f"[b]{text}[/b]" if bold else text, size_hint_y=None, height=dp(40), base_font=fs,
                         font_size=fs, min_font=sp(MIN_FONT), markup=True, color=rgba(self.app.colors["text"]),
                         halign="center", valign="middle")
 
@@ -602,24 +606,53 @@ class Table(GameTable):
     # --- the state --------------------------------------------------------------------------------
 
     def _players(self, s: dict[str, Any]) -> BoxLayout:
-        """One line a player: colour, turns, investigators left, penalties, points; discs and cubes out."""
-        box = column()
-        colours = s["colours"]
-        for p in s["players"]:
-            turn = " [b]to play[/b]" if p == s["current"] else ""
+        """One line a player: colour, points, investigators left, penalties, turns (what fits the width, the turns
+        first left out); whose turn it is in bold, underlined, in the accent colour and larger. In play what each
+        found follows all the rows; at the end (and before play) each row keeps it under its line."""
+        box = BoxLayout(orientation="vertical", size_hint_y=None)
+        box.bind(minimum_height=box.setter("height"))
+        colours, play = s["colours"], s["phase"] == "play"
+        fs, big = self.app.fs * sp(14), self.app.fs * sp(17)
+        room = (self.screen.width - dp(12)) * (0.44 if self.screen.landscape else 1) - dp(12) - dp(4)
+
+        def parts(p: str) -> list[str]:
             done = ""
-            if s["phase"] == "play" and s["done"][p]:
+            if play and s["done"][p]:
                 solved = any(b["player"] == p for b in s["boxes"])
-                done = f" · [b]{'solved' if solved else 'out'}[/b] +{s['points'][p][s['mini_game'] - 1]}"
-            pen = f" · {s['penalties'][p]} penalt{'y' if s['penalties'][p] == 1 else 'ies'}" if s["penalties"][p] else ""
-            found = self._found(s, p)
-            turns = f"{s['turns'][p]} turn{'' if s['turns'][p] == 1 else 's'}"
-            text = (f"[b]{p}[/b]{turn}{done} · {turns} · {s['investigators_left'][p]} inv. left{pen} · "
-                    f"[b]{s['result']['scores'][p]}[/b] pts" + (f"\n{found}" if found else ""))
-            line = label(text, padding=(dp(12), 0))
+                done = f"[b]{'solved' if solved else 'out'}[/b] +{s['points'][p][s['mini_game'] - 1]}"
+            n = s["penalties"][p]
+            return [f"[b]{s['result']['scores'][p]}[/b] pts", done, f"{s['investigators_left'][p]} inv. left",
+                    f"{n} penalt{'y' if n == 1 else 'ies'}" if n else "",
+                    f"{s['turns'][p]} turn{'' if s['turns'][p] == 1 else 's'}"]
+
+        def text(p: str, keep: int) -> str:
+            head = f"{p}'s turn" if play and p == s["current"] else p
+            return " · ".join([f"[b]{head}[/b]", *(x for x in parts(p)[:keep] if x)])
+
+        def fits(keep: int) -> bool:
+            return all(_width(text(p, keep), big if play and p == s["current"] else fs) <= room for p in s["players"])
+
+        keep = next((k for k in (5, 4, 3, 2) if fits(k)), 1) if play else 5
+        for i, p in enumerate(s["players"]):
+            current = play and p == s["current"]
+            found = "" if play else self._found(s, p)
+            shown = text(p, keep) + (f"\n{found}" if found else "")
+            line = Label(text=f"[u]{shown}[/u]" if current else shown, markup=True, font_size=big if current else fs,
+                         padding=(dp(12), 0), size_hint_y=None, halign="left",
+                         color=rgba(self.app.colors["text"]))  # no gap between rows: all five above the pad
+            line.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                      texture_size=lambda w, size: setattr(w, "height", size[1] + dp(1)))
+            line.testid = f"player_{i}"  # for the driver: whether it is in view
+            if current:
+                line.color = rgba(self.app.colors["accent"])
             colour_bar(line, PALETTE.get(colours[p], "#888888"), side="left", thick=8)
             box.add_widget(line)
         return box
+
+    def _found_lines(self, s: dict[str, Any]) -> list[Any]:
+        """What each player found (discs and cubes out, evidence kept): under the players' rows, one label."""
+        found = [f"[b]{p}[/b]: {f.removeprefix('Found: ')}" for p in s["players"] if (f := self._found(s, p))]
+        return [label("[b]Found[/b] · " + " · ".join(found), muted=True)] if found else []
 
     @staticmethod
     def _found(s: dict[str, Any], player: str) -> str:
