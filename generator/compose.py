@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from casebook.generator.backends.fonts import FontError, GameFonts, metrics
-from casebook.generator.cache import SceneStore, library_fingerprint
+from casebook.generator.cache import DRAWING, SceneStore, library_fingerprint
 from casebook.generator.font_check import check_text_fonts, may_lack
 from casebook.generator.layouts import (
     DICT_ATTRIBUTES,
@@ -447,7 +447,7 @@ class Composer:
     def _drawing_key(self, prepared: PreparedLayout, n: int, key: tuple[Any, ...]) -> str:
         """The store's key of the drawing of a layout's n-th element from what its templates read (`key`): the
         library and the layout as a card's key holds them, so that what changes them changes it."""
-        return "drawing:" + hashlib.sha1(repr((self._library, prepared.fingerprint, n, key)).encode()).hexdigest()
+        return DRAWING + hashlib.sha1(repr((self._library, prepared.fingerprint, n, key)).encode()).hexdigest()
 
     def _kept_drawing(self, prepared: PreparedLayout, n: int, key: tuple[Any, ...]) -> tuple[Item, ...] | None:
         """An element's drawing shared by two cards of the build before (a deck's frame, a suit's emblem), if kept."""

@@ -61,8 +61,9 @@ def test_a_game_imports_its_own_engine_alone_and_a_board_only_where_it_has_one(t
 
 
 def test_a_rebuild_after_a_card_edit_of_a_plain_layout_imports_no_jinja2_and_prints_the_same(tmp_path: Path) -> None:
-    """Every template of the edited card only puts values into text, the sheet page reads no card: its scene
-    and every other come from the store, templates' names from the template cache; the PDF is a cold build's."""
+    """The edited card's templates only put values into text, or read nothing of the card (its frame's size, drawn
+    for two cards of an earlier build: kept in the store); the sheet page reads no card: its scene and every other
+    come from the store, templates' names from the template cache; the PDF is a cold build's."""
     game = tmp_path / "game"
     shutil.copytree(TINY, game)
     aid = game / "layouts" / "moth" / "aid.yaml"
@@ -74,6 +75,7 @@ def test_a_rebuild_after_a_card_edit_of_a_plain_layout_imports_no_jinja2_and_pri
     args = ("moth", "--cards", str(game / "cards"), "--layouts", str(game / "layouts"))
     env = {"CASEBOOK_CACHE_DIR": str(tmp_path / "cache")}
     assert "jinja2" in modules_of_build(tmp_path, *args, env=env)  # the first build renders every template
+    modules_of_build(tmp_path, *args, env=env)  # one that composes nothing keeps the shared drawings all the same
     deck.write_text(deck.read_text(encoding="utf-8").replace("Luna Moth", "Luna Moth Edited"), encoding="utf-8")
     assert "Luna Moth Edited" in deck.read_text(encoding="utf-8")
     again = modules_of_build(tmp_path, *args, env=env)
