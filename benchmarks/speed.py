@@ -10,7 +10,8 @@ in turn (so that a busy spell of the shared machine weighs on all of them alike)
   `python -c pass` does not (`-X importtime`, all imports of the run, lazy ones included): under
   0.12 s; and Python's own start;
 - one card edited and rebuilt in a new process (the scene cache of the build before) against the
-  cold build: under half;
+  cold build: under half; and where the edit's CPU goes: Python's start, the imports any PDF build
+  makes, reading the card files, composing, writing the PDF (BREAKDOWN: one more edit a round);
 - each game's A4 + Letter build, cold, in a new process: under 0.7 s;
 - "cold" keeps what an earlier run compiled once, as a user's machine does: Python's .pyc files,
   the layouts' compiled templates and parsed layout files (generator/layouts.py TemplateCache and
@@ -95,6 +96,33 @@ IMPORT_CPU = (  # the same modules imported again in a fresh process: the CPU ti
 )
 
 
+PHASES = ("imports", "parse", "compose", "write")
+BREAKDOWN = (  # a build in this child, and its CPU time by phase: what it imports before it starts (what any PDF
+    # build imports; what only some builds import lazily, PyYAML for an edited card, counts in the phase importing
+    # it), reading the card files, composing, imposing and writing the PDF
+    "import sys, time\n"
+    "start = time.process_time()\n"
+    "import casebook.cli, casebook.generator.backends.pdf, casebook.generator.backends.recorded\n"
+    "import casebook.generator.build as b\n"
+    "spent = {'imports': time.process_time() - start, 'parse': 0.0, 'compose': 0.0, 'write': 0.0}\n"
+    "def timed(name, fn):\n"
+    "    def run(*args, **kwargs):\n"
+    "        began = time.process_time()\n"
+    "        try:\n"
+    "            return fn(*args, **kwargs)\n"
+    "        finally:\n"
+    "            spent[name] += time.process_time() - began\n"
+    "    return run\n"
+    "b.read_database = timed('parse', b.read_database)\n"
+    "b.compose_game = timed('compose', b.compose_game)\n"
+    "b.write_pdf = timed('write', b.write_pdf)\n"
+    "code = casebook.cli.main(sys.argv[1:])\n"
+    "spent['compose'] -= spent['parse']  # the card files are read while a game is composed\n"
+    "print(' '.join(f'{name}={spent[name]}' for name in spent))\n"
+    "sys.exit(code)\n"
+)
+
+
 def own_imports() -> set[str]:
     err = subprocess.run([PY, "-X", "importtime", "-c", "pass"], capture_output=True, text=True, env=ENV).stderr
     return {line.split("|")[-1].strip() for line in err.splitlines() if line.startswith("import time:")}
@@ -139,6 +167,7 @@ def anchor(tmp: Path, n_rounds: int) -> None:
     edits = iter(range(1_000_000))
     imports: list[float] = []
     imports_cpu: list[float] = []
+    phases: dict[str, list[float]] = {}
 
     def bare() -> tuple[float, float]:
         return run([PY, str(ROOT / "benchmarks" / "bare_pdf.py"), str(spec), str(cards / GAME / "deck.yaml"),
@@ -159,6 +188,14 @@ def anchor(tmp: Path, n_rounds: int) -> None:
     def python() -> tuple[float, float]:
         return run([PY, "-c", "pass"])[:2]
 
+    def edited_phases() -> tuple[float, float]:  # another edit, in a child that says where its time went
+        edit_card(cards, 250, f" {next(edits)}")
+        wall, cpu, out, _ = run([PY, "-c", BREAKDOWN, *build[3:]])
+        spent = dict(part.split("=") for part in out.split("\n")[-2].split())
+        for name in PHASES:
+            phases.setdefault(name, []).append(float(spent[name]))
+        return wall, cpu
+
     def importing() -> tuple[float, float]:
         shutil.rmtree(out, ignore_errors=True)
         wall, cpu, _, err = run([PY, "-X", "importtime", *build[1:]])
@@ -169,7 +206,7 @@ def anchor(tmp: Path, n_rounds: int) -> None:
 
     run(build)  # compiled .pyc files and a warm disk cache for every later run
     t = rounds(n_rounds, {"bare": bare, "cold": cold, "first": first, "edited": edited, "python": python,
-                          "imports": importing})
+                          "imports": importing, "phases": edited_phases})
     (bw, bc), (cw, cc), (ew, ec), (pw, _), (fw, fc) = t["bare"], t["cold"], t["edited"], t["python"], t["first"]
     print(f"anchor: a 500-card deck, {n_rounds} rounds; medians, wall | CPU; per-round ratios median [range]")
     print(f"  bare ReportLab script, 500 faces:   {median(bw):5.2f} s | {median(bc):5.2f} s")
@@ -186,6 +223,10 @@ def anchor(tmp: Path, n_rounds: int) -> None:
     print(f"  one card edited, new process:       {median(ew):5.2f} s | {median(ec):5.2f} s   "
           f"ratio to cold {median(ew) / median(cw):4.2f} | {median(ec) / median(cc):4.2f}  (target < 0.5: "
           f"{verdict(median(ec) / median(cc) < 0.5)})  rounds {ratios(ew, cw)} | {ratios(ec, cc)}")
+    parts = {"start": median(t["python"][1]), **{name: median(phases[name]) for name in PHASES}}
+    rest = median(t["phases"][1]) - sum(parts.values())  # what no phase holds: Python's exit, argparse, the store's commit
+    print("    where the edit's CPU goes (medians): " + ", ".join(f"{name} {value:.3f} s" for name, value in parts.items())
+          + f", the rest {rest:.3f} s, of {median(t['phases'][1]):.3f} s (its own edit, in a child timing each phase)")
 
 
 def games(tmp: Path, n_rounds: int, chosen: tuple[str, ...] = GAMES) -> None:

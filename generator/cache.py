@@ -33,6 +33,8 @@ _TRAILER = struct.Struct("<Q8s")
 _MAGIC = b"casebook"
 _SPAN = 1 << 32  # an index entry is offset * _SPAN + length
 _RIDER = 64  # a scene's entry may carry its drawing's above this bit (SceneStore._lookup)
+DRAWING = "drawing:"  # the keys of element drawings (compose.py): kept for the next build even when not asked for
+KEPT_DRAWINGS = 4096  # of them, at most this many (a deck's shared frames and emblems are a few dozen)
 _LOW = (1 << _RIDER) - 1
 _CODE = ("cache.py", "compose.py", "images.py", "layouts.py", "scene.py", "symbols.py", "text.py", "units.py",
          "backends/fonts.py", "backends/imagefiles.py")
@@ -95,6 +97,10 @@ class SceneStore:
         # what follows a scene's key in the key of the one drawing its entry carries (a backend's "pdf:<digest>")
         self._rider: str | None = None
         self._old_rider: str | None = None
+        # the slots of element drawings (compose.py "drawing:" keys), carried to the next build whether asked for or
+        # not: a rebuild that composes nothing asks for none, and the build after it would compose without them
+        self._drawings: dict[int, None] = {}
+        self._old_drawings: tuple[int, ...] = ()
         self._old: BinaryIO | None = None
         self._new: BinaryIO | None = None
         self._unflushed = False
@@ -116,6 +122,7 @@ class SceneStore:
             if magic != _MAGIC or saved.get("code") != code_fingerprint():
                 raise ValueError("another version")
             self._old_index, self._old_rider, self._old = saved["index"], saved.get("rider"), f
+            self._old_drawings = tuple(saved.get("drawings", ()))
         except (OSError, EOFError, pickle.UnpicklingError, struct.error, AttributeError, KeyError, TypeError, ValueError):
             f.close()  # unreadable or another version: compose everything
 
@@ -154,6 +161,7 @@ class SceneStore:
             self._carried = (key, blob)  # asked for next, most likely: read from here, not back from the file
             self.reused += 1
             self.reused_scenes += ":" not in key  # a scene's key is a bare digest; other entries say what they are
+            self._note_drawing(key)
             return True
         return False
 
@@ -209,7 +217,30 @@ class SceneStore:
             return
         if not self.has_blob(key):
             self._write(key, pickle.dumps(scene, protocol=pickle.HIGHEST_PROTOCOL))
+            self._note_drawing(key)
         self._remember(key, scene)
+
+    def _note_drawing(self, key: str) -> None:
+        if key.startswith(DRAWING):
+            slot = _slot(key)
+            assert isinstance(slot, int)
+            self._drawings[slot] = None
+
+    def _carry_drawings(self) -> None:
+        """The previous build's element drawings this build did not ask for, copied into its file (at most
+        KEPT_DRAWINGS, the most recent: drawings of layouts since edited do not pile up)."""
+        if self._old is None or self._new is None:
+            return
+        for slot in self._old_drawings:
+            if slot in self._drawings or slot in self._index or slot not in self._old_index:
+                continue
+            offset, length = divmod(self._old_index[slot] & _LOW, _SPAN)
+            blob = os.pread(self._old.fileno(), length, offset)
+            self._index[slot] = self._new.tell() * _SPAN + len(blob)
+            self._new.write(blob)
+            self._drawings[slot] = None
+        while len(self._drawings) > KEPT_DRAWINGS:
+            del self._drawings[next(iter(self._drawings))]
 
     def _write(self, key: str, blob: bytes) -> None:
         if self._new is None:
@@ -252,10 +283,12 @@ class SceneStore:
     def commit(self) -> None:
         """Make this build's scenes the cache the next build finds, atomically; then close."""
         if self.folder is not None and self._new is not None:
+            self._carry_drawings()
             offset = self._new.tell()
             pickler = pickle.Pickler(self._new, protocol=pickle.HIGHEST_PROTOCOL)
             pickler.fast = True  # no memo of the index's tens of thousands of keys (it holds no object twice): flat memory
-            pickler.dump({"code": code_fingerprint(), "index": self._index, "rider": self._rider})
+            pickler.dump({"code": code_fingerprint(), "index": self._index, "rider": self._rider,
+                          "drawings": tuple(self._drawings)})
             self._new.write(_TRAILER.pack(offset, _MAGIC))
             self._new.flush()
             os.replace(self._new.name, self.folder / FILE_NAME)

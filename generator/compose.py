@@ -7,13 +7,10 @@ import itertools
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
-
-import jinja2
-from jinja2.runtime import Context
+from typing import TYPE_CHECKING, Any
 
 from casebook.generator.backends.fonts import FontError, GameFonts, metrics
-from casebook.generator.cache import SceneStore, library_fingerprint
+from casebook.generator.cache import DRAWING, SceneStore, library_fingerprint
 from casebook.generator.font_check import check_text_fonts, may_lack
 from casebook.generator.layouts import (
     DICT_ATTRIBUTES,
@@ -22,20 +19,24 @@ from casebook.generator.layouts import (
     Path_,
     PreparedElement,
     PreparedLayout,
+    Put,
     compiled,
     is_template,
     prepare,
+    puts,
 )
 from casebook.generator.legibility import FinePrint, check_game_text, floor_of
 from casebook.generator.scene import Ellipse, Item, Picture, Polyline, Rect, Scene
 from casebook.generator.symbols import InlineIcons, UnknownIcon, draw_symbol
-from casebook.generator.template_names import available, explain_undefined
 from casebook.generator.text import FITS, TOPS, Fitted, TextStyle, fit_text, overflow
 from casebook.generator.text_places import field_holding
 from casebook.generator.units import parse_length
 from casebook.rules.cards import Card, Component, GameDatabase
 from casebook.rules.problems import Place, Problems
 from casebook.rules.yamlsource import plain
+
+if TYPE_CHECKING:
+    from jinja2.runtime import Context
 
 FALSY = {"", "false", "none", "0", "no", "[]", "{}"}
 _MISSING = object()
@@ -138,6 +139,53 @@ def _fitted(text: str, x: float, y: float, w: float, h: float, st: TextStyle) ->
     return fit_text(text, x, y, w, h, st, metrics())
 
 
+def _put(parts: tuple[Put, ...], values: dict[str, Any]) -> str | None:
+    """A template that only puts values into text (layouts.puts), filled in as Jinja2's code fills it: each value as
+    str() gives it, a plain dict's key read as the sandbox reads it; None where a value is not there (Jinja2
+    renders it then, and says what is wrong)."""
+    out = []
+    for text, name, key in parts:
+        out.append(text)
+        if name is None:
+            continue
+        value = values.get(name, _MISSING)
+        if key is not None:
+            if type(value) is not dict or key in DICT_ATTRIBUTES:
+                return None
+            value = value.get(key, _MISSING)
+        if value is _MISSING:
+            return None
+        try:
+            out.append(str(value))  # as Jinja2's code does
+        except Exception:  # said by Jinja2's rendering
+            return None
+    return "".join(out)
+
+
+class _Values:
+    """What a scene's templates see, and Jinja2's Context of it, made only when a template is rendered by Jinja2
+    (one that only puts values into text is filled in by _put): a rebuild that composes one edited card of a
+    plain layout never imports Jinja2."""
+
+    __slots__ = ("parent", "_lib", "_jinja")
+
+    def __init__(self, lib: LayoutLibrary, values: dict[str, Any]):
+        self.parent = values  # the values alone: Jinja2's Context adds the environment's globals below them
+        self._lib = lib
+        self._jinja: Context | None = None
+
+    @property
+    def jinja(self) -> Context:
+        if self._jinja is None:
+            env = self._lib.env
+            self._jinja = env.context_class(env, {**env.globals, **self.parent}, None, {}, globals=env.globals)
+        return self._jinja
+
+    def get(self, name: str) -> Any:
+        """A value as a template would read it (after a template set it: that), None if there is none."""
+        return self.parent.get(name) if self._jinja is None else self._jinja.get(name)
+
+
 class Composer:
     """Builds scenes for one game's cards and sheets, collecting problems as it goes.
 
@@ -162,13 +210,14 @@ class Composer:
         # by id(prepared layout): (it, size, the parts its keys start with, names read, image elements)
         self._shared_keys: dict[str, str] = {}  # by the parts a layout's keys start with
         self._plans: dict[int, tuple[PreparedLayout, Any, str, tuple[str, ...], tuple[PreparedElement, ...]]] = {}
-        self._globals = lib.env.globals
         # while an element's copies are drawn (repeat): its keys the same for every copy, and their values as rendered
         self._once: tuple[PreparedElement, frozenset[str], dict[str, str]] | None = None
         self._same_per_copy: dict[int, tuple[PreparedElement, frozenset[str]]] = {}  # by id(element), kept with it
         # an element's drawing by what its templates read: the cards that agree on it share it (a deck's frame, its
         # suit's emblem); by id(element), kept with the element so that the id stays its own
         self._drawn: dict[int, tuple[PreparedElement, dict[tuple[Any, ...], tuple[Item, ...]]]] = {}
+        # the drawings of it put in the store for the next build (drawn for two cards, or found there): (id(element), key)
+        self._kept_drawings: set[tuple[int, tuple[Any, ...]]] = set()
         self._game_parts: dict[tuple[int, Path_], tuple[Any, str]] = {}  # game-wide values read at a path, as text
         self.icons = InlineIcons(lib.symbols, {sid: (s.symbol, s.ink) for sid, s in db.suits.items()},
                                  {mid: m.symbol for mid, m in db.marks.items()})
@@ -223,7 +272,7 @@ class Composer:
         back_layout: PreparedLayout | None
         if face_layout is not None and not component.back:  # a game printed without backs may give none: blank backs
             back_layout = prepare(replace(face_layout.layout, name=f"{component.id} (no back)", elements=[]),
-                                  self.lib.env, self.ink_saver)
+                                  self.ink_saver)
         else:
             back_layout = self._prepare(component.back, component.field_place("back"))
         if face_layout is None or back_layout is None:
@@ -247,7 +296,17 @@ class Composer:
         if prepared is None:
             return None
         ctx = {**self._with_cards(), "page": {"width": width, "height": height}, **extra}
-        return self.scene(prepared, ctx, f"sheet '{layout_name}'", size=(width, height), bleed=0.0)
+        # kept in the store as a card's scene is, by what its templates read ("page:": the counts of card scenes
+        # composed and reused leave it out): a rebuild after a card's edit that the page does not show renders
+        # nothing of it (and never imports Jinja2 for it)
+        key = "page:" + self.key(prepared, ctx, (width, height), bleed=0.0)
+        if key in self.store:
+            scene: Scene = self.store.get(key)
+            return scene
+        before = len(self.problems.items)
+        scene = self.scene(prepared, ctx, f"sheet '{layout_name}'", size=(width, height), bleed=0.0)
+        self.store.put(key, scene, keep=len(self.problems.items) == before)  # one with problems says them again
+        return scene
 
     def _prepare(self, name: str, place: Place) -> PreparedLayout | None:
         prepared = self._prepared.get(name)
@@ -255,7 +314,7 @@ class Composer:
             layout = self.lib.layout(name, self.problems, place)
             if layout is None:
                 return None
-            prepared = self._prepared[name] = prepare(layout, self.lib.env, self.ink_saver)
+            prepared = self._prepared[name] = prepare(layout, self.ink_saver)
         return prepared
 
     def _card_ctx(self, component: Component, card: Card, number: int, total: int, copy: int) -> dict[str, Any]:
@@ -286,9 +345,11 @@ class Composer:
             self.store.put(key, scene, keep=len(self.problems.items) == before)
         return key
 
-    def key(self, prepared: PreparedLayout, ctx: dict[str, Any], size: tuple[float, float] | None) -> str:
-        """What a card's scene depends on, as a digest: equal keys, equal scenes."""
-        head, names, pictures = self._key_plan(prepared, size)
+    def key(self, prepared: PreparedLayout, ctx: dict[str, Any], size: tuple[float, float] | None,
+            bleed: float | None = None) -> str:
+        """What a card's scene (or with bleed=0, a page's) depends on, as a digest: equal keys, equal scenes."""
+        b = self.bleed if bleed is None else bleed
+        head, names, pictures = self._key_plan(prepared, size, b)
         parts = [head]
         base, digests, per_card = self.base, self._digests, False
         for name in names:
@@ -302,7 +363,7 @@ class Composer:
                 per_card = True
                 parts.append(f"{name}={_digest(value)}")
         if pictures:  # most layouts have none: nothing to read per card
-            parts.extend(self._image_files(pictures, prepared, ctx, size))
+            parts.extend(self._image_files(pictures, prepared, ctx, size, b))
         elif not per_card:  # only game-wide values (a deck's back): the same key for every card, made once
             key = self._shared_keys.get(head)
             if key is None:
@@ -310,19 +371,19 @@ class Composer:
             return key
         return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
-    def _key_plan(self, prepared: PreparedLayout, size: tuple[float, float] | None
+    def _key_plan(self, prepared: PreparedLayout, size: tuple[float, float] | None, bleed: float
                   ) -> tuple[str, tuple[str, ...], tuple[PreparedElement, ...]]:
         """What a layout's keys share, made once per build, not once per card: the parts every key of it starts with,
         the names its templates read in order, its image elements."""
         plan = self._plans.get(id(prepared))
-        if plan is None or plan[0] is not prepared or plan[1] != size:
-            head = "\n".join([self._library, prepared.fingerprint, repr(size), repr(self.bleed)])
-            plan = self._plans[id(prepared)] = (prepared, size, head, tuple(sorted(prepared.names)),
+        if plan is None or plan[0] is not prepared or plan[1] != (size, bleed):
+            head = "\n".join([self._library, prepared.fingerprint, repr(size), repr(bleed)])
+            plan = self._plans[id(prepared)] = (prepared, (size, bleed), head, tuple(sorted(prepared.names)),
                                                 tuple(pe for pe in prepared.elements if pe.el.type == "image"))
         return plan[2:]
 
     def _image_files(self, pictures: tuple[PreparedElement, ...], prepared: PreparedLayout, ctx: dict[str, Any],
-                     size: tuple[float, float] | None) -> list[str]:
+                     size: tuple[float, float] | None, bleed: float) -> list[str]:
         """The image files a card's scene shows, by path and content: an edited picture, a new scene."""
         # Pillow's readers: imported only for a layout that shows pictures
         from casebook.generator import images
@@ -333,9 +394,9 @@ class Composer:
             if "src" in pe.templated:
                 w, h = size or (0.0, 0.0)
                 jctx = jctx or self._context({**ctx, "vars": prepared.layout.vars,
-                                              "size": {"width": w, "height": h, "bleed": self.bleed}})
+                                              "size": {"width": w, "height": h, "bleed": bleed}})
                 try:
-                    src = "".join(self.lib.template(str(src)).root_render_func(jctx))
+                    src = "".join(self.lib.template(str(src)).root_render_func(jctx.jinja))
                 except Exception:  # reported when composed; until then a key no build finds again
                     out.append(f"image:unsettled:{id(self)}:{next(_UNSETTLED)}")
                     continue
@@ -356,11 +417,23 @@ class Composer:
         values = {**ctx, "vars": prepared.layout.vars, "size": {"width": w, "height": h, "bleed": b}}
         # one template context for the whole card, not one per templated value
         jctx = self._context(values)
-        for pe in prepared.elements:
+        for n, pe in enumerate(prepared.elements):
             drawn, key = self._drawn_before(pe, values, (w, h, b)) if share else (None, ())
-            if drawn is not None and key in drawn:
-                scene.items.extend(drawn[key])
-                continue
+            if drawn is not None:
+                items = drawn.get(key)
+                if items is not None:
+                    scene.items.extend(items)
+                    if (id(pe), key) not in self._kept_drawings:  # drawn for two cards: kept for the next build too
+                        self._kept_drawings.add((id(pe), key))
+                        self.store.put(self._drawing_key(prepared, n, key), items)
+                    continue
+                if self.store.has_previous():  # the previous build's drawing of it (a new process has none held)
+                    items = self._kept_drawing(prepared, n, key)
+                    if items is not None:
+                        self._kept_drawings.add((id(pe), key))
+                        drawn[key] = items
+                        scene.items.extend(items)
+                        continue
             start, problems = len(scene.items), len(self.problems.items)
             try:
                 self._element(scene, pe, jctx, who, w, h, b)
@@ -370,6 +443,19 @@ class Composer:
             if drawn is not None and len(self.problems.items) == problems and len(drawn) < SHARED_PER_ELEMENT:
                 drawn[key] = tuple(scene.items[start:])
         return scene
+
+    def _drawing_key(self, prepared: PreparedLayout, n: int, key: tuple[Any, ...]) -> str:
+        """The store's key of the drawing of a layout's n-th element from what its templates read (`key`): the
+        library and the layout as a card's key holds them, so that what changes them changes it."""
+        return DRAWING + hashlib.sha1(repr((self._library, prepared.fingerprint, n, key)).encode()).hexdigest()
+
+    def _kept_drawing(self, prepared: PreparedLayout, n: int, key: tuple[Any, ...]) -> tuple[Item, ...] | None:
+        """An element's drawing shared by two cards of the build before (a deck's frame, a suit's emblem), if kept."""
+        found = self._drawing_key(prepared, n, key)
+        if found not in self.store:
+            return None
+        items = self.store.get(found, hold=False)
+        return items if isinstance(items, tuple) else None
 
     def _drawn_before(self, pe: PreparedElement, values: dict[str, Any], box: tuple[float, float, float]
                       ) -> tuple[dict[tuple[Any, ...], tuple[Item, ...]] | None, tuple[Any, ...]]:
@@ -392,46 +478,60 @@ class Composer:
             held = self._game_parts[id(value), path] = (value, _digest(_read(values, path)))
         return held[1]
 
-    def _context(self, values: dict[str, Any]) -> Context:
-        env = self.lib.env
-        return env.context_class(env, {**self._globals, **values}, None, {}, globals=self._globals)
+    def _context(self, values: dict[str, Any]) -> _Values:
+        return _Values(self.lib, values)
 
     # --- elements -----------------------------------------------------------------------
 
-    def _render(self, value: Any, el: Element, key: str, ctx: Context, who: str) -> Any:
+    def _render(self, value: Any, el: Element, key: str, ctx: _Values, who: str) -> Any:
         if isinstance(value, list):
             return [self._render(v, el, key, ctx, who) for v in value]
         if isinstance(value, dict):
             return {k: self._render(v, el, key, ctx, who) for k, v in value.items()}
         if not is_template(value):
             return value
+        parts = puts(value)
+        if parts is not None:  # only values put into text: filled in here, unless one is not read plainly
+            text = _put(parts, ctx.parent)
+            if text is not None:
+                return text
         place = el.places.get(key, el.place)
         try:
             template = self.lib.template(value)
-            ctx.vars.clear()  # what one template sets is not seen by the next
-            ctx.exported_vars.clear()
-            return "".join(template.root_render_func(ctx))
-        except jinja2.TemplateSyntaxError as exc:
+            jctx = ctx.jinja
+            jctx.vars.clear()  # what one template sets is not seen by the next
+            jctx.exported_vars.clear()
+            return "".join(template.root_render_func(jctx))
+        except Exception as exc:
+            self._template_failed(exc, value, key, place, ctx, who)
+        raise _Skip
+
+    def _template_failed(self, exc: Exception, value: Any, key: str, place: Place, ctx: _Values, who: str) -> None:
+        """Say why a template failed, as a designer would read it (Jinja2 already imported: it was rendering)."""
+        import jinja2
+
+        from casebook.generator.template_names import available, explain_undefined
+
+        if isinstance(exc, jinja2.TemplateSyntaxError):
             style = getattr(value, "style", None)
             shift = (exc.lineno or 1) - 1 + (1 if style in ("|", ">") else 0)
             if (place, str(exc.message)) not in self._reported:
                 self._reported.add((place, str(exc.message)))
                 self.problems.add(place.shifted(shift), f"template syntax in '{key}': {exc.message}",
                                   "Jinja2: {{ name }}, {% if ... %}...{% endif %}")
-        except jinja2.UndefinedError as exc:
+        elif isinstance(exc, jinja2.UndefinedError):
             if (place, str(exc.message)) not in self._reported:
                 self._reported.add((place, str(exc.message)))
-                values = ctx.get_all()  # said as a designer would: which name was empty or missing for this card
+                values = ctx.jinja.get_all()  # said as a designer would: which name was empty or missing for this card
                 what, expected = explain_undefined(str(value), self.lib.env, values) or (
                     f"undefined name in '{key}': {exc.message}", available(values))
                 self.problems.add(place, f"{who}: {what}, in '{key}'", expected)
-        except jinja2.TemplateError as exc:
+        elif isinstance(exc, jinja2.TemplateError):
             self.problems.add(place, f"{who}: template error in '{key}': {exc}")
-        except Exception as exc:  # arithmetic on bad data inside a template, and the like
+        else:  # arithmetic on bad data inside a template, and the like
             self.problems.add(place, f"{who}: template failed in '{key}': {type(exc).__name__}: {exc}")
-        raise _Skip
 
-    def _get(self, pe: PreparedElement, key: str, ctx: Context, who: str, default: Any = None) -> Any:
+    def _get(self, pe: PreparedElement, key: str, ctx: _Values, who: str, default: Any = None) -> Any:
         if key not in pe.data:
             return default
         if key in pe.templated:
@@ -447,7 +547,7 @@ class Composer:
             return self._render(pe.data[key], pe.el, key, ctx, who)
         return pe.data[key]
 
-    def _length(self, pe: PreparedElement, key: str, ctx: Context, who: str, default: float) -> float:
+    def _length(self, pe: PreparedElement, key: str, ctx: _Values, who: str, default: float) -> float:
         value = self._get(pe, key, ctx, who)
         if value is None:
             return default
@@ -458,7 +558,7 @@ class Composer:
                 self.problems.add(pe.el.places.get(key, pe.el.place), f"{who}: {key}: {exc}")
             raise _Skip from None
 
-    def _number(self, pe: PreparedElement, key: str, ctx: Context, who: str, default: float) -> float:
+    def _number(self, pe: PreparedElement, key: str, ctx: _Values, who: str, default: float) -> float:
         value = self._get(pe, key, ctx, who)
         if value is None:
             return default
@@ -468,7 +568,7 @@ class Composer:
             self.problems.add(pe.el.places.get(key, pe.el.place), f"{who}: {key} must be a number, not {value!r}")
             raise _Skip from None
 
-    def _colour(self, pe: PreparedElement, key: str, ctx: Context, who: str, default: str | None) -> str | None:
+    def _colour(self, pe: PreparedElement, key: str, ctx: _Values, who: str, default: str | None) -> str | None:
         value = self._get(pe, key, ctx, who, default)
         if value in (None, "", "none"):
             return None
@@ -478,7 +578,7 @@ class Composer:
         self.problems.add(pe.el.places.get(key, pe.el.place), f"{who}: {key} '{value}' is not a colour", "#rrggbb or none")
         raise _Skip
 
-    def _element(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str, w: float, h: float, b: float) -> None:
+    def _element(self, scene: Scene, pe: PreparedElement, ctx: _Values, who: str, w: float, h: float, b: float) -> None:
         data = pe.data
         # a `when` that uses `i` is asked of each repeated copy; any other, once for the element
         if "when" in data and not pe.when_per_copy and not self._truthy(pe, ctx, who):
@@ -514,10 +614,10 @@ class Composer:
             held = self._same_per_copy[id(pe)] = (pe, frozenset(k for k in pe.templated if not _per_copy(pe.data[k])))
         return held[1]
 
-    def _truthy(self, pe: PreparedElement, ctx: Context, who: str) -> bool:
+    def _truthy(self, pe: PreparedElement, ctx: _Values, who: str) -> bool:
         return str(self._get(pe, "when", ctx, who)).strip().lower() not in FALSY
 
-    def _draw(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
+    def _draw(self, scene: Scene, pe: PreparedElement, ctx: _Values, who: str,
               w: float, h: float, b: float, dx: float, dy: float) -> None:
         el, data = pe.el, pe.data
         etype = el.type
@@ -571,7 +671,7 @@ class Composer:
         elif etype == "image":
             self._image(scene, pe, ctx, who, x, y, ew, eh)
 
-    def _image(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
+    def _image(self, scene: Scene, pe: PreparedElement, ctx: _Values, who: str,
                x: float, y: float, w: float, h: float) -> None:
         # Pillow's readers: imported only for a layout that shows pictures
         from casebook.generator import images
@@ -610,7 +710,7 @@ class Composer:
         clip = (x, y, w, h) if fit == "cover" or radius > 0 else None
         scene.add(Picture(*box, found.path, found.digest, found.kind, found.root, clip, radius))
 
-    def _image_problem(self, pe: PreparedElement, ctx: Context, who: str, why: str) -> None:
+    def _image_problem(self, pe: PreparedElement, ctx: _Values, who: str, why: str) -> None:
         """An image that cannot be drawn: at the card's field its path comes from, or at the element's src."""
         from casebook.generator import images
 
@@ -645,7 +745,7 @@ class Composer:
             self.problems.add(el.places.get("dash", el.place), f"{who}: dash must be a list of lengths", "dash: [1mm, 1mm]")
             raise _Skip from None
 
-    def _style(self, pe: PreparedElement, ctx: Context, who: str, **defaults: Any) -> TextStyle:
+    def _style(self, pe: PreparedElement, ctx: _Values, who: str, **defaults: Any) -> TextStyle:
         el = pe.el
         try:
             font = self.fonts.resolve(self._get(pe, "font", ctx, who, defaults.get("font", "regular")))
@@ -675,7 +775,7 @@ class Composer:
             variants=self.fonts.variants(font),
         )
 
-    def _text(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
+    def _text(self, scene: Scene, pe: PreparedElement, ctx: _Values, who: str,
               x: float, y: float, w: float, h: float) -> None:
         el = pe.el
         text = str(self._get(pe, "text", ctx, who, "")).strip("\n")
@@ -709,7 +809,7 @@ class Composer:
             dx, dy = run.x - cx, run.y - cy
             scene.add(replace(run, x=cx + dx * cos - dy * sin, y=cy + dx * sin + dy * cos, angle=angle))
 
-    def _icons(self, fitted: Fitted, pe: PreparedElement, ctx: Context, who: str, angle: float = 0.0,
+    def _icons(self, fitted: Fitted, pe: PreparedElement, ctx: _Values, who: str, angle: float = 0.0,
                centre: tuple[float, float] = (0.0, 0.0)) -> list[Item]:
         """A text's inline icons as scene items; an unknown one is a problem at the card's field that names it."""
         if not fitted.icons:
@@ -725,7 +825,7 @@ class Composer:
                               "one of: " + ", ".join(exc.known) + SYMBOLS_PICTURED * (exc.kind == "symbol") if exc.known else "")
             raise _Skip from None
 
-    def _table(self, scene: Scene, pe: PreparedElement, ctx: Context, who: str,
+    def _table(self, scene: Scene, pe: PreparedElement, ctx: _Values, who: str,
                x: float, y: float, w: float, h: float) -> None:
         el = pe.el
         columns = self._get(pe, "columns", ctx, who, [])

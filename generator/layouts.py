@@ -15,22 +15,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import keyword
 import marshal
 import os
 import pickle
+import re
 from dataclasses import dataclass, field
-from functools import cache
-from io import StringIO
 from pathlib import Path
-from types import BuiltinMethodType, CodeType
-from typing import Any
-
-import jinja2
-from jinja2 import nodes
-from jinja2.compiler import CodeGenerator, Frame
-from jinja2.idtracking import VAR_LOAD_RESOLVE
-from jinja2.runtime import Context
-from jinja2.sandbox import SandboxedEnvironment
+from types import CodeType
+from typing import TYPE_CHECKING, Any
 
 from casebook.generator.symbols import ICONS_FILE, Part, load_icons, parse_library
 from casebook.generator.units import parse_length
@@ -39,6 +32,10 @@ from casebook.rules.cards import shipped_folder
 from casebook.rules.problems import Place, Problems
 from casebook.rules.yamlsource import Node, load_yaml, place_of
 from casebook.rules.yamlsource import cache_folder as _cache_folder
+
+if TYPE_CHECKING:
+    import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
 
 LAYOUTS_DIR = shipped_folder("casebook.layouts")
 _MISSING = object()
@@ -81,128 +78,42 @@ def shade(colour: str, amount: float = 0.5) -> str:
 DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
-class _Sandbox(SandboxedEnvironment):
-    """Jinja2's sandbox, answering its hottest questions faster with the same answers.
-
-    A plain dict's key read as an attribute (`card.name`) is looked up directly, not after a
-    failed getattr; whether an attribute is safe, which depends only on the object's type and
-    the attribute's name, is worked out once per pair; and a plain dict's, list's or string's
-    own method (`by_id.get(x)`, the board's hottest call) is called as Context.call would call
-    it, without asking first what it never is (unsafe, or in want of the context).
-    """
-
-    def __init__(self, **options: Any):
-        super().__init__(**options)
-        self._safe: dict[tuple[type, str], bool] = {}
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        """SandboxedEnvironment.getattr, step for step."""
-        if type(obj) is dict and attribute not in DICT_ATTRIBUTES:  # getattr would fail: the key, or undefined
-            try:
-                return obj[attribute]
-            except KeyError:
-                return self.undefined(obj=obj, name=attribute)
-        try:
-            value = getattr(obj, attribute)
-        except AttributeError:
-            try:
-                return obj[attribute]
-            except (TypeError, LookupError):
-                pass
-        else:
-            fmt = self.wrap_str_format(value)
-            if fmt is not None:
-                return fmt
-            if self.is_safe_attribute(obj, attribute, value):
-                return value
-            return self.unsafe_undefined(obj, attribute)
-        return self.undefined(obj=obj, name=attribute)
-
-    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        key = (type(obj), attr)
-        safe = self._safe.get(key)
-        if safe is None:
-            safe = self._safe[key] = super().is_safe_attribute(obj, attr, value)
-        return safe
-
-    def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 - as Jinja2's
-        # a builtin method has no `unsafe_callable`, `alters_data` or `jinja_pass_arg`: safe, called as it is
-        if type(__obj) is BuiltinMethodType and type(__obj.__self__) in _PLAIN:
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
-            try:
-                return __obj(*args, **kwargs)
-            except StopIteration:  # as Context.call says it
-                return __context.environment.undefined(
-                    "value was undefined because a callable raised a StopIteration exception")
-        return super().call(__context, __obj, *args, **kwargs)
-
-
-_PLAIN = frozenset({dict, list, tuple, str})
-
-
-@cache
-def _environment() -> SandboxedEnvironment:
-    """The one template environment: shared, so compiled templates outlive a library (a --watch rebuild)."""
-    env = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True,
-                   lstrip_blocks=True, keep_trailing_newline=False)
-    env.filters.update(tint=tint, shade=shade)
-    return env
-
-
-class _NamesGenerator(CodeGenerator):
-    """Jinja2's code generator, noting as it goes the names a template reads from its context (as
-    jinja2.meta.find_undeclared_variables does, without generating the code a second time) and how it
-    reads them: a name whose every use is `name.key` is read only for those keys."""
-
-    def __init__(self, environment: jinja2.Environment):
-        self.code = StringIO()
-        super().__init__(environment, None, None, self.code)  # no name nor file: as Environment.compile names it
-        self.undeclared: set[str] = set()
-        self.keys: dict[str, set[str]] = {}  # name -> the keys read of it as name.key
-        self.whole: set[str] = set()  # names read otherwise
-        self._under: nodes.Name | None = None  # the name a `.key` is being generated for
-
-    def enter_frame(self, frame: Frame) -> None:
-        super().enter_frame(frame)
-        for _, (action, param) in frame.symbols.loads.items():
-            if action == VAR_LOAD_RESOLVE and param not in self.environment.globals:
-                self.undeclared.add(param)
-
-    def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
-        inner = node.node
-        if isinstance(inner, nodes.Name) and inner.ctx == "load":
-            self.keys.setdefault(inner.name, set()).add(node.attr)
-            self._under = inner
-        super().visit_Getattr(node, frame)
-
-    def visit_Name(self, node: nodes.Name, frame: Frame) -> None:
-        if node is self._under:
-            self._under = None
-        elif node.ctx == "load":
-            self.whole.add(node.name)
-        super().visit_Name(node, frame)
-
-    def paths(self) -> frozenset[Path_]:
-        """How the template reads each context name: some keys of it (`card.name`), or the value itself; a name
-        seen nowhere but in the frames (no use of it generated) counts as read whole."""
-        return frozenset((name,) if name in self.whole or name not in self.keys else (name, key)
-                         for name in self.undeclared for key in (self.keys.get(name) or ("",)))
-
-
 Path_ = tuple[str, ...]  # a context name, or a name and one key of it: ("card",), ("card", "name")
 
 
-@dataclass(frozen=True)
 class Compiled:
-    """A template compiled once: what Environment.from_string gives, the names it reads, and how it reads them."""
+    """A template compiled once: the names it reads and how it reads them, and what Environment.from_string gives.
 
-    template: jinja2.Template
-    names: frozenset[str]
-    paths: frozenset[Path_]  # ("card", "name") where it only reads card.name; ("card",) where it reads card itself
+    The template itself is made from its code when first rendered: a build whose scenes are found in the store
+    by these names alone never imports Jinja2 (generator/templating.py).
+    """
+
+    __slots__ = ("names", "paths", "_code", "_template")
+
+    def __init__(self, code: CodeType, names: frozenset[str], paths: frozenset[Path_]):
+        self.names = names
+        self.paths = paths  # ("card", "name") where it only reads card.name; ("card",) where it reads card itself
+        self._code: CodeType | None = code
+        self._template: jinja2.Template | None = None
+
+    @property
+    def template(self) -> jinja2.Template:
+        if self._template is None:
+            env, code = _environment(), self._code
+            assert code is not None  # let go only once the template is made
+            self._template = env.template_class.from_code(env, code, env.make_globals(None), None)
+            self._code = None
+        return self._template
 
 
 _COMPILED: dict[str, Compiled | None] = {}  # template source -> compiled, in the one environment (None: it does not)
+
+
+def _environment() -> SandboxedEnvironment:
+    """The one template environment (generator/templating.py): Jinja2 imported when first asked for."""
+    from casebook.generator.templating import environment
+
+    return environment()
 
 
 def compiled(source: str) -> Compiled | None:
@@ -214,22 +125,34 @@ def compiled(source: str) -> Compiled | None:
     """
     found = _COMPILED.get(source, _MISSING)
     if found is _MISSING:
-        env = _environment()
-        found = TEMPLATE_CACHE.load(source, env)
+        found = TEMPLATE_CACHE.load(source)
         if found is None:
+            from casebook.generator.templating import NamesGenerator, TemplateSyntaxError
+
+            env = _environment()
             try:
                 ast = env.parse(source)
-                generator = _NamesGenerator(env)
+                generator = NamesGenerator(env)
                 generator.visit(ast)
                 code = compile(generator.code.getvalue(), "<template>", "exec")  # as Environment.compile does
-            except jinja2.TemplateSyntaxError:
+            except TemplateSyntaxError:
                 found = None
             else:
-                template = env.template_class.from_code(env, code, env.make_globals(None), None)
-                found = Compiled(template, frozenset(generator.undeclared), generator.paths())
+                found = Compiled(code, frozenset(generator.undeclared), generator.paths())
                 TEMPLATE_CACHE.save(source, code, found)
         _COMPILED[source] = found
     return found  # type: ignore[return-value]
+
+
+def _jinja2_files() -> tuple[Path, ...]:
+    """What the compiled code depends on besides this module, found without importing Jinja2: the code generator
+    (generator/templating.py) and Jinja2's own __init__ (which says its version); () if Jinja2 is not installed."""
+    from importlib.util import find_spec
+
+    spec = find_spec("jinja2")
+    if spec is None or spec.origin is None:
+        return ()
+    return (Path(__file__).with_name("templating.py"), Path(spec.origin))
 
 
 class TemplateCache:
@@ -238,8 +161,9 @@ class TemplateCache:
     `$CASEBOOK_CACHE_DIR` chooses the folder (empty: keep nothing); else `$XDG_CACHE_HOME/casebook`,
     else `~/.cache/casebook`. Each file holds a template's source, its Python code (marshal, as in
     a .pyc) and the names it reads, under a folder named for everything the code depends on: this
-    module, Jinja2's version and Python's; a file that cannot be read or holds another source is
-    compiled again. Safe to delete at any time; a folder that cannot be written is simply not used.
+    module, the code generator's, Jinja2's version (its __init__) and Python's; a file that cannot be
+    read or holds another source is compiled again. Safe to delete at any time; a folder that cannot
+    be written is simply not used. Loading a template's names needs no Jinja2: only rendering it does.
     """
 
     def __init__(self) -> None:
@@ -247,14 +171,15 @@ class TemplateCache:
 
     def folder(self) -> Path | None:
         if self._folder is _MISSING:
-            self._folder = _cache_folder("templates", (Path(__file__),), jinja2.__version__)
+            jinja = _jinja2_files()
+            self._folder = _cache_folder("templates", (Path(__file__), *jinja), "") if jinja else None
         return self._folder  # type: ignore[return-value]
 
     def _path(self, source: str) -> Path | None:
         folder = self.folder()
         return folder / hashlib.sha1(source.encode()).hexdigest() if folder is not None else None
 
-    def load(self, source: str, env: SandboxedEnvironment) -> Compiled | None:
+    def load(self, source: str) -> Compiled | None:
         path = self._path(source)
         if path is None:
             return None
@@ -264,8 +189,7 @@ class TemplateCache:
             return None
         if kept != source or not isinstance(code, CodeType):  # another template under the same digest
             return None
-        template = env.template_class.from_code(env, code, env.make_globals(None), None)
-        return Compiled(template, frozenset(names), frozenset(tuple(p) for p in paths))
+        return Compiled(code, frozenset(names), frozenset(tuple(p) for p in paths))
 
     def save(self, source: str, code: CodeType, found: Compiled) -> None:
         path = self._path(source)
@@ -343,10 +267,15 @@ class LayoutLibrary:
     symbols: dict[str, list[Part]] = field(default_factory=dict)
     layouts: dict[str, Layout | None] = field(default_factory=dict)
     own: Path | None = None  # a designer's game folder (`casebook build PATH`): its layouts are found there first
-    env: SandboxedEnvironment = field(default_factory=_environment)
+
+    @property
+    def env(self) -> SandboxedEnvironment:
+        """The one environment templates render in: Jinja2 imported when first asked for (a rebuild whose scenes
+        are all in the store never asks)."""
+        return _environment()
 
     def template(self, source: str) -> jinja2.Template:
-        found = compiled(source) if self.env is _environment() else None
+        found = compiled(source)
         if found is None:  # a template that does not compile: from_string raises its error, as it says it
             return self.env.from_string(source)
         return found.template
@@ -473,6 +402,54 @@ def is_template(value: Any) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
+_PUT = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\s*\}\}")
+# names a `{{ name }}` does not simply read from the context: Jinja2's literals, Python's keywords, and what its code
+# generator or a loop or macro gives a meaning of its own
+_NOT_PLAIN = frozenset({"true", "false", "none", "self", "loop", "caller", "varargs", "kwargs", "super",
+                        *keyword.kwlist, *keyword.softkwlist})
+Put = tuple[str, str | None, str | None]  # text, then the name (and key) whose value follows it; the last: no name
+_PUTS: dict[str, tuple[Put, ...] | None] = {}
+
+
+def puts(source: str) -> tuple[Put, ...] | None:
+    """A template that only puts values into text (`{{ name }}`, `{{ name.key }}`, and text around them), as its
+    parts; None for any other (filters, tests, statements, comments, whitespace control, a carriage return).
+
+    Such a template renders, in the environment's settings (no autoescape, no finalize, trailing newline
+    dropped), as its text with str() of each value, a dict's key read as the sandbox reads it: compose.py
+    fills it in without Jinja2, and hands Jinja2 whatever it cannot read plainly (test_compiled_templates.py).
+    """
+    found = _PUTS.get(source, _MISSING)
+    if found is _MISSING:
+        found = _PUTS[source] = _parse_puts(source)
+    return found  # type: ignore[return-value]
+
+
+def _parse_puts(source: str) -> tuple[Put, ...] | None:
+    if "\r" in source:  # Jinja2's lexer makes every line end one "\n": left to it
+        return None
+    if source.endswith("\n"):  # keep_trailing_newline=False: one is dropped
+        source = source[:-1]
+    parts: list[Put] = []
+    at = 0
+    for m in _PUT.finditer(source):
+        name, key = m.group(1), m.group(2)
+        text = source[at:m.start()]
+        if name in _NOT_PLAIN or (key is not None and key in _NOT_PLAIN) or not _plain_text(text):
+            return None
+        parts.append((text, name, key))
+        at = m.end()
+    text = source[at:]
+    if not _plain_text(text):
+        return None
+    parts.append((text, None, None))
+    return tuple(parts)
+
+
+def _plain_text(text: str) -> bool:
+    return "{{" not in text and "{%" not in text and "{#" not in text
+
+
 def holds_template(value: Any) -> bool:
     """A template, or a list or mapping with one inside."""
     if isinstance(value, list):
@@ -519,7 +496,7 @@ def _template_paths(value: Any) -> set[Path_]:
     return set(found.paths) if found is not None else set()  # one that does not compile is reported when rendered
 
 
-def prepare(layout: Layout, env: SandboxedEnvironment, ink_saver: bool) -> PreparedLayout:
+def prepare(layout: Layout, ink_saver: bool) -> PreparedLayout:
     """Split every element of a layout into fixed values and templates, once."""
     elements = []
     names: set[str] = set()

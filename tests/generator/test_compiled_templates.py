@@ -17,7 +17,9 @@ import pytest
 import yaml
 from jinja2.sandbox import SandboxedEnvironment
 
-from casebook.generator.layouts import _environment, _NamesGenerator, compiled
+from casebook.generator.layouts import compiled
+from casebook.generator.templating import NamesGenerator
+from casebook.generator.templating import environment as _environment
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,7 +55,7 @@ def test_every_shipped_template_compiles_to_jinjas_own_code_and_names():
     for source in sources:
         found = compiled(source)
         assert found is not None, source
-        generator = _NamesGenerator(env)
+        generator = NamesGenerator(env)
         generator.visit(env.parse(source))
         assert generator.code.getvalue() == env.compile(source, raw=True), source
         assert found.names == jinja2.meta.find_undeclared_variables(env.parse(source)), source
@@ -124,10 +126,11 @@ def test_our_sandbox_answers_as_jinjas_does(source):
 COUNTED = """
 import json, sys
 import casebook.generator.layouts as layouts
+import casebook.generator.templating as templating
 
 made = []
-original = layouts._NamesGenerator.__init__
-layouts._NamesGenerator.__init__ = lambda self, env: made.append(1) or original(self, env)
+original = templating.NamesGenerator.__init__
+templating.NamesGenerator.__init__ = lambda self, env: made.append(1) or original(self, env)
 found = layouts.compiled(sys.argv[1])
 print(json.dumps({"compiled": len(made), "names": sorted(found.names), "paths": sorted(found.paths),
                   "said": found.template.render(card={"name": "Luna"}, suit={"name": "Wing"})}))
@@ -158,3 +161,43 @@ def test_an_empty_cache_dir_keeps_nothing(tmp_path, monkeypatch):
     assert run_counted("{{ card.name }}", "")["compiled"] == 1
     assert run_counted("{{ card.name }}", "")["compiled"] == 1
     assert not any(tmp_path.iterdir())
+
+
+PUT_CASES = [
+    "{{ card.name }}", "{{card.name}}", "a {{ card.name }} b {{ number }}/{{ total }}", "{{ card.name }}\n",
+    "{{ card.name }}\n\n", "\n{{ card.name }}", "}} {{ card.value }} }}", "{{ card.nothing }}", "{{ nothing }}",
+    "{{ card.items }}", "{{ card.get }}", "{{ card.none }}", "{{ none }}", "{{ true }}", "{{ True }}", "{{ self }}",
+    "{{ range }}", "{{ card }}", "{{ names }}", "{{ names.count }}", "{{ suit.colour }}", "{{ blank.name }}",
+    "{{ blank }}", "{{ card.value }}{{ card.odds }}", "{{ card.name | upper }}", "{{- card.name }}", "{# x #}{{ card.name }}",
+    "{% if 1 %}{{ card.name }}{% endif %}", "a\r\n{{ card.name }}", "{{ card.name.upper }}", "{{ card['name'] }}",
+]
+PUT_VALUES = {"card": {"name": "Luna", "value": 3, "odds": 0.5, "items": "a list", "none": None},
+              "names": ["a", "b"], "suit": {"colour": "#7A5C99"}, "blank": None, "number": 1, "total": 12}
+
+
+@pytest.mark.parametrize("source", PUT_CASES)
+def test_a_template_that_only_puts_values_is_filled_in_as_jinja_renders_it(source):
+    from casebook.generator.compose import _put
+    from casebook.generator.layouts import puts
+    from casebook.rules.yamlsource import Text
+
+    values = {**PUT_VALUES, "card": {**PUT_VALUES["card"], "name": Text("Luna")}}  # as a card file gives it
+    parts = puts(source)
+    filled = _put(parts, values) if parts is not None else None
+    if filled is not None:  # else Jinja2 renders it, as before
+        assert filled == _environment().from_string(source).render(values)
+
+
+def test_which_templates_are_filled_in_without_jinja2():
+    from casebook.generator.compose import _put
+    from casebook.generator.layouts import puts
+
+    def filled(source: str) -> str | None:
+        parts = puts(source)
+        return _put(parts, PUT_VALUES) if parts is not None else None
+
+    assert filled("a {{ card.name }} b {{ number }}/{{ total }}\n") == "a Luna b 1/12"
+    assert filled("{{ card.odds }} {{ blank }}") == "0.5 None"
+    for jinjas in ("{{ card.nothing }}", "{{ nothing }}", "{{ card.items }}", "{{ blank.name }}", "{{ true }}",
+                   "{{ card.name | upper }}", "{{- card.name }}", "{# c #}{{ card.name }}", "a\r\n{{ card.name }}"):
+        assert filled(jinjas) is None, jinjas  # missing, a dict's method, a literal, a filter...: Jinja2's to render

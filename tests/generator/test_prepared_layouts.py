@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from casebook.generator import compose
 from casebook.generator.compose import Composer
 from casebook.generator.layouts import load_library, prepare
 from casebook.rules.cards import read_database
@@ -39,13 +40,13 @@ def test_fixed_values_and_templates_are_told_apart_once(tiny):
     lib = load_library(layouts, problems)
     layout = lib.layout("moth/face", problems, Place("test"))
     assert layout is not None
-    prepared = prepare(layout, lib.env, ink_saver=False)
+    prepared = prepare(layout, ink_saver=False)
     by_id = {pe.data.get("id"): pe for pe in prepared.elements}
     assert by_id["frame"].templated == {"stroke", "w", "h"}  # x, y, radius, width are fixed
     assert by_id["name"].templated == {"text"}
     assert by_id["background"].templated == {"fill"}
     assert prepared.names == {"card", "suit", "vars", "size", "component", "number", "total"}
-    back = prepare(lib.layout("moth/back", problems, Place("test")), lib.env, ink_saver=False)
+    back = prepare(lib.layout("moth/back", problems, Place("test")), ink_saver=False)
     assert "card" not in back.names and "number" not in back.names  # every card's back is the same scene
 
 
@@ -53,13 +54,13 @@ def test_only_templates_are_rendered_for_each_card(tiny, monkeypatch):
     cards, layouts = tiny
     composer, problems = composer_for(cards, layouts)
     rendered: list[str] = []
-    original = composer.lib.template
+    original = compose.puts  # asked of every template rendered, whether filled in or rendered by Jinja2
 
     def counting(source: str):
         rendered.append(source)
         return original(source)
 
-    monkeypatch.setattr(composer.lib, "template", counting)
+    monkeypatch.setattr(compose, "puts", counting)
     faces = composer.faces(composer.db.components["deck"])
     assert len(faces) == 6 and not problems
     face = composer._prepare("moth/face", Place("test"))
