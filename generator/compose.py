@@ -299,13 +299,24 @@ class Composer:
         # kept in the store as a card's scene is, by what its templates read ("page:": the counts of card scenes
         # composed and reused leave it out): a rebuild after a card's edit that the page does not show renders
         # nothing of it (and never imports Jinja2 for it)
+        # kept with the fine print it set: a board's credit may go under 6 pt on the A3 page only as fine print,
+        # and a page taken from the store is not composed again to say which of its texts are
         key = "page:" + self.key(prepared, ctx, (width, height), bleed=0.0)
         if key in self.store:
-            scene: Scene = self.store.get(key)
-            return scene
-        before = len(self.problems.items)
-        scene = self.scene(prepared, ctx, f"sheet '{layout_name}'", size=(width, height), bleed=0.0)
-        self.store.put(key, scene, keep=len(self.problems.items) == before)  # one with problems says them again
+            kept = self.store.get(key)
+            if (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], Scene)
+                    and isinstance(kept[1], tuple) and all(isinstance(t, str) for t in kept[1])):
+                self.fine_print.update(kept[1])
+                return kept[0]
+        before, outer = len(self.problems.items), self.fine_print
+        self.fine_print = own = FinePrint()
+        try:
+            scene = self.scene(prepared, ctx, f"sheet '{layout_name}'", size=(width, height), bleed=0.0)
+        finally:
+            self.fine_print = outer
+        fine = tuple(own)
+        outer.update(fine)
+        self.store.put(key, (scene, fine), keep=len(self.problems.items) == before)  # with problems: said again
         return scene
 
     def _prepare(self, name: str, place: Place) -> PreparedLayout | None:

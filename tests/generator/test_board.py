@@ -5,7 +5,9 @@ where the board has it (within 0.5 mm) on every page that shows it, the A2 page 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import io
 import shutil
 from pathlib import Path
 
@@ -233,3 +235,41 @@ def test_other_exports_print_the_tiles_on_their_own_page_size(board_build, varia
         w, h = pdf[i].get_size()
         assert abs(w / PT - t.page_w) < 0.1 and abs(h / PT - t.page_h) < 0.1, (variant, i)
     pdf.close()
+
+
+def test_a_board_with_fine_print_under_6_pt_on_a3_builds_again_into_the_same_folder(tmp_path):
+    """A board's credit may go under 6 pt on the A3 page only as fine print (down to 4 pt). A second build into
+    the same folder takes the board from the scene store without composing it: it must still know which text is
+    fine print (it once refused the P.I. city's credit as game text on every build after the first)."""
+    cards, layouts = tmp_path / "cards", tmp_path / "layouts"
+    (cards / "boardtest").mkdir(parents=True)
+    (cards / "boardtest" / "game.yaml").write_text(GAME, encoding="utf-8")
+    (layouts / "t").mkdir(parents=True)
+    shutil.copy(REPO / "layouts" / "symbols.yaml", layouts / "symbols.yaml")
+    sizes = (REPO / "layouts" / "sizes.yaml").read_text(encoding="utf-8")
+    big = (600.0, 420.0)  # A3 holds it at about two thirds: 7 pt prints at about 4.6 pt
+    sizes = sizes.replace("sizes:\n", f"sizes:\n  testboard: {{width: {big[0]:g}mm, height: {big[1]:g}mm}}\n", 1)
+    (layouts / "sizes.yaml").write_text(sizes, encoding="utf-8")
+    (layouts / "t" / "chip.yaml").write_text(CHIP, encoding="utf-8")
+    (layouts / "t" / "notes.yaml").write_text(NOTES, encoding="utf-8")
+    (layouts / "t" / "board.yaml").write_text(
+        "page: true\nsize: testboard\nelements:\n"
+        "  - {id: title, type: text, x: 20, y: 20, w: 200, h: 20, text: 'The test board', size: 12}\n"
+        "  - {id: credit, type: text, x: 20, y: 390, w: 300, h: 8, text: 'Icons by somebody, CC BY 3.0', size: 7,"
+        " fine_print: true}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    for build in ("first", "second", "third"):
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = main(["build", "boardtest", "--cards", str(cards), "--layouts", str(layouts), "--out", str(out),
+                         "--paper", "a4"])
+        assert code == 0, f"{build} build: {err.getvalue()}"
+    # and the same credit as game text is refused, on every build
+    board = (layouts / "t" / "board.yaml").read_text(encoding="utf-8").replace(", fine_print: true", "")
+    (layouts / "t" / "board.yaml").write_text(board, encoding="utf-8")
+    for build in ("fourth", "fifth"):
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = main(["build", "boardtest", "--cards", str(cards), "--layouts", str(layouts), "--out", str(out),
+                         "--paper", "a4"])
+        assert code == 1 and "Icons by somebody" in err.getvalue() and "under the 6 pt" in err.getvalue(), build
