@@ -182,8 +182,9 @@ RANK_ASKED_WEIGHT = 0.5
 # "briefcase 3", "shoeprints 4": a card named suit first is named, with SUIT_FIRST_WEIGHT x the query's idf mass
 SUIT_FIRST_WEIGHT = 0.5
 # A question that denies ("why don't I draw", "what if I can't play any card") wants the rule whose title
-# denies ("Enforcers never draw", "No playable card"): those weigh NEGATED_TITLE_WEIGHT
-NEGATIONS = frozenset(["not", "never", "no", "cannot", "nothing", "none", "nobody"])
+# denies ("Enforcers never draw", "No playable card"): those weigh NEGATED_TITLE_WEIGHT. "Neither of us played a
+# card" denies of both players what "nobody played" denies of all ("Neither player played a card at a location")
+NEGATIONS = frozenset(["not", "never", "no", "cannot", "nothing", "none", "nobody", "neither", "nor"])
 NEGATED_TITLE_WEIGHT = 1.3
 # ... and "what does the 2 do" names the cards of that rank (as "2 of shoeprints" names one): the words after
 # the rank that ask what they do

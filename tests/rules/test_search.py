@@ -1027,6 +1027,13 @@ def test_a_question_that_denies_wants_the_rule_whose_title_denies(pi_hasty_index
     assert pi_hasty_index.search("why dont i get to draw", game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
 
 
+def test_neither_denies_as_nobody_does(index):
+    """ "neither of us played a single card here": the ruling 'Neither player played a card at a location' (whose
+    title denies), before the Single Case variant, which only shares the word 'single'."""
+    ask = "neither of us played a single card here, what happens to the evidence"
+    assert index.search(ask)[0].entry.id == "faq_empty_piles_tie"
+
+
 def test_a_card_named_alone_where_it_meets_another_is_also_its_rank(pi_hasty_index):
     """The Windfall is the Crown of Knots: met with the Ace of Knots, the ruling on an Ace met by its Crown
     comes up (it held none of the question's words but 'ace'); asked alone, the card stays first."""
