@@ -299,9 +299,14 @@ REWRITES: tuple[Rewrite, ...] = (
     # what is adjacent
     _rw(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b",
         "adjacent", "which districts touch downtown"),
-    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total"
+    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total";
+    # a drawn contest, "we drew on points", "they drew there" ("we drew 2 cards", "we both drew the last card",
+    # "drew from the deck" keep the draw)
     _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
-        r"|\bthe\s+same\s+(?:total|score|points)\b", "tie", "what if both sides add up to the same"),
+        r"|\bthe\s+same\s+(?:total|score|points)\b"
+        r"|\b(?:we|they|both|you|it)\s+(?:both\s+)?drew\b(?!\s+(?:a|an|the|\d+|one|two|three|four|five|six|seven"
+        r"|eight|nine|ten|all|cards?|from|up|back|more|another|some|new|our|my|your|their|his|her|its|no|any|every"
+        r"|last|first|extra)\b)", "tie", "what if both sides add up to the same"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",

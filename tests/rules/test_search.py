@@ -1034,6 +1034,14 @@ def test_neither_denies_as_nobody_does(index):
     assert index.search(ask)[0].entry.id == "faq_empty_piles_tie"
 
 
+def test_we_drew_is_a_tie_but_drawing_cards_stays_a_draw(index):
+    """ "we drew on points at that location, who starts at the next one": who leads after a tie, not the lead
+    player rule nor the most points; "we drew 2 cards" and "we both drew the last card" still draw."""
+    assert index.search("we drew on points at that location, who starts at the next one")[0].entry.id == "faq_tie_lead"
+    for told in ("we drew 2 cards", "we both drew the last card", "they drew from the deck"):
+        assert "tie" not in rewrite(normalize(told), "query")
+
+
 def test_a_card_named_alone_where_it_meets_another_is_also_its_rank(pi_hasty_index):
     """The Windfall is the Crown of Knots: met with the Ace of Knots, the ruling on an Ace met by its Crown
     comes up (it held none of the question's words but 'ace'); asked alone, the card stays first."""
