@@ -1235,7 +1235,10 @@ class _GameIndex:
 
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}
-        if not card_wanted and NEGATIONS.intersection(raw):  # not "which cards can't be played": those cards
+        # not "which cards can't be played": those cards; nor over an entry whose ask is the question (ASK_SAME:
+        # "what happens to the evidence card nobody wins" was written for 'A tie loses the evidence', not for
+        # 'Neither player played a card at a location')
+        if not card_wanted and not found.ask_same and NEGATIONS.intersection(raw):
             for d in self.denying.intersection(final):
                 final[d] *= NEGATED_TITLE_WEIGHT
         words_of = found.words_of
