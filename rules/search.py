@@ -464,6 +464,10 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("two", "2"), ("twice", "second")),
     (0.9, ("winner",), ("win",)),  # "who is the winner": who wins
     (0.5, ("team", "teams", "partner", "partners"), ("player",)),  # "can we play in teams"
+    # a card flipped is turned over, mostly to show it ("a thread thats already flipped": a revealed one); a card
+    # shifted or slid is moved
+    (0.7, ("flip", "flips", "flipped", "flipping"), ("reveal", "turn")),
+    (0.8, ("shift", "shifts", "shifted", "shifting", "slide", "slides", "slid", "sliding"), ("move",)),
     (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),  # "do my cards get binned"  # "two investigators in one district": a second one there
 )
 

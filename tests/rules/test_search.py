@@ -1087,6 +1087,16 @@ def test_what_a_card_counts_for_is_its_worth():
     assert "worth" not in rewrite(normalize("does it count for us, how much does it count for"), "query")
 
 
+def test_a_card_shifted_is_moved_and_a_thread_flipped_is_revealed():
+    """ "can i shift my card over to a thread thats already flipped": the ruling 'May a card be moved to a revealed
+    Crime Thread?', though it holds neither word the player typed."""
+    from casebook.rules.cards import load_database
+
+    clash = RulesIndex.build([load_database("clash")])
+    ask = "can i shift my card over to a thread thats already flipped"
+    assert clash.search(ask, game="clash")[0].entry.id == "faq_move_revealed"
+
+
 def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
     """The Ace of Leaves named in "do I have to play a leaf on an ace of leaves lead if I have one" is the lead,
     not the answer: the rule on following an Ace's suit, which holds the question's other words, comes first;
