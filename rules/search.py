@@ -346,6 +346,10 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
         "who takes the first turn"),
     _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b", "who goes first", "who starts"),
+    # a deck gone through is run out: "we've gone through all the site cards", "went through the whole deck" ("go
+    # through the discards" looks at them, and keeps its words)
+    _rw(r"\b(?:gone|went|been|got)\s+through\s+(?=(?:all|every|the\s+whole|the\s+entire)\b)", "out of ",
+        "we've gone through all the site cards, now what"),
     # --- every text ---
     # "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word and the
     # "t" a lone letter, so "can't be played" would lose its sense entirely

@@ -1097,6 +1097,17 @@ def test_a_card_shifted_is_moved_and_a_thread_flipped_is_revealed():
     assert clash.search(ask, game="clash")[0].entry.id == "faq_move_revealed"
 
 
+def test_a_deck_gone_through_is_run_out_but_going_through_the_discards_looks_at_them():
+    """ "we've gone through all the site cards, now what": the ruling on all the Sites used, not the one on looking
+    through the discard piles."""
+    from casebook.rules.cards import load_database
+
+    clash = RulesIndex.build([load_database("clash")])
+    assert clash.search("we've gone through all the site cards, now what", game="clash")[0].entry.id == \
+        "faq_sites_run_out"
+    assert "out" not in rewrite(normalize("can we go through the discard pile"), "query").split()
+
+
 def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
     """The Ace of Leaves named in "do I have to play a leaf on an ace of leaves lead if I have one" is the lead,
     not the answer: the rule on following an Ace's suit, which holds the question's other words, comes first;
