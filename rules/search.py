@@ -346,6 +346,10 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
         "who takes the first turn"),
     _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b", "who goes first", "who starts"),
+    # "when is the game over", "is the location over?": it ends ("over" alone leans to "end" at a share only, and
+    # "move it over" keeps its word)
+    _rw(r"\b(is|are|was|its|game|case|location|stage)\s+over(?=\s*(?:$|[?.!,;]))", r"\1 end",
+        "when is the whole game over"),
     # a deck gone through is run out: "we've gone through all the site cards", "went through the whole deck" ("go
     # through the discards" looks at them, and keeps its words)
     _rw(r"\b(?:gone|went|been|got)\s+through\s+(?=(?:all|every|the\s+whole|the\s+entire)\b)", "out of ",

@@ -1108,6 +1108,13 @@ def test_a_deck_gone_through_is_run_out_but_going_through_the_discards_looks_at_
     assert "out" not in rewrite(normalize("can we go through the discard pile"), "query").split()
 
 
+def test_a_game_over_ends_but_a_card_moved_over_keeps_its_word(pi_hasty_index):
+    """ "when is the whole game over": 'Three mini-games' (the game ends after the third), not the rule titled 'Five
+    investigators for the whole game', which only shares 'whole game'."""
+    assert pi_hasty_index.search("when is the whole game over", game="pi")[0].entry.id == "game_end"
+    assert "end" not in rewrite(normalize("can i move my card over?"), "query").split()
+
+
 def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
     """The Ace of Leaves named in "do I have to play a leaf on an ace of leaves lead if I have one" is the lead,
     not the answer: the rule on following an Ace's suit, which holds the question's other words, comes first;
