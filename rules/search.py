@@ -350,6 +350,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # "move it over" keeps its word)
     _rw(r"\b(is|are|was|its|game|case|location|stage)\s+over(?=\s*(?:$|[?.!,;]))", r"\1 end",
         "when is the whole game over"),
+    # cards picked up are drawn: "do i pick up cards", "how many do I pick up" (not "pick", which chooses)
+    _rw(r"\b(?:pick|picks|picked|picking)\s+up\b", "draw", "im not the mastermind this turn, do i pick up cards"),
     # a deck gone through is run out: "we've gone through all the site cards", "went through the whole deck" ("go
     # through the discards" looks at them, and keeps its words)
     _rw(r"\b(?:gone|went|been|got)\s+through\s+(?=(?:all|every|the\s+whole|the\s+entire)\b)", "out of ",

@@ -1115,6 +1115,14 @@ def test_a_game_over_ends_but_a_card_moved_over_keeps_its_word(pi_hasty_index):
     assert "end" not in rewrite(normalize("can i move my card over?"), "query").split()
 
 
+def test_cards_picked_up_are_drawn(pi_hasty_index):
+    """ "im not the mastermind this turn, do i pick up cards": 'Enforcers never draw' ("pick" alone chooses, and
+    'Draw up to five' held "up")."""
+    ask = "im not the mastermind this turn, do i pick up cards"
+    assert pi_hasty_index.search(ask, game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
+    assert "draw" not in rewrite(normalize("who picks the suit"), "query")
+
+
 def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
     """The Ace of Leaves named in "do I have to play a leaf on an ace of leaves lead if I have one" is the lead,
     not the answer: the rule on following an Ace's suit, which holds the question's other words, comes first;
