@@ -474,6 +474,8 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("two", "2"), ("twice", "second")),
     (0.9, ("winner",), ("win",)),  # "who is the winner": who wins
     (0.5, ("team", "teams", "partner", "partners"), ("player",)),  # "can we play in teams"
+    # the crooks of the city, at the table, are the suspects ("which crook opens safes for a living")
+    (0.8, ("crook", "crooks", "gangster", "gangsters", "mobster", "mobsters", "thug", "thugs"), ("suspect",)),
     # a card flipped is turned over, mostly to show it ("a thread thats already flipped": a revealed one); a card
     # shifted or slid is moved
     (0.7, ("flip", "flips", "flipped", "flipping"), ("reveal", "turn")),

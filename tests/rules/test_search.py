@@ -1123,6 +1123,12 @@ def test_cards_picked_up_are_drawn(pi_hasty_index):
     assert "draw" not in rewrite(normalize("who picks the suit"), "query")
 
 
+def test_a_crook_is_a_suspect(pi_hasty_index):
+    """ "which crook opens safes for a living": the safecracker among P.I.'s suspects, not the ruling on open
+    markers, which shares only "open"."""
+    assert pi_hasty_index.search("which crook opens safes for a living", game="pi")[0].entry.id == "ingrid_halvorsen"
+
+
 def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
     """The Ace of Leaves named in "do I have to play a leaf on an ace of leaves lead if I have one" is the lead,
     not the answer: the rule on following an Ace's suit, which holds the question's other words, comes first;
