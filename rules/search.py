@@ -346,6 +346,9 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
         "who takes the first turn"),
     _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b", "who goes first", "who starts"),
+    # "who gets to be the mastermind first" asks who is the first mastermind (not what the mastermind does first)
+    _rw(r"\bwho\s+(?:gets\s+to\s+be|is|will\s+be|becomes?)\s+(?:the\s+)?([a-z]+)\s+first\b", r"who is the first \1",
+        "who gets to be the mastermind first"),
     # "when is the game over", "is the location over?": it ends ("over" alone leans to "end" at a share only, and
     # "move it over" keeps its word)
     _rw(r"\b(is|are|was|its|game|case|location|stage)\s+over(?=\s*(?:$|[?.!,;]))", r"\1 end",

@@ -1129,6 +1129,13 @@ def test_a_crook_is_a_suspect(pi_hasty_index):
     assert pi_hasty_index.search("which crook opens safes for a living", game="pi")[0].entry.id == "ingrid_halvorsen"
 
 
+def test_who_gets_to_be_a_role_first_asks_who_is_the_first_one(pi_hasty_index):
+    """ "who gets to be the mastermind first": the player order (the first player is the first mastermind), not
+    the first mastermind's draw nor the lead."""
+    assert pi_hasty_index.search("who gets to be the mastermind first", game="syndicate")[0].entry.id == "setup_players"
+    assert rewrite("who is the mastermind first", "query") == "who is the first mastermind"
+
+
 def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
     """The Ace of Leaves named in "do I have to play a leaf on an ace of leaves lead if I have one" is the lead,
     not the answer: the rule on following an Ace's suit, which holds the question's other words, comes first;
