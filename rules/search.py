@@ -182,8 +182,9 @@ RANK_ASKED_WEIGHT = 0.5
 # "briefcase 3", "shoeprints 4": a card named suit first is named, with SUIT_FIRST_WEIGHT x the query's idf mass
 SUIT_FIRST_WEIGHT = 0.5
 # A question that denies ("why don't I draw", "what if I can't play any card") wants the rule whose title
-# denies ("Enforcers never draw", "No playable card"): those weigh NEGATED_TITLE_WEIGHT
-NEGATIONS = frozenset(["not", "never", "no", "cannot", "nothing", "none", "nobody"])
+# denies ("Enforcers never draw", "No playable card"): those weigh NEGATED_TITLE_WEIGHT. "Neither of us played a
+# card" denies of both players what "nobody played" denies of all ("Neither player played a card at a location")
+NEGATIONS = frozenset(["not", "never", "no", "cannot", "nothing", "none", "nobody", "neither", "nor"])
 NEGATED_TITLE_WEIGHT = 1.3
 # ... and "what does the 2 do" names the cards of that rank (as "2 of shoeprints" names one): the words after
 # the rank that ask what they do
@@ -298,9 +299,14 @@ REWRITES: tuple[Rewrite, ...] = (
     # what is adjacent
     _rw(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b",
         "adjacent", "which districts touch downtown"),
-    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total"
+    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total";
+    # a drawn contest, "we drew on points", "they drew there" ("we drew 2 cards", "we both drew the last card",
+    # "drew from the deck" keep the draw)
     _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
-        r"|\bthe\s+same\s+(?:total|score|points)\b", "tie", "what if both sides add up to the same"),
+        r"|\bthe\s+same\s+(?:total|score|points)\b"
+        r"|\b(?:we|they|both|you|it)\s+(?:both\s+)?drew\b(?!\s+(?:a|an|the|\d+|one|two|three|four|five|six|seven"
+        r"|eight|nine|ten|all|cards?|from|up|back|more|another|some|new|our|my|your|their|his|her|its|no|any|every"
+        r"|last|first|extra)\b)", "tie", "what if both sides add up to the same"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
@@ -340,6 +346,19 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
         "who takes the first turn"),
     _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b", "who goes first", "who starts"),
+    # "who gets to be the mastermind first" asks who is the first mastermind (not what the mastermind does first)
+    _rw(r"\bwho\s+(?:gets\s+to\s+be|is|will\s+be|becomes?)\s+(?:the\s+)?([a-z]+)\s+first\b", r"who is the first \1",
+        "who gets to be the mastermind first"),
+    # "when is the game over", "is the location over?": it ends ("over" alone leans to "end" at a share only, and
+    # "move it over" keeps its word)
+    _rw(r"\b(is|are|was|its|game|case|location|stage)\s+over(?=\s*(?:$|[?.!,;]))", r"\1 end",
+        "when is the whole game over"),
+    # cards picked up are drawn: "do i pick up cards", "how many do I pick up" (not "pick", which chooses)
+    _rw(r"\b(?:pick|picks|picked|picking)\s+up\b", "draw", "im not the mastermind this turn, do i pick up cards"),
+    # a deck gone through is run out: "we've gone through all the site cards", "went through the whole deck" ("go
+    # through the discards" looks at them, and keeps its words)
+    _rw(r"\b(?:gone|went|been|got)\s+through\s+(?=(?:all|every|the\s+whole|the\s+entire)\b)", "out of ",
+        "we've gone through all the site cards, now what"),
     # --- every text ---
     # "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word and the
     # "t" a lone letter, so "can't be played" would lose its sense entirely
@@ -458,6 +477,12 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.5, ("two", "2"), ("twice", "second")),
     (0.9, ("winner",), ("win",)),  # "who is the winner": who wins
     (0.5, ("team", "teams", "partner", "partners"), ("player",)),  # "can we play in teams"
+    # the crooks of the city, at the table, are the suspects ("which crook opens safes for a living")
+    (0.8, ("crook", "crooks", "gangster", "gangsters", "mobster", "mobsters", "thug", "thugs"), ("suspect",)),
+    # a card flipped is turned over, mostly to show it ("a thread thats already flipped": a revealed one); a card
+    # shifted or slid is moved
+    (0.7, ("flip", "flips", "flipped", "flipping"), ("reveal", "turn")),
+    (0.8, ("shift", "shifts", "shifted", "shifting", "slide", "slides", "slid", "sliding"), ("move",)),
     (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),  # "do my cards get binned"  # "two investigators in one district": a second one there
 )
 
@@ -1229,7 +1254,10 @@ class _GameIndex:
 
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}
-        if not card_wanted and NEGATIONS.intersection(raw):  # not "which cards can't be played": those cards
+        # not "which cards can't be played": those cards; nor over an entry whose ask is the question (ASK_SAME:
+        # "what happens to the evidence card nobody wins" was written for 'A tie loses the evidence', not for
+        # 'Neither player played a card at a location')
+        if not card_wanted and not found.ask_same and NEGATIONS.intersection(raw):
             for d in self.denying.intersection(final):
                 final[d] *= NEGATED_TITLE_WEIGHT
         words_of = found.words_of

@@ -1027,6 +1027,21 @@ def test_a_question_that_denies_wants_the_rule_whose_title_denies(pi_hasty_index
     assert pi_hasty_index.search("why dont i get to draw", game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
 
 
+def test_neither_denies_as_nobody_does(index):
+    """ "neither of us played a single card here": the ruling 'Neither player played a card at a location' (whose
+    title denies), before the Single Case variant, which only shares the word 'single'."""
+    ask = "neither of us played a single card here, what happens to the evidence"
+    assert index.search(ask)[0].entry.id == "faq_empty_piles_tie"
+
+
+def test_we_drew_is_a_tie_but_drawing_cards_stays_a_draw(index):
+    """ "we drew on points at that location, who starts at the next one": who leads after a tie, not the lead
+    player rule nor the most points; "we drew 2 cards" and "we both drew the last card" still draw."""
+    assert index.search("we drew on points at that location, who starts at the next one")[0].entry.id == "faq_tie_lead"
+    for told in ("we drew 2 cards", "we both drew the last card", "they drew from the deck"):
+        assert "tie" not in rewrite(normalize(told), "query")
+
+
 def test_a_card_named_alone_where_it_meets_another_is_also_its_rank(pi_hasty_index):
     """The Windfall is the Crown of Knots: met with the Ace of Knots, the ruling on an Ace met by its Crown
     comes up (it held none of the question's words but 'ace'); asked alone, the card stays first."""
@@ -1070,6 +1085,55 @@ def test_what_a_card_counts_for_is_its_worth():
     clash = RulesIndex.build([load_database("clash")])
     assert clash.search("what does a support card count for", game="clash")[0].entry.id == "action_support"
     assert "worth" not in rewrite(normalize("does it count for us, how much does it count for"), "query")
+
+
+def test_a_card_shifted_is_moved_and_a_thread_flipped_is_revealed():
+    """ "can i shift my card over to a thread thats already flipped": the ruling 'May a card be moved to a revealed
+    Crime Thread?', though it holds neither word the player typed."""
+    from casebook.rules.cards import load_database
+
+    clash = RulesIndex.build([load_database("clash")])
+    ask = "can i shift my card over to a thread thats already flipped"
+    assert clash.search(ask, game="clash")[0].entry.id == "faq_move_revealed"
+
+
+def test_a_deck_gone_through_is_run_out_but_going_through_the_discards_looks_at_them():
+    """ "we've gone through all the site cards, now what": the ruling on all the Sites used, not the one on looking
+    through the discard piles."""
+    from casebook.rules.cards import load_database
+
+    clash = RulesIndex.build([load_database("clash")])
+    assert clash.search("we've gone through all the site cards, now what", game="clash")[0].entry.id == \
+        "faq_sites_run_out"
+    assert "out" not in rewrite(normalize("can we go through the discard pile"), "query").split()
+
+
+def test_a_game_over_ends_but_a_card_moved_over_keeps_its_word(pi_hasty_index):
+    """ "when is the whole game over": 'Three mini-games' (the game ends after the third), not the rule titled 'Five
+    investigators for the whole game', which only shares 'whole game'."""
+    assert pi_hasty_index.search("when is the whole game over", game="pi")[0].entry.id == "game_end"
+    assert "end" not in rewrite(normalize("can i move my card over?"), "query").split()
+
+
+def test_cards_picked_up_are_drawn(pi_hasty_index):
+    """ "im not the mastermind this turn, do i pick up cards": 'Enforcers never draw' ("pick" alone chooses, and
+    'Draw up to five' held "up")."""
+    ask = "im not the mastermind this turn, do i pick up cards"
+    assert pi_hasty_index.search(ask, game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
+    assert "draw" not in rewrite(normalize("who picks the suit"), "query")
+
+
+def test_a_crook_is_a_suspect(pi_hasty_index):
+    """ "which crook opens safes for a living": the safecracker among P.I.'s suspects, not the ruling on open
+    markers, which shares only "open"."""
+    assert pi_hasty_index.search("which crook opens safes for a living", game="pi")[0].entry.id == "ingrid_halvorsen"
+
+
+def test_who_gets_to_be_a_role_first_asks_who_is_the_first_one(pi_hasty_index):
+    """ "who gets to be the mastermind first": the player order (the first player is the first mastermind), not
+    the first mastermind's draw nor the lead."""
+    assert pi_hasty_index.search("who gets to be the mastermind first", game="syndicate")[0].entry.id == "setup_players"
+    assert rewrite("who is the mastermind first", "query") == "who is the first mastermind"
 
 
 def test_a_card_named_by_rank_and_suit_does_not_hold_the_rest_of_the_question(pi_hasty_index):
