@@ -61,6 +61,11 @@ TABLE_QUESTIONS = [
     ("can someone walk me through the rulebook example", {"worked_example"}),
     ("how many cubes can one investigator give me at most", {"investigate_answer"}),
     ("does the investigator counter stay on the board after i solve", {"faq_investigator_stays"}),
+    # round five: a suspect by their trade ("crook", "for a living"), a district by where it lies on the map, the
+    # whole game's end apart from a mini-game's
+    ("which crook plays cards for a living", {"lucky_pell"}),
+    ("which district is top middle on the board", {"chapel_square"}),
+    ("when is the whole thing over", {"game_end"}),
 ]
 
 
