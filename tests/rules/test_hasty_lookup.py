@@ -86,6 +86,9 @@ def hasty_index() -> RulesIndex:
     ("can the traitor be eliminated", "variant_traitor"),
     ("with big hands what if i run out of cards", "variant_big_hands"),
     ("suspect powers, which one triggers when i play there", "variant_powers"),
+    # a kind counted in one set: the kind, not the set's size, is asked for
+    ("how many pile cards in the expert set", "cards_kinds"),
+    ("how many review cards in the base set", "cards_kinds"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
