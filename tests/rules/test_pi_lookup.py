@@ -66,6 +66,10 @@ TABLE_QUESTIONS = [
     ("which crook plays cards for a living", {"lucky_pell"}),
     ("which district is top middle on the board", {"chapel_square"}),
     ("when is the whole thing over", {"game_end"}),
+    # what each player starts with, what scores nothing at the end, the first player between mini-games
+    ("how many investigators do i start with", {"components_pieces", "investigators_one_use"}),
+    ("do leftover cubes score points", {"game_end"}),
+    ("does the first player change", {"mini_game_end"}),
 ]
 
 
