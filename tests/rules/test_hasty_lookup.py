@@ -89,6 +89,13 @@ def hasty_index() -> RulesIndex:
     # a kind counted in one set: the kind, not the set's size, is asked for
     ("how many pile cards in the expert set", "cards_kinds"),
     ("how many review cards in the base set", "cards_kinds"),
+    # rulebook pass: the suspects left undealt, who carries out a revealed card, the loupe after a turn,
+    # a longer row than the table's, a death power told apart from a play power of the same effect
+    ("what do i do with the suspects nobody got", "setup_secrets"),
+    ("who carries out the card effects in a review", "review_choice"),
+    ("where does the loupe go after my turn", "turn_move_loupe"),
+    ("can we use more suspects than recommended", "setup_row"),
+    ("which suspect makes the next player miss a turn when killed", "rufus_galloway"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
