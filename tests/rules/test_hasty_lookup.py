@@ -96,6 +96,10 @@ def hasty_index() -> RulesIndex:
     ("where does the loupe go after my turn", "turn_move_loupe"),
     ("can we use more suspects than recommended", "setup_row"),
     ("which suspect makes the next player miss a turn when killed", "rufus_galloway"),
+    # a murdered suspect leaves the row for good; what protection means
+    ("does a murdered suspect get replaced", "review_murder"),
+    ("can i still play on a suspect who was killed", "review_murder"),
+    ("what does protect mean", "cards_protect"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
