@@ -70,6 +70,9 @@ TABLE_QUESTIONS = [
     ("how many investigators do i start with", {"components_pieces", "investigators_one_use"}),
     ("do leftover cubes score points", {"game_end"}),
     ("does the first player change", {"mini_game_end"}),
+    # table talk (a ruling: the rulebook is silent), and a wrong solution's cost told apart from a holder's wrong answer
+    ("can we talk about our clues", {"faq_table_talk"}),
+    ("how many points do you lose for a wrong answer", {"solve_wrong"}),
 ]
 
 
@@ -91,5 +94,6 @@ def test_the_rulings_say_they_are_rulings() -> None:
     faq = {f.id: f for f in db.faq}
     rules = {r.id for r in db.rules}
     for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district", "faq_blank_tile_in_case",
-                   "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays"):
+                   "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays",
+                   "faq_table_talk"):
         assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)
