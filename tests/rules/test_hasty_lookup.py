@@ -100,6 +100,9 @@ def hasty_index() -> RulesIndex:
     ("does a murdered suspect get replaced", "review_murder"),
     ("can i still play on a suspect who was killed", "review_murder"),
     ("what does protect mean", "cards_protect"),
+    # a review with every pile empty (a ruling, as the engine plays it); a card that empties a whole pile
+    ("what if a review has no cards", "faq_all_piles_empty"),
+    ("which card throws away the whole pile", "clean_sweep"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
