@@ -73,6 +73,10 @@ TABLE_QUESTIONS = [
     # table talk (a ruling: the rulebook is silent), and a wrong solution's cost told apart from a holder's wrong answer
     ("can we talk about our clues", {"faq_table_talk"}),
     ("how many points do you lose for a wrong answer", {"solve_wrong"}),
+    # the goal (each plays alone: not a co-op game), and who wins at the end before the tie-break
+    ("what's the goal", {"goal"}),
+    ("is it cooperative", {"goal"}),
+    ("who wins", {"game_end"}),
 ]
 
 
