@@ -103,6 +103,11 @@ def hasty_index() -> RulesIndex:
     # a review with every pile empty (a ruling, as the engine plays it); a card that empties a whole pile
     ("what if a review has no cards", "faq_all_piles_empty"),
     ("which card throws away the whole pile", "clean_sweep"),
+    # the goal (everyone for themselves), Big Hands with an empty own pile or with the Traitor, the loupe's direction
+    ("is it cooperative", "goal"),
+    ("big hands my suspect pile is empty and i am out of cards", "faq_big_hands_review"),
+    ("can we play big hands with the traitor", "faq_combine_variants"),
+    ("can the loupe go left", "turn_move_loupe"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
