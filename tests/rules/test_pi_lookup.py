@@ -77,6 +77,9 @@ TABLE_QUESTIONS = [
     ("what's the goal", {"goal"}),
     ("is it cooperative", {"goal"}),
     ("who wins", {"game_end"}),
+    # discs never run out (a ruling), the holder may not refuse to answer
+    ("what if i run out of discs", {"faq_out_of_cubes"}),
+    ("can i refuse to answer", {"faq_no_bluffing"}),
 ]
 
 
