@@ -108,6 +108,12 @@ def hasty_index() -> RulesIndex:
     ("big hands my suspect pile is empty and i am out of cards", "faq_big_hands_review"),
     ("can we play big hands with the traitor", "faq_combine_variants"),
     ("can the loupe go left", "turn_move_loupe"),
+    # effects are never optional (the rulebook: a card's power triggers when revealed); a suspect nobody holds;
+    # a hand above 4 after extra draws; a card in the wrong spot
+    ("is the card effect optional", "faq_effects_not_optional"),
+    ("can i play a card on a suspect that nobody has", "turn_play"),
+    ("what if i have more than 4 cards", "turn_draw"),
+    ("what if someone plays a card in the wrong spot", "cards_restrictions"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
