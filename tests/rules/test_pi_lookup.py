@@ -80,6 +80,7 @@ TABLE_QUESTIONS = [
     # discs never run out (a ruling), the holder may not refuse to answer
     ("what if i run out of discs", {"faq_out_of_cubes"}),
     ("can i refuse to answer", {"faq_no_bluffing"}),
+    ("which district has the most neighbours", {"downtown", "waterfront", "faq_where_to_investigate"}),
 ]
 
 
