@@ -86,6 +86,34 @@ def hasty_index() -> RulesIndex:
     ("can the traitor be eliminated", "variant_traitor"),
     ("with big hands what if i run out of cards", "variant_big_hands"),
     ("suspect powers, which one triggers when i play there", "variant_powers"),
+    # a kind counted in one set: the kind, not the set's size, is asked for
+    ("how many pile cards in the expert set", "cards_kinds"),
+    ("how many review cards in the base set", "cards_kinds"),
+    # rulebook pass: the suspects left undealt, who carries out a revealed card, the loupe after a turn,
+    # a longer row than the table's, a death power told apart from a play power of the same effect
+    ("what do i do with the suspects nobody got", "setup_secrets"),
+    ("who carries out the card effects in a review", "review_choice"),
+    ("where does the loupe go after my turn", "turn_move_loupe"),
+    ("can we use more suspects than recommended", "setup_row"),
+    ("which suspect makes the next player miss a turn when killed", "rufus_galloway"),
+    # a murdered suspect leaves the row for good; what protection means
+    ("does a murdered suspect get replaced", "review_murder"),
+    ("can i still play on a suspect who was killed", "review_murder"),
+    ("what does protect mean", "cards_protect"),
+    # a review with every pile empty (a ruling, as the engine plays it); a card that empties a whole pile
+    ("what if a review has no cards", "faq_all_piles_empty"),
+    ("which card throws away the whole pile", "clean_sweep"),
+    # the goal (everyone for themselves), Big Hands with an empty own pile or with the Traitor, the loupe's direction
+    ("is it cooperative", "goal"),
+    ("big hands my suspect pile is empty and i am out of cards", "faq_big_hands_review"),
+    ("can we play big hands with the traitor", "faq_combine_variants"),
+    ("can the loupe go left", "turn_move_loupe"),
+    # effects are never optional (the rulebook: a card's power triggers when revealed); a suspect nobody holds;
+    # a hand above 4 after extra draws; a card in the wrong spot
+    ("is the card effect optional", "faq_effects_not_optional"),
+    ("can i play a card on a suspect that nobody has", "turn_play"),
+    ("what if i have more than 4 cards", "turn_draw"),
+    ("what if someone plays a card in the wrong spot", "cards_restrictions"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

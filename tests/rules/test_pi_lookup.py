@@ -61,6 +61,26 @@ TABLE_QUESTIONS = [
     ("can someone walk me through the rulebook example", {"worked_example"}),
     ("how many cubes can one investigator give me at most", {"investigate_answer"}),
     ("does the investigator counter stay on the board after i solve", {"faq_investigator_stays"}),
+    # round five: a suspect by their trade ("crook", "for a living"), a district by where it lies on the map, the
+    # whole game's end apart from a mini-game's
+    ("which crook plays cards for a living", {"lucky_pell"}),
+    ("which district is top middle on the board", {"chapel_square"}),
+    ("when is the whole thing over", {"game_end"}),
+    # what each player starts with, what scores nothing at the end, the first player between mini-games
+    ("how many investigators do i start with", {"components_pieces", "investigators_one_use"}),
+    ("do leftover cubes score points", {"game_end"}),
+    ("does the first player change", {"mini_game_end"}),
+    # table talk (a ruling: the rulebook is silent), and a wrong solution's cost told apart from a holder's wrong answer
+    ("can we talk about our clues", {"faq_table_talk"}),
+    ("how many points do you lose for a wrong answer", {"solve_wrong"}),
+    # the goal (each plays alone: not a co-op game), and who wins at the end before the tie-break
+    ("what's the goal", {"goal"}),
+    ("is it cooperative", {"goal"}),
+    ("who wins", {"game_end"}),
+    # discs never run out (a ruling), the holder may not refuse to answer
+    ("what if i run out of discs", {"faq_out_of_cubes"}),
+    ("can i refuse to answer", {"faq_no_bluffing"}),
+    ("which district has the most neighbours", {"downtown", "waterfront", "faq_where_to_investigate"}),
 ]
 
 
@@ -82,5 +102,6 @@ def test_the_rulings_say_they_are_rulings() -> None:
     faq = {f.id: f for f in db.faq}
     rules = {r.id for r in db.rules}
     for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district", "faq_blank_tile_in_case",
-                   "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays"):
+                   "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays",
+                   "faq_table_talk"):
         assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)
