@@ -294,6 +294,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # why the thing is there, not the points it scores
     _rw(r"\b(?:what|whats|what\s+is|is\s+there|any)\s+(?:the\s+|a\s+)?point\s+(?:of|in|to)\b", "why",
         "whats the point of the face down card"),
+    # "which crook ..." asks for a suspect as "which suspect ..." does (the crooks of the city are the suspects)
+    _rw(r"\bwhich\s+(?:crook|gangster|mobster|thug)s?\b", "which suspect", "which crook plays cards for a living"),
     # another player, who the question is not about (a district's neighbours stay adjacent ones, below)
     _rw(r"\b(?:my|your|his|her|their|our)\s+neighbou?rs?\b", "someone", "can my neighbour lie about his case"),
     # what is adjacent
