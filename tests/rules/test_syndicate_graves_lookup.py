@@ -105,6 +105,11 @@ QUESTIONS = {
         ("what if both detectives guessed right and scores are level", "end_tiebreak"),
         ("can she see my evidence pile", "faq_piles_open"),  # a new ruling: played cards lie face up
         ("are the cards we play face up", "faq_piles_open"),
+        # content round five: players' words for a location nobody played at, a drawn location, won clues
+        ("nobody put a single card down at the river, where does the clue go", "faq_empty_piles_tie"),
+        ("neither of us put anything down, what happens to the clue there", "faq_empty_piles_tie"),
+        ("we drew at the station, whose go is it first at the next place", "faq_tie_lead"),  # 'drew' is a tie
+        ("does the detective find out which clues i won", "faq_won_evidence_secret"),  # not the guess
     ],
 }
 
@@ -122,6 +127,7 @@ GUARDS = {
     "graves": [
         ("what's different between the decks", "components_decks_differ"),  # a Museum ruling came first mid-round
         ("how is the winner of a location decided", "resolve_winner"),  # 'winner leads' on the lead player took it
+        ("can the mastermind peek at the evidence", "variant_knows_all"),  # the won-clues ruling's new asks took it
     ],
 }
 
