@@ -62,6 +62,10 @@ QUESTIONS = {
         ("whats better, one card or two for the mastermind", "plot_face_down"),
         ("is this a trick taking game", "faq_no_trump"),
         ("what does a face card count", "value_number"),  # a personality counts its rank
+        # content round five: who is mastermind first, and the enforcers' (not the mastermind's) drawing
+        ("who gets to be mastermind first", "setup_players"),  # not the first mastermind's draw
+        ("when it's not my go do i pick up cards", "turn_enforcers_never_draw"),
+        ("i'm not mastermind right now, do i pick up cards", "turn_enforcers_never_draw"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
