@@ -43,6 +43,13 @@ QUESTIONS = [
     ("can the clock go backwards", "faq_clock_back"),
     ("how many investigation sites", "components"),  # the box's count, not revealing a Site
     ("is forgery good for holmes", "forgery"),  # the card, not the crime plan's setup
+    # content round five: players' words (flipped, ran through, hidden, fill up) the entries lacked
+    ("we ran through every investigation site, what happens", "faq_sites_run_out"),
+    ("can i shift a card onto a flipped thread", "faq_move_revealed"),
+    ("at waterloo is the draw action still on", "waterloo_station"),  # the site, not its Final Turn ruling
+    ("how many do we each put out hidden at the start of a stage", "start_initial_setup"),
+    ("do we fill our hands up every round", "start_contacts"),
+    ("if i move my card does it cross over to moriarty's side", "turn_own_side"),  # not moving to a revealed thread
 ]
 
 
