@@ -66,6 +66,12 @@ QUESTIONS = {
         ("who gets to be mastermind first", "setup_players"),  # not the first mastermind's draw
         ("when it's not my go do i pick up cards", "turn_enforcers_never_draw"),
         ("i'm not mastermind right now, do i pick up cards", "turn_enforcers_never_draw"),
+        ("what happens after a tie in the plot", "score_tie"),  # not the plot's discard
+        ("how many suits are there", "decktet_deck"),
+        ("what happens to the ace if nobody plays the crown", "value_ace"),  # not the enforcer's-Crown ruling
+        ("who starts the game", "setup_players"),
+        ("what is a personality", "decktet_deck"),  # not the worked example of a personality lead
+        ("they led the ace of knots and i played another ace, does it count", "faq_ace_in_mark_plot"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -114,6 +120,8 @@ QUESTIONS = {
         ("neither of us put anything down, what happens to the clue there", "faq_empty_piles_tie"),
         ("we drew at the station, whose go is it first at the next place", "faq_tie_lead"),  # 'drew' is a tie
         ("does the detective find out which clues i won", "faq_won_evidence_secret"),  # not the guess
+        ("who wins if we're tied after two cases", "end_tiebreak"),  # not plain winning
+        ("can i play as many cards as i want", "turn_what_may_be_played"),  # playing, not holding
     ],
 }
 
