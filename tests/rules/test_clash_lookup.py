@@ -50,6 +50,9 @@ QUESTIONS = [
     ("how many do we each put out hidden at the start of a stage", "start_initial_setup"),
     ("do we fill our hands up every round", "start_contacts"),
     ("if i move my card does it cross over to moriarty's side", "turn_own_side"),  # not moving to a revealed thread
+    ("does kidnapping help holmes", "kidnapping"),  # a Felony named: the card, not the crime plan's setup
+    ("when can i flip my agent", "agents_activate"),  # not the list of agents
+    ("whose turn is it after the initial setup", "turn_order"),
 ]
 
 
