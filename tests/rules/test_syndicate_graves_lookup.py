@@ -122,6 +122,7 @@ QUESTIONS = {
         ("does the detective find out which clues i won", "faq_won_evidence_secret"),  # not the guess
         ("who wins if we're tied after two cases", "end_tiebreak"),  # not plain winning
         ("can i play as many cards as i want", "turn_what_may_be_played"),  # playing, not holding
+        ("can i play a 2 without using its power", "term_special_abilities"),  # the deuce's power is optional
     ],
 }
 
