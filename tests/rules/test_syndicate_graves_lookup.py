@@ -72,6 +72,10 @@ QUESTIONS = {
         ("who starts the game", "setup_players"),
         ("what is a personality", "decktet_deck"),  # not the worked example of a personality lead
         ("they led the ace of knots and i played another ace, does it count", "faq_ace_in_mark_plot"),
+        ("do we keep the cards from the plot", "plot_discard"),  # not the must-follow ruling's 'keep'
+        ("what is the best combo", "tip_ace_and_crown"),
+        ("why is the mastermind stronger", "tip_mastermind_edge"),
+        ("is it better to be the mastermind", "tip_mastermind_edge"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
