@@ -76,6 +76,7 @@ QUESTIONS = {
         ("what is the best combo", "tip_ace_and_crown"),
         ("why is the mastermind stronger", "tip_mastermind_edge"),
         ("is it better to be the mastermind", "tip_mastermind_edge"),
+        ("does the mountain follow an event lead", "follow_mark"),  # a one-mark card: not the two-mark rule
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
