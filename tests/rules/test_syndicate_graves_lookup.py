@@ -146,6 +146,8 @@ GUARDS = {
         ("what's different between the decks", "components_decks_differ"),  # a Museum ruling came first mid-round
         ("how is the winner of a location decided", "resolve_winner"),  # 'winner leads' on the lead player took it
         ("can the mastermind peek at the evidence", "variant_knows_all"),  # the won-clues ruling's new asks took it
+        ("can the mastermind look at the evidence", "variant_knows_all"),  # likewise
+        ("does the mastermind know what evidence is where", "setup_evidence"),  # Knows All's new keywords took it
     ],
 }
 
