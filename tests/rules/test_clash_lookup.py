@@ -53,6 +53,9 @@ QUESTIONS = [
     ("does kidnapping help holmes", "kidnapping"),  # a Felony named: the card, not the crime plan's setup
     ("when can i flip my agent", "agents_activate"),  # not the list of agents
     ("whose turn is it after the initial setup", "turn_order"),
+    ("can i use a card that's already been used", "action_use"),  # once used it stays used; not a cancel ruling
+    ("what's the difference between support and influence cards", "action_support"),
+    ("what happens if moriarty leads a revealed thread", "summary_moriarty"),  # still adds hours
 ]
 
 
