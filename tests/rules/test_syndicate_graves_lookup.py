@@ -77,6 +77,7 @@ QUESTIONS = {
         ("why is the mastermind stronger", "tip_mastermind_edge"),
         ("is it better to be the mastermind", "tip_mastermind_edge"),
         ("does the mountain follow an event lead", "follow_mark"),  # a one-mark card: not the two-mark rule
+        ("i led a crown, what counts", "count_mark_lead"),  # a Crown lead is a mark lead; not the Ace-and-Crown ruling
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
