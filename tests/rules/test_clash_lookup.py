@@ -43,6 +43,19 @@ QUESTIONS = [
     ("can the clock go backwards", "faq_clock_back"),
     ("how many investigation sites", "components"),  # the box's count, not revealing a Site
     ("is forgery good for holmes", "forgery"),  # the card, not the crime plan's setup
+    # content round five: players' words (flipped, ran through, hidden, fill up) the entries lacked
+    ("we ran through every investigation site, what happens", "faq_sites_run_out"),
+    ("can i shift a card onto a flipped thread", "faq_move_revealed"),
+    ("at waterloo is the draw action still on", "waterloo_station"),  # the site, not its Final Turn ruling
+    ("how many do we each put out hidden at the start of a stage", "start_initial_setup"),
+    ("do we fill our hands up every round", "start_contacts"),
+    ("if i move my card does it cross over to moriarty's side", "turn_own_side"),  # not moving to a revealed thread
+    ("does kidnapping help holmes", "kidnapping"),  # a Felony named: the card, not the crime plan's setup
+    ("when can i flip my agent", "agents_activate"),  # not the list of agents
+    ("whose turn is it after the initial setup", "turn_order"),
+    ("can i use a card that's already been used", "action_use"),  # once used it stays used; not a cancel ruling
+    ("what's the difference between support and influence cards", "action_support"),
+    ("what happens if moriarty leads a revealed thread", "summary_moriarty"),  # still adds hours
 ]
 
 

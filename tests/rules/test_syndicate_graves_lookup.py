@@ -62,6 +62,22 @@ QUESTIONS = {
         ("whats better, one card or two for the mastermind", "plot_face_down"),
         ("is this a trick taking game", "faq_no_trump"),
         ("what does a face card count", "value_number"),  # a personality counts its rank
+        # content round five: who is mastermind first, and the enforcers' (not the mastermind's) drawing
+        ("who gets to be mastermind first", "setup_players"),  # not the first mastermind's draw
+        ("when it's not my go do i pick up cards", "turn_enforcers_never_draw"),
+        ("i'm not mastermind right now, do i pick up cards", "turn_enforcers_never_draw"),
+        ("what happens after a tie in the plot", "score_tie"),  # not the plot's discard
+        ("how many suits are there", "decktet_deck"),
+        ("what happens to the ace if nobody plays the crown", "value_ace"),  # not the enforcer's-Crown ruling
+        ("who starts the game", "setup_players"),
+        ("what is a personality", "decktet_deck"),  # not the worked example of a personality lead
+        ("they led the ace of knots and i played another ace, does it count", "faq_ace_in_mark_plot"),
+        ("do we keep the cards from the plot", "plot_discard"),  # not the must-follow ruling's 'keep'
+        ("what is the best combo", "tip_ace_and_crown"),
+        ("why is the mastermind stronger", "tip_mastermind_edge"),
+        ("is it better to be the mastermind", "tip_mastermind_edge"),
+        ("does the mountain follow an event lead", "follow_mark"),  # a one-mark card: not the two-mark rule
+        ("i led a crown, what counts", "count_mark_lead"),  # a Crown lead is a mark lead; not the Ace-and-Crown ruling
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -105,6 +121,14 @@ QUESTIONS = {
         ("what if both detectives guessed right and scores are level", "end_tiebreak"),
         ("can she see my evidence pile", "faq_piles_open"),  # a new ruling: played cards lie face up
         ("are the cards we play face up", "faq_piles_open"),
+        # content round five: players' words for a location nobody played at, a drawn location, won clues
+        ("nobody put a single card down at the river, where does the clue go", "faq_empty_piles_tie"),
+        ("neither of us put anything down, what happens to the clue there", "faq_empty_piles_tie"),
+        ("we drew at the station, whose go is it first at the next place", "faq_tie_lead"),  # 'drew' is a tie
+        ("does the detective find out which clues i won", "faq_won_evidence_secret"),  # not the guess
+        ("who wins if we're tied after two cases", "end_tiebreak"),  # not plain winning
+        ("can i play as many cards as i want", "turn_what_may_be_played"),  # playing, not holding
+        ("can i play a 2 without using its power", "term_special_abilities"),  # the deuce's power is optional
     ],
 }
 
@@ -122,6 +146,9 @@ GUARDS = {
     "graves": [
         ("what's different between the decks", "components_decks_differ"),  # a Museum ruling came first mid-round
         ("how is the winner of a location decided", "resolve_winner"),  # 'winner leads' on the lead player took it
+        ("can the mastermind peek at the evidence", "variant_knows_all"),  # the won-clues ruling's new asks took it
+        ("can the mastermind look at the evidence", "variant_knows_all"),  # likewise
+        ("does the mastermind know what evidence is where", "setup_evidence"),  # Knows All's new keywords took it
     ],
 }
 
