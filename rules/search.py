@@ -319,9 +319,12 @@ REWRITES: tuple[Rewrite, ...] = (
     # even totals are equal ones: "the totals are even", "we came out even" (not "even if", "even though")
     _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?even\b"
         r"(?!\s+(?:if|though|tho|when|after|before|with|so|more|less)\b)", "equal", "what if the totals are even"),
-    # how many may play: "can four of us play", "can six people play", "max players?", "minimum number of players"
+    # how many may play: "can four of us play", "can six people play", "max players?", "minimum number of players",
+    # whether the game suits a number: "does pi work with 4", "is it good for three players"
     _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"
-        r"|\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b",
+        r"|\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b"
+        rf"|\b(?:work|works|playable|good|fun|ok|okay|fine)\s+(?:with|for)\s+{_FEW}"
+        r"(?:\s+(?:players|people|of\s+us))?(?!\s*[a-z])",
         "how many players", "can four of us play"),
     # players
     _rw(rf"\b({_FEW})\s+of\s+us\b", r"\1 players", "two of us solved on the same turn"),

