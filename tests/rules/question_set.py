@@ -41,6 +41,9 @@ HELD_OUT_13 = QUESTIONS_DIR / "heldout13"
 # written blind (20 a game) at the start of the issue-20 round of 2026-11-29 (search and content, third and fourth
 # rounds), measured once at its end: 87/100 first, 98/100 in the first three; tuned on since
 HELD_OUT_14 = QUESTIONS_DIR / "heldout14"
+# written blind (20 a game) while held-out 14 was tuned on, measured once after that: 87/100 first, 96/100 in the
+# first three; tuned on since
+HELD_OUT_15 = QUESTIONS_DIR / "heldout15"
 SETS = {"tuning": TUNING, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2, "held-out 3": HELD_OUT_3,
         "held-out 4": HELD_OUT_4, "held-out 5": HELD_OUT_5}
 
