@@ -330,7 +330,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # players
     _rw(rf"\b({_FEW})\s+of\s+us\b", r"\1 players", "two of us solved on the same turn"),
     # a turn: "my go", "skip their go", "on the same go"
-    _rw(r"\b(my|your|their|his|her|our|same|next|a|one|each|every)\s+go\b", r"\1 turn", "who skips their go"),
+    _rw(r"\b(my|your|their|his|her|our|same|next|a|one|each|every|whose|this|that|per|first|last|another|extra)\s+go\b",
+        r"\1 turn", "who skips their go"),
     # "the first thing I do", "what do I do first" ask what a turn holds (not the game's first turn or round):
     # "whats the first thing i do on my go" is "what do i do on my turn" (a turn's steps come in order)
     # ("does it have to be the first thing I do" asks about the order, and keeps its "first")
@@ -502,7 +503,9 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     # shifted or slid is moved
     (0.7, ("flip", "flips", "flipped", "flipping"), ("reveal", "turn")),
     (0.8, ("shift", "shifts", "shifted", "shifting", "slide", "slides", "slid", "sliding"), ("move",)),
-    (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),  # "do my cards get binned"  # "two investigators in one district": a second one there
+    (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),
+    # a magnifier is the magnifying glass (Hasty's loupe token, a Graves suit)
+    (0.8, ("magnifier", "magnifiers"), ("loupe", "magnify")),  # "do my cards get binned"  # "two investigators in one district": a second one there
 )
 
 # Related words from WordNet 3.0 (rules/data/related.txt, written by tools/build_synonyms.py; its licence

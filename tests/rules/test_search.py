@@ -1200,3 +1200,17 @@ def test_a_clever_or_dumb_move_asks_for_a_tip(pi_hasty_index):
     "clever", "a good idea" ask for advice, as "best" does."""
     ask = "is it clever to put all my cards on my own suspect"
     assert pi_hasty_index.search(ask, game="hasty")[0].entry.id == "faq_tip_where_to_play"
+
+
+def test_a_go_of_any_kind_is_a_turn(pi_hasty_index):
+    """ "whose go is it", "two cards per go", "on the first go": a go is a turn whatever word comes before it."""
+    assert rewrite("whose go is it", "query") == "whose turn is it"
+    assert rewrite("can i play two cards per go", "query") == "can i play two cards per turn"
+    assert pi_hasty_index.search("can i take evidence and place an investigator on one go", game="pi")[0].entry.id == \
+        "turn_choices"
+
+
+def test_a_magnifier_is_the_loupe(pi_hasty_index):
+    """Held-out 15's "... does the magnifier still move on" found nothing by "magnifier": it is the loupe (the
+    magnifying-glass token)."""
+    assert pi_hasty_index.search("which way does the magnifier go", game="hasty")[0].entry.id == "turn_move_loupe"
