@@ -16,7 +16,7 @@ Ranking is BM25F over normalised tokens:
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
   of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
   "work out" is no work; "put my card on" is playing it; "2v2" a player count; "what's the first thing I do"
-  asks what a turn holds; "in the same game" is together; "the new guy" a new player);
+  asks what a turn holds, "what do we do first" (no turn named) the setup; "in the same game" is together; "the new guy" a new player);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
@@ -339,6 +339,11 @@ REWRITES: tuple[Rewrite, ...] = (
         r"|\b(what\s+(?:do|must|should)\s+(?:i|you)\s+do)\s+first\b",
         lambda m: m.group(3) or m.group(1) + m.group(2),
         "whats the first thing i do on my go"),
+    # "what do we do first", "the first thing we do when we sit down", with no turn or round in the question: the
+    # setup (not the first round's rules)
+    _rw(r"^(?!.*\b(?:turn|turns|go|round|rounds|plot|review|location|case)\b)(.*?)"
+        r"\b(?:what\s+do\s+we\s+do\s+first|(?:what(?:s|\s+is)\s+)?(?:the\s+)?first\s+thing\s+we\s+do)\b",
+        r"\1how do we setup", "whats the first thing we do when we sit down"),
     # "in the same game", "in one game": played together (not equal totals, which "same" leans to)
     _rw(r"\b(?:in|during|for)\s+(?:the\s+)?(?:same|one)\s+(?:game|match)\b", "together",
         "can we do the traitor and the suspect powers in the same game"),

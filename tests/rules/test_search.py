@@ -1214,3 +1214,18 @@ def test_a_magnifier_is_the_loupe(pi_hasty_index):
     """Held-out 15's "... does the magnifier still move on" found nothing by "magnifier": it is the loupe (the
     magnifying-glass token)."""
     assert pi_hasty_index.search("which way does the magnifier go", game="hasty")[0].entry.id == "turn_move_loupe"
+
+
+@pytest.mark.parametrize("game", ["hasty", "pi"])
+def test_what_we_do_first_at_the_table_asks_for_the_setup(pi_hasty_index, game):
+    """ "what do we do first", "the first thing we do when we sit down" found the first round's rules through
+    "first": with no turn, round or plot in the question, it asks how to set up; "what do we do first on our
+    turn" keeps its turn."""
+    assert pi_hasty_index.search("ok we have the cards out, what do we do first", game=game)[0].entry.id.startswith("setup_")
+    assert rewrite("what do we do first on our turn", "query") == "what do we do first on our turn"
+
+
+def test_how_does_a_turn_work_finds_the_turn_overview(pi_hasty_index):
+    """ "how does a go work" (a go is a turn) put the safe first round first in Hasty: the rule on what a turn
+    holds answers."""
+    assert pi_hasty_index.search("how does a go work", game="hasty")[0].entry.id == "turn_play"
