@@ -1229,3 +1229,9 @@ def test_how_does_a_turn_work_finds_the_turn_overview(pi_hasty_index):
     """ "how does a go work" (a go is a turn) put the safe first round first in Hasty: the rule on what a turn
     holds answers."""
     assert pi_hasty_index.search("how does a go work", game="hasty")[0].entry.id == "turn_play"
+
+
+def test_a_deck_run_dry_has_run_out(index):
+    """ "the deck's run dry, what now" put the ruling on open piles first: a deck run (or gone) dry has run out."""
+    assert index.search("both our decks have gone dry, what now", game="graves")[0].entry.id == "term_exhausted_decks"
+    assert rewrite("the deck ran dry", "query") == "the deck out"
