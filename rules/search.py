@@ -15,7 +15,8 @@ Ranking is BM25F over normalised tokens:
 * in a query, a passive "get" ("which pile gets reviewed") is dropped, light words ("get",
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
   of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
-  "work out" is no work; "put my card on" is playing it; "2v2" a player count);
+  "work out" is no work; "put my card on" is playing it; "2v2" a player count; "what's the first thing I do"
+  asks what a turn holds, "what do we do first" (no turn named) the setup; "in the same game" is together; a deck "run dry" has run out; "the new guy" a new player);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
@@ -329,7 +330,28 @@ REWRITES: tuple[Rewrite, ...] = (
     # players
     _rw(rf"\b({_FEW})\s+of\s+us\b", r"\1 players", "two of us solved on the same turn"),
     # a turn: "my go", "skip their go", "on the same go"
-    _rw(r"\b(my|your|their|his|her|our|same|next|a|one|each|every)\s+go\b", r"\1 turn", "who skips their go"),
+    _rw(r"\b(my|your|their|his|her|our|same|next|a|one|each|every|whose|this|that|per|first|last|another|extra)\s+go\b",
+        r"\1 turn", "who skips their go"),
+    # "the first thing I do", "what do I do first" ask what a turn holds (not the game's first turn or round):
+    # "whats the first thing i do on my go" is "what do i do on my turn" (a turn's steps come in order)
+    # ("does it have to be the first thing I do" asks about the order, and keeps its "first")
+    _rw(r"\b(what(?:s|\s+is)?\s+)(?:the\s+)?first\s+(thing\s+(?:i|you)\s+(?:do|does|must|have\s+to|need\s+to))\b"
+        r"|\b(what\s+(?:do|must|should)\s+(?:i|you)\s+do)\s+first\b",
+        lambda m: m.group(3) or m.group(1) + m.group(2),
+        "whats the first thing i do on my go"),
+    # "what do we do first", "the first thing we do when we sit down", with no turn or round in the question: the
+    # setup (not the first round's rules)
+    _rw(r"^(?!.*\b(?:turn|turns|go|round|rounds|plot|review|location|case)\b)(.*?)"
+        r"\b(?:what\s+do\s+we\s+do\s+first|(?:what(?:s|\s+is)\s+)?(?:the\s+)?first\s+thing\s+we\s+do)\b",
+        r"\1how do we setup", "whats the first thing we do when we sit down"),
+    # "in the same game", "in one game": played together (not equal totals, which "same" leans to)
+    _rw(r"\b(?:in|during|for)\s+(?:the\s+)?(?:same|one)\s+(?:game|match)\b", "together",
+        "can we do the traitor and the suspect powers in the same game"),
+    # "the new guy", "a newbie": a new player, not a new card
+    _rw(r"\b(?:the|a|our)\s+new\s+(?:guy|girl|kid|person|bloke|one)\b|\bnewbies?\b|\bnoobs?\b", "new player",
+        "who should play holmes, the new guy or the one who knows the game"),
+    # a deck "run dry" (or "gone dry") has run out
+    _rw(r"\b(?:run|runs|ran|running|gone|went|goes|is|its|has)\s+dry\b", "out", "the deck's run dry, what now"),
     # ahead: "Moriarty's up by 3", "Moriarty's 2 up"
     _rw(r"\bup\s+by\b", "ahead by", "moriarty is up by 3 in a thread"),
     _rw(rf"\b({_FEW}|one)\s+up\b", r"ahead by \1", "moriarty is 2 up in a thread"),
@@ -478,7 +500,7 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     (0.8, ("hit", "hits"), ("reach", "reached")),  # "I hit my card limit"
     (0.6, ("over", "finished"), ("end", "finish")),
     (0.5, ("worth",), ("point", "score")),  # "how much is evidence worth": its points
-    (0.5, ("best", "good", "advice"), ("strategy", "tip")),
+    (0.5, ("best", "good", "advice", "dumb", "stupid", "smart", "wise", "clever", "idea"), ("strategy", "tip")),
     (0.5, ("two", "2"), ("twice", "second")),
     (0.9, ("winner",), ("win",)),  # "who is the winner": who wins
     (0.5, ("team", "teams", "partner", "partners"), ("player",)),  # "can we play in teams"
@@ -488,7 +510,9 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     # shifted or slid is moved
     (0.7, ("flip", "flips", "flipped", "flipping"), ("reveal", "turn")),
     (0.8, ("shift", "shifts", "shifted", "shifting", "slide", "slides", "slid", "sliding"), ("move",)),
-    (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),  # "do my cards get binned"  # "two investigators in one district": a second one there
+    (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),
+    # a magnifier is the magnifying glass (Hasty's loupe token, a Graves suit)
+    (0.8, ("magnifier", "magnifiers"), ("loupe", "magnify")),  # "do my cards get binned"  # "two investigators in one district": a second one there
 )
 
 # Related words from WordNet 3.0 (rules/data/related.txt, written by tools/build_synonyms.py; its licence

