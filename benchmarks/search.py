@@ -35,6 +35,7 @@ from tests.rules.question_set import (  # noqa: E402
     HELD_OUT_13,
     HELD_OUT_14,
     HELD_OUT_15,
+    HELD_OUT_16,
     SETS,
     evaluate,
     games_in,
@@ -101,7 +102,8 @@ def print_question_sets() -> None:
     for name, folder in {**SETS, "held-out 6": HELD_OUT_6, "held-out 7": HELD_OUT_7, "held-out 8": HELD_OUT_8, "held-out 9": HELD_OUT_9,
                          "held-out 10": HELD_OUT_10, "held-out 11": HELD_OUT_11,
                          "held-out 12": HELD_OUT_12, "held-out 13": HELD_OUT_13,
-                         "held-out 14": HELD_OUT_14, "held-out 15": HELD_OUT_15}.items():
+                         "held-out 14": HELD_OUT_14, "held-out 15": HELD_OUT_15,
+                         "held-out 16": HELD_OUT_16}.items():
         for game in (g for g in QUESTION_GAMES if g in games_in(folder)):
             questions = load_questions(folder, game)
             start = time.perf_counter()

@@ -44,6 +44,9 @@ HELD_OUT_14 = QUESTIONS_DIR / "heldout14"
 # written blind (20 a game) while held-out 14 was tuned on, measured once after that: 87/100 first, 96/100 in the
 # first three; tuned on since
 HELD_OUT_15 = QUESTIONS_DIR / "heldout15"
+# written blind (20 a game) while held-out 15 was tuned on, measured once after that: 82/100 first, 96/100 in the
+# first three (P.I. 14 and Hasty 15: "rounds" for mini-games, "guys" for investigators); tuned on since
+HELD_OUT_16 = QUESTIONS_DIR / "heldout16"
 SETS = {"tuning": TUNING, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2, "held-out 3": HELD_OUT_3,
         "held-out 4": HELD_OUT_4, "held-out 5": HELD_OUT_5}
 
