@@ -73,6 +73,20 @@ def test_an_edited_card_redraws_its_own_page_and_the_pdf_is_a_cold_builds(tmp_pa
     assert build(cards, layouts, out) == build(cards, layouts, tmp_path / "cold3")
 
 
+def test_the_first_edit_after_a_cold_build_takes_the_cold_builds_pages(tmp_path, pages, monkeypatch):
+    """A cold build draws every card; the edit after it replays their recorded drawings. Replaying began a font's
+    subsets without the font (ReportLab's getSubsetInternalName: DEL given a code the font has no glyph for), so the
+    document's state, and every page's key with it, was not the cold build's: no page was taken until a second edit."""
+    monkeypatch.setenv("CASEBOOK_CACHE_DIR", str(tmp_path / "user-cache"))
+    cards, layouts = make_deck(tmp_path / "deck", 45)
+    out = tmp_path / "out"
+    build(cards, layouts, out)  # cold: nothing kept from before
+    edit_card(cards, 22, " Edited")  # a card of the third sheet
+    pages.clear()
+    assert build(cards, layouts, out) == build(cards, layouts, tmp_path / "cold")
+    assert not pages[4] and pages[:10].count(True) >= 7  # sheet 3's faces drawn; the pages but the first taken whole
+
+
 SCENE = Scene(63, 88, items=[Rect(2, 2, 59, 84, fill="#7A5C99", stroke="#4F3A66", width=0.5),
                              TextRun(10, 40, "Moth", "bold", 14, "#F3EEDF")])
 
