@@ -11,7 +11,8 @@ in turn (so that a busy spell of the shared machine weighs on all of them alike)
   0.12 s; and Python's own start;
 - one card edited and rebuilt in a new process (the scene cache of the build before) against the
   cold build: under half; and where the edit's CPU goes: Python's start, the imports any PDF build
-  makes, reading the card files, composing, writing the PDF (BREAKDOWN: one more edit a round);
+  makes, the command line's options, reading the card files, composing, writing the PDF, the
+  interpreter's exit (BREAKDOWN: one more edit a round, in a child run as the whole process runs);
 - each game's A4 + Letter build, cold, in a new process: under 0.7 s;
 - "cold" keeps what an earlier run compiled once, as a user's machine does: Python's .pyc files,
   the layouts' compiled templates and parsed layout files (generator/layouts.py TemplateCache and
@@ -96,15 +97,17 @@ IMPORT_CPU = (  # the same modules imported again in a fresh process: the CPU ti
 )
 
 
-PHASES = ("imports", "parse", "compose", "write")
-BREAKDOWN = (  # a build in this child, and its CPU time by phase: what it imports before it starts (what any PDF
-    # build imports; what only some builds import lazily, PyYAML for an edited card, counts in the phase importing
-    # it), reading the card files, composing, imposing and writing the PDF
+PHASES = ("imports", "options", "parse", "compose", "write")
+BREAKDOWN = (  # a build in this child, as a whole `casebook` process makes it (main() of the process: its collector
+    # frozen at the end), and its CPU time by phase: what it imports before it starts (what any PDF build imports;
+    # what only some builds import lazily, Jinja2 for a page's loop, counts in the phase importing it), setting up
+    # the command line's options, reading the card files, composing, imposing and writing the PDF; then the CPU
+    # time it has spent when main returns (what is left of the child's CPU is the interpreter's exit)
     "import sys, time\n"
     "start = time.process_time()\n"
     "import casebook.cli, casebook.generator.backends.pdf, casebook.generator.backends.recorded\n"
     "import casebook.generator.build as b\n"
-    "spent = {'imports': time.process_time() - start, 'parse': 0.0, 'compose': 0.0, 'write': 0.0}\n"
+    "spent = {'imports': time.process_time() - start, 'options': 0.0, 'parse': 0.0, 'compose': 0.0, 'write': 0.0}\n"
     "def timed(name, fn):\n"
     "    def run(*args, **kwargs):\n"
     "        began = time.process_time()\n"
@@ -116,8 +119,10 @@ BREAKDOWN = (  # a build in this child, and its CPU time by phase: what it impor
     "b.read_database = timed('parse', b.read_database)\n"
     "b.compose_game = timed('compose', b.compose_game)\n"
     "b.write_pdf = timed('write', b.write_pdf)\n"
-    "code = casebook.cli.main(sys.argv[1:])\n"
+    "casebook.cli.parser = timed('options', casebook.cli.parser)\n"
+    "code = casebook.cli.main()  # the command line's arguments, read from sys.argv as the whole process reads them\n"
     "spent['compose'] -= spent['parse']  # the card files are read while a game is composed\n"
+    "spent['main'] = time.process_time()\n"
     "print(' '.join(f'{name}={spent[name]}' for name in spent))\n"
     "sys.exit(code)\n"
 )
@@ -194,6 +199,7 @@ def anchor(tmp: Path, n_rounds: int) -> None:
         spent = dict(part.split("=") for part in out.split("\n")[-2].split())
         for name in PHASES:
             phases.setdefault(name, []).append(float(spent[name]))
+        phases.setdefault("exit", []).append(cpu - float(spent["main"]))  # after main returned: the interpreter's end
         return wall, cpu
 
     def importing() -> tuple[float, float]:
@@ -223,8 +229,8 @@ def anchor(tmp: Path, n_rounds: int) -> None:
     print(f"  one card edited, new process:       {median(ew):5.2f} s | {median(ec):5.2f} s   "
           f"ratio to cold {median(ew) / median(cw):4.2f} | {median(ec) / median(cc):4.2f}  (target < 0.5: "
           f"{verdict(median(ec) / median(cc) < 0.5)})  rounds {ratios(ew, cw)} | {ratios(ec, cc)}")
-    parts = {"start": median(t["python"][1]), **{name: median(phases[name]) for name in PHASES}}
-    rest = median(t["phases"][1]) - sum(parts.values())  # what no phase holds: Python's exit, argparse, the store's commit
+    parts = {"start": median(t["python"][1]), **{name: median(phases[name]) for name in (*PHASES, "exit")}}
+    rest = median(t["phases"][1]) - sum(parts.values())  # what no phase holds: the store's opening and commit, notes
     print("    where the edit's CPU goes (medians): " + ", ".join(f"{name} {value:.3f} s" for name, value in parts.items())
           + f", the rest {rest:.3f} s, of {median(t['phases'][1]):.3f} s (its own edit, in a child timing each phase)")
 

@@ -60,8 +60,11 @@ def _read(values: dict[str, Any], path: Path_) -> Any:
     """What a template reading `path` (compiled()'s paths) sees of it; for a key a plain dict may not give as
     Jinja2 would (a dict method's name), the whole value: coarser, never wrong."""
     value = values.get(path[0], _MISSING)
-    if len(path) == 2 and type(value) is dict and path[1] not in DICT_ATTRIBUTES:
-        return value.get(path[1], _MISSING)
+    if len(path) >= 2 and type(value) is dict and path[1] not in DICT_ATTRIBUTES:
+        value = value.get(path[1], _MISSING)
+        if len(path) == 3 and type(value) in (list, tuple):  # a slice of it: `cards.deck[:6]`
+            start, stop = (int(bound) if bound else None for bound in path[2].split(":"))
+            return value[start:stop]
     return value
 
 
@@ -209,7 +212,7 @@ class Composer:
         self._keys: dict[str, str] = {}
         # by id(prepared layout): (it, size, the parts its keys start with, names read, image elements)
         self._shared_keys: dict[str, str] = {}  # by the parts a layout's keys start with
-        self._plans: dict[int, tuple[PreparedLayout, Any, str, tuple[str, ...], tuple[PreparedElement, ...]]] = {}
+        self._plans: dict[int, tuple[PreparedLayout, Any, str, tuple[str | Path_, ...], tuple[PreparedElement, ...]]] = {}
         # while an element's copies are drawn (repeat): its keys the same for every copy, and their values as rendered
         self._once: tuple[PreparedElement, frozenset[str], dict[str, str]] | None = None
         self._same_per_copy: dict[int, tuple[PreparedElement, frozenset[str]]] = {}  # by id(element), kept with it
@@ -301,7 +304,7 @@ class Composer:
         # nothing of it (and never imports Jinja2 for it)
         # kept with the fine print it set: a board's credit may go under 6 pt on the A3 page only as fine print,
         # and a page taken from the store is not composed again to say which of its texts are
-        key = "page:" + self.key(prepared, ctx, (width, height), bleed=0.0)
+        key = "page:" + self.key(prepared, ctx, (width, height), bleed=0.0, by_paths=True)
         if key in self.store:
             kept = self.store.get(key)
             if (isinstance(kept, tuple) and len(kept) == 2 and isinstance(kept[0], Scene)
@@ -357,13 +360,20 @@ class Composer:
         return key
 
     def key(self, prepared: PreparedLayout, ctx: dict[str, Any], size: tuple[float, float] | None,
-            bleed: float | None = None) -> str:
-        """What a card's scene (or with bleed=0, a page's) depends on, as a digest: equal keys, equal scenes."""
+            bleed: float | None = None, by_paths: bool = False) -> str:
+        """What a card's scene (or with bleed=0, a page's) depends on, as a digest: equal keys, equal scenes.
+
+        `by_paths` (a page's): by what its templates read of each name (compiled()'s paths), not the names' whole
+        values: a player aid listing `cards.deck[:6]` is the same page after an edit of the deck's 250th card."""
         b = self.bleed if bleed is None else bleed
-        head, names, pictures = self._key_plan(prepared, size, b)
+        head, names, pictures = self._key_plan(prepared, size, b, by_paths)
         parts = [head]
         base, digests, per_card = self.base, self._digests, False
         for name in names:
+            if isinstance(name, tuple):  # a page's path: read anew for each page (a few a build)
+                per_card = True
+                parts.append(f"{name!r}={_digest(_read(ctx, name))}")
+                continue
             value = ctx.get(name, _MISSING)
             if value is base.get(name, _MISSING):  # a game-wide value: digested once per build
                 part = digests.get(name)
@@ -382,14 +392,16 @@ class Composer:
             return key
         return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
-    def _key_plan(self, prepared: PreparedLayout, size: tuple[float, float] | None, bleed: float
-                  ) -> tuple[str, tuple[str, ...], tuple[PreparedElement, ...]]:
+    def _key_plan(self, prepared: PreparedLayout, size: tuple[float, float] | None, bleed: float, by_paths: bool
+                  ) -> tuple[str, tuple[str | Path_, ...], tuple[PreparedElement, ...]]:
         """What a layout's keys share, made once per build, not once per card: the parts every key of it starts with,
-        the names its templates read in order, its image elements."""
+        the names its templates read in order (by_paths: the paths its elements' templates read), its image elements."""
         plan = self._plans.get(id(prepared))
-        if plan is None or plan[0] is not prepared or plan[1] != (size, bleed):
+        if plan is None or plan[0] is not prepared or plan[1] != (size, bleed, by_paths):
             head = "\n".join([self._library, prepared.fingerprint, repr(size), repr(bleed)])
-            plan = self._plans[id(prepared)] = (prepared, (size, bleed), head, tuple(sorted(prepared.names)),
+            names: tuple[str | Path_, ...] = tuple(sorted({path for pe in prepared.elements for path in pe.paths})) \
+                if by_paths else tuple(sorted(prepared.names))
+            plan = self._plans[id(prepared)] = (prepared, (size, bleed, by_paths), head, names,
                                                 tuple(pe for pe in prepared.elements if pe.el.type == "image"))
         return plan[2:]
 

@@ -94,6 +94,21 @@ def environment() -> SandboxedEnvironment:
     return env
 
 
+def _whole_bounds(arg: nodes.Expr) -> str | None:
+    """`start:stop` of a slice whose bounds are whole numbers written out, or left out; None for anything else."""
+    if not isinstance(arg, nodes.Slice) or arg.step is not None:
+        return None
+    out = []
+    for bound in (arg.start, arg.stop):
+        if bound is None:
+            out.append("")
+        elif isinstance(bound, nodes.Const) and type(bound.value) is int:
+            out.append(str(bound.value))
+        else:
+            return None
+    return ":".join(out)
+
+
 class NamesGenerator(CodeGenerator):
     """Jinja2's code generator, noting as it goes the names a template reads from its context (as
     jinja2.meta.find_undeclared_variables does, without generating the code a second time) and how it
@@ -105,7 +120,9 @@ class NamesGenerator(CodeGenerator):
         self.undeclared: set[str] = set()
         self.keys: dict[str, set[str]] = {}  # name -> the keys read of it as name.key
         self.whole: set[str] = set()  # names read otherwise
+        self.slices: dict[str, set[tuple[str, str]]] = {}  # name -> (key, "start:stop") read as name.key[start:stop]
         self._under: nodes.Name | None = None  # the name a `.key` is being generated for
+        self._sliced: nodes.Getattr | None = None  # the `name.key` a `[start:stop]` is being generated for
 
     def enter_frame(self, frame: Frame) -> None:
         super().enter_frame(frame)
@@ -113,10 +130,23 @@ class NamesGenerator(CodeGenerator):
             if action == VAR_LOAD_RESOLVE and param not in self.environment.globals:
                 self.undeclared.add(param)
 
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        """`name.key[start:stop]` with whole-number bounds written out (`cards.deck[:6]`): read only for that slice
+        (Jinja2 slices without the sandbox's getitem, as Python does)."""
+        inner, bounds = node.node, _whole_bounds(node.arg)
+        if bounds is not None and isinstance(inner, nodes.Getattr) and isinstance(inner.node, nodes.Name) \
+                and inner.node.ctx == "load":
+            self.slices.setdefault(inner.node.name, set()).add((inner.attr, bounds))
+            self._sliced = inner
+        super().visit_Getitem(node, frame)
+
     def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
         inner = node.node
         if isinstance(inner, nodes.Name) and inner.ctx == "load":
-            self.keys.setdefault(inner.name, set()).add(node.attr)
+            if node is self._sliced:
+                self._sliced = None
+            else:
+                self.keys.setdefault(inner.name, set()).add(node.attr)
             self._under = inner
         super().visit_Getattr(node, frame)
 
@@ -128,7 +158,15 @@ class NamesGenerator(CodeGenerator):
         super().visit_Name(node, frame)
 
     def paths(self) -> frozenset[Path_]:
-        """How the template reads each context name: some keys of it (`card.name`), or the value itself; a name
-        seen nowhere but in the frames (no use of it generated) counts as read whole."""
-        return frozenset((name,) if name in self.whole or name not in self.keys else (name, key)
-                         for name in self.undeclared for key in (self.keys.get(name) or ("",)))
+        """How the template reads each context name: some keys of it (`card.name`) or slices of them
+        (`cards.deck[:6]`: ("cards", "deck", ":6")), or the value itself; a name seen nowhere but in the frames
+        (no use of it generated) counts as read whole."""
+        out: set[Path_] = set()
+        for name in self.undeclared:
+            keys, slices = self.keys.get(name, set()), self.slices.get(name, set())
+            if name in self.whole or not (keys or slices):
+                out.add((name,))
+                continue
+            out.update((name, key) for key in keys)
+            out.update((name, key, bounds) for key, bounds in slices if key not in keys)  # a key read whole: enough
+        return frozenset(out)

@@ -8,8 +8,6 @@ editor that writes a file in several steps causes one rebuild, not several.
 from __future__ import annotations
 
 import os
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -112,5 +110,8 @@ def _interrupt_stops() -> None:
     with SIGINT ignored, and Python then never turns it into KeyboardInterrupt: `kill -INT` did nothing and
     the watch ran on. The watch says "Ctrl-C stops", so it makes that true for itself.
     """
+    import signal  # a watch's alone: a one-off build (every build imports this module) leaves them unimported
+    import threading
+
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.default_int_handler)

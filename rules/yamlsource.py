@@ -846,8 +846,6 @@ def _spliced(old_tree: Any, old_data: bytes, data: bytes, spath: str, packed: st
     cards, old and new, read alone (blank lines before them: the same lines and columns) with no anchor and no
     problem; no merge key in the file; a tree within MAX_NODES values (so no budget of the reader is at stake).
     """
-    import yaml
-
     try:
         old_text, text = old_data.decode("utf-8"), data.decode("utf-8")
     except UnicodeDecodeError:
@@ -892,6 +890,11 @@ def _spliced(old_tree: Any, old_data: bytes, data: bytes, spath: str, packed: st
     head = "\n" * key_line + f"{packed}:" + "\n" * (starts[i] - key_line)
 
     def read(part: list[str]) -> Seq | None:
+        simple = _flow_cards(part, starts[i], spath)  # cards of plain words and numbers on a line each: no PyYAML
+        if simple is not None:
+            return simple
+        import yaml
+
         chunk = head + "\n".join(part) + ("\n" if stop < len(lines) else "")  # the break before the next card
         reader = _Reader(_Source(spath, chunk, Problems()), True, packed)
         try:
@@ -919,6 +922,59 @@ def _spliced(old_tree: Any, old_data: bytes, data: bytes, spath: str, packed: st
     root.place, root.key_places = old_tree.place, dict(old_tree.key_places)
     root.value_places = {packed: merged.place if i == 0 else old_tree.value_place(packed)}
     return root if _values(root) <= MAX_NODES else None
+
+
+_FLOW_CARD = re.compile(r"( *)- +\{([^{}]*)\} *")  # a card on one line as a flow mapping: `  - {id: c1, value: 2}`
+_FLOW_ENTRY = re.compile(r"( *)([A-Za-z_][A-Za-z0-9_]*): +([A-Za-z0-9][A-Za-z0-9 _]*?) *")  # `key: plain words or 12`
+_WHOLE = re.compile(r"0|[1-9][0-9]{0,17}")  # a whole number as YAML 1.1 reads it (no sign, octal, _ or base 60)
+_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9 _]*")  # plain words: a str to YAML unless one of _RESOLVED
+_RESOLVED = frozenset({"yes", "no", "true", "false", "on", "off", "y", "n", "null"})  # bool or null (any case)
+
+
+def _flow_cards(part: list[str], first: int, spath: str) -> Seq | None:
+    """The cards of `part` (the file's lines from line `first`, 0-based) read without PyYAML, if every line is blank
+    or one card written as a flow mapping of plain words and whole numbers (a benchmark's or spreadsheet-made deck:
+    `  - {id: c1, name: Moth One, value: 2}`), with what PyYAML's reading gives: the values (str, int), the places of
+    the card, each key and value, the list's. None for anything else (quotes, comments, other values, nesting, a key
+    twice): PyYAML reads it. Importing PyYAML costs an edit more than the rest of its re-parse."""
+    cards = Seq()
+    cards.item_places = []
+    pool: dict[str, str] = {}
+    for k, line in enumerate(part):
+        if not line.strip(" "):
+            continue
+        card = _FLOW_CARD.fullmatch(line)
+        if card is None:
+            return None
+        row, at = first + k + 1, card.start(2)  # the body's first character, 0-based: `{` is at column `at`
+        node = Node()
+        node.place, node.key_places, node.value_places = Place(spath, row, at), {}, {}
+        for entry_text in card.group(2).split(","):
+            entry = _FLOW_ENTRY.fullmatch(entry_text)
+            if entry is None:
+                return None
+            key, text = entry.group(2), entry.group(3)
+            value: Any
+            if _WHOLE.fullmatch(text):
+                value = int(text)
+            elif _WORDS.fullmatch(text) and text.lower() not in _RESOLVED and len(text) <= MAX_SCALAR:
+                value = Text(text)
+                value.place, value.style = Place(spath, row, at + entry.start(3) + 1), None
+            else:
+                return None
+            if key.lower() in _RESOLVED or key in node:  # a key YAML reads as a bool or null; a key given twice
+                return None
+            key = sys.intern(key)
+            node[key] = value
+            node.key_places[key] = Place(spath, row, at + entry.start(2) + 1)
+            node.value_places[key] = Place(spath, row, at + entry.start(3) + 1)
+            at += len(entry_text) + 1
+        if not cards:
+            cards.place = Place(spath, row, len(card.group(1)) + 1)  # the list begins at its first card's dash
+        packed = PackedNode(node, pool)
+        cards.append(packed)
+        cards.item_places.append(packed.place)
+    return cards if cards else None
 
 
 def _values(value: Any) -> int:

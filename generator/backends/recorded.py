@@ -98,7 +98,12 @@ def _subset_name(doc: PdfDocument, style: str) -> str:
     names: dict[str, str] = doc.__dict__.setdefault("_subset_names", {})
     name = names.get(style)
     if name is None:
-        name = names[style] = str(pdfmetrics.getFont(PDF_NAMES[style]).getSubsetInternalName(0, doc.canvas._doc))
+        font = pdfmetrics.getFont(PDF_NAMES[style])
+        # the font's subsets in this document begun as drawing a line of text begins them (splitString: from the
+        # font's own characters); getSubsetInternalName alone would begin them without it, giving ASCII's DEL a code
+        # the font has no glyph for: the same file, but the document's state (a kept page's key) unlike a cold build's
+        font._assignState(doc.canvas._doc)
+        name = names[style] = str(font.getSubsetInternalName(0, doc.canvas._doc))
     return name
 
 

@@ -70,6 +70,15 @@ def test_every_shipped_template_compiles_to_jinjas_own_code_and_names():
     ("{{ card.name.upper() }}", {("card", "name")}),
     ("{{ vars.spaces[i][0] }}", {("vars", "spaces"), ("i",)}),
     ("{% macro m(x) %}{{ x.a }}{{ card.b }}{% endmacro %}{{ m(suit) }}", {("card", "b"), ("suit",)}),
+    # a slice with whole-number bounds written out: read only for it (a page listing a deck's first cards)
+    ("{% for c in cards.deck[:6] %}{{ c.name }}{% endfor %}", {("cards", "deck", ":6")}),
+    ("{{ cards.deck[2:4] }}{{ cards.deck[1:] }}", {("cards", "deck", "2:4"), ("cards", "deck", "1:")}),
+    ("{{ cards.deck[:6] }}{{ cards.deck | length }}", {("cards", "deck")}),  # the key read whole too: that
+    ("{{ cards.deck[:6] }}{{ cards }}", {("cards",)}),
+    ("{{ cards.deck[:n] }}", {("cards", "deck"), ("n",)}),  # bounds not written out: the key whole
+    ("{{ cards.deck[-2:] }}", {("cards", "deck")}),
+    ("{{ cards.deck[::2] }}", {("cards", "deck")}),
+    ("{{ cards.deck[0] }}", {("cards", "deck")}),
 ])
 def test_what_a_template_reads_of_each_name(source, paths):
     found = compiled(source)

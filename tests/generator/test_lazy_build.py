@@ -29,7 +29,8 @@ ONLY_SOME_BUILDS = ["multiprocessing", "concurrent.futures.process", "openpyxl",
                     *(f"casebook.generator.exports.{name}" for name in ("cards", "cover", "preview", "services", "tts",
                                                                           "variants")),
                     "casebook.generator.board", "casebook.generator.exports.transform", "casebook.generator.images",
-                    *(f"casebook.rules.games.{game}" for game in ("graves", "pi", "syndicate", "clash", "hasty"))]
+                    *(f"casebook.rules.games.{game}" for game in ("graves", "pi", "syndicate", "clash", "hasty")),
+                    "signal"]  # a --watch's (generator/watch.py: every build imports it; threading, Pillow does)
 
 
 def modules_of_build(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> set[str]:

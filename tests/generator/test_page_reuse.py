@@ -73,6 +73,50 @@ def test_an_edited_card_redraws_its_own_page_and_the_pdf_is_a_cold_builds(tmp_pa
     assert build(cards, layouts, out) == build(cards, layouts, tmp_path / "cold3")
 
 
+def test_the_first_edit_after_a_cold_build_takes_the_cold_builds_pages(tmp_path, pages, monkeypatch):
+    """A cold build draws every card; the edit after it replays their recorded drawings. Replaying began a font's
+    subsets without the font (ReportLab's getSubsetInternalName: DEL given a code the font has no glyph for), so the
+    document's state, and every page's key with it, was not the cold build's: no page was taken until a second edit."""
+    monkeypatch.setenv("CASEBOOK_CACHE_DIR", str(tmp_path / "user-cache"))
+    cards, layouts = make_deck(tmp_path / "deck", 45)
+    out = tmp_path / "out"
+    build(cards, layouts, out)  # cold: nothing kept from before
+    edit_card(cards, 22, " Edited")  # a card of the third sheet
+    pages.clear()
+    assert build(cards, layouts, out) == build(cards, layouts, tmp_path / "cold")
+    assert not pages[4] and pages[:10].count(True) >= 7  # sheet 3's faces drawn; the pages but the first taken whole
+
+
+def test_a_page_listing_the_decks_first_cards_is_composed_again_only_when_one_of_them_changes(tmp_path, monkeypatch):
+    """The tiny game's aid lists `cards.deck[:6]`: its key holds those six cards, not the deck (compose.py key,
+    by_paths), so an edit of a later card takes it from the store (no Jinja2 to render it), and an edit of one of
+    the six composes it again. The PDF is a cold build's either way."""
+    from casebook.generator.compose import Composer
+
+    monkeypatch.setenv("CASEBOOK_CACHE_DIR", str(tmp_path / "user-cache"))
+    cards, layouts = make_deck(tmp_path / "deck", 45)
+    out = tmp_path / "out"
+    sheets: list[str] = []
+    scene = Composer.scene
+
+    def composing(self, prepared, ctx, who, *args, **kwargs):
+        if who.startswith("sheet"):
+            sheets.append(who)
+        return scene(self, prepared, ctx, who, *args, **kwargs)
+
+    monkeypatch.setattr(Composer, "scene", composing)
+    build(cards, layouts, out)
+    assert "sheet 'moth/aid'" in sheets
+    edit_card(cards, 22, " Edited")  # not one of the six
+    sheets.clear()
+    assert build(cards, layouts, out) == build(cards, layouts, tmp_path / "cold1")
+    assert sheets.count("sheet 'moth/aid'") == 1  # the cold build's alone
+    edit_card(cards, 3, " Edited")  # the fourth: on the aid
+    sheets.clear()
+    edited = build(cards, layouts, out)
+    assert edited == build(cards, layouts, tmp_path / "cold2") and sheets.count("sheet 'moth/aid'") == 2
+
+
 SCENE = Scene(63, 88, items=[Rect(2, 2, 59, 84, fill="#7A5C99", stroke="#4F3A66", width=0.5),
                              TextRun(10, 40, "Moth", "bold", 14, "#F3EEDF")])
 

@@ -62,6 +62,13 @@ def whole(path: Path) -> tuple[Any, list[str]]:
     return tree, [p.format() for p in problems.items]
 
 
+def assert_as_whole(path: Path, tree: Any, problems: Problems) -> None:
+    """The tree and problems a load gave are what parsing the whole file gives, every value and place alike."""
+    expected, expected_problems = whole(path)
+    assert located(tree) == located(expected)
+    assert [p.format() for p in problems.items] == expected_problems
+
+
 def test_a_renamed_card_is_parsed_alone_and_the_tree_is_the_whole_parse(tmp_path: Path, cache: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "deck.yaml"
@@ -123,35 +130,37 @@ def test_each_edit_gives_what_parsing_the_whole_file_gives(tmp_path: Path, cache
     assert edited != text
     path.write_bytes(edited.encode("utf-8"))
     tree, problems, _ = load(path)
-    expected, expected_problems = whole(path)
-    assert located(tree) == located(expected)
-    assert [p.format() for p in problems.items] == expected_problems
+    assert_as_whole(path, tree, problems)
 
 
-def test_random_edits_of_a_larger_deck_match_the_whole_parse(tmp_path: Path, cache: Path) -> None:
-    """Characters changed at random in a 60-card deck, one run after another, each checked against a whole parse."""
-    rng = random.Random(21)
-    path = tmp_path / "deck.yaml"
-    text = HEAD + "".join(CARDS[k % len(CARDS)].replace(f"id: c{k % len(CARDS) + 1}", f"id: k{k}") for k in range(60))
+def random_edits(path: Path, text: str, alphabet: str, seed: int, runs: int, start: int = 0) -> int:
+    """Characters of text changed at random (from `start` on), one run after another, each load checked against a
+    whole parse; a file with problems is put back as it was last read well. Returns how many loads spliced."""
+    rng = random.Random(seed)
     path.write_text(text, encoding="utf-8")
     load(path)
     good, spliced_runs = text, 0
-    alphabet = "abc XYZ 01:-#{}[],'\"|>&*!\n"
-    for _ in range(150):
-        at = rng.randrange(len(text))
+    for _ in range(runs):
+        at = rng.randrange(start, len(text))
+        if start and text[at] == "\n":
+            continue
         text = text[:at] + rng.choice(alphabet) + text[at + 1:]
         path.write_text(text, encoding="utf-8")
         tree, problems, spliced = load(path)
-        expected, expected_problems = whole(path)
-        assert located(tree) == located(expected), text
-        assert [p.format() for p in problems.items] == expected_problems
+        assert_as_whole(path, tree, problems)
         spliced_runs += spliced
         if problems:  # put the file back as it was last read well, so that most edits are of a good file
             text = good
             path.write_text(text, encoding="utf-8")
             load(path)
         good = text
-    assert spliced_runs > 10  # the way was taken often, not only refused
+    return spliced_runs
+
+
+def test_random_edits_of_a_larger_deck_match_the_whole_parse(tmp_path: Path, cache: Path) -> None:
+    """Characters changed at random in a 60-card deck, one run after another, each checked against a whole parse."""
+    text = HEAD + "".join(CARDS[k % len(CARDS)].replace(f"id: c{k % len(CARDS) + 1}", f"id: k{k}") for k in range(60))
+    assert random_edits(tmp_path / "deck.yaml", text, "abc XYZ 01:-#{}[],'\"|>&*!\n", 21, 150) > 10  # taken often
 
 
 def _entry(cache: Path) -> Path:
@@ -186,3 +195,45 @@ def test_a_kept_entry_not_what_it_claims_is_never_spliced(tmp_path: Path, cache:
     assert spliced == 0 and not problems
     assert located(tree) == located(whole(path)[0])
     assert isinstance(tree["cards"][3], PackedNode) and tree["cards"][3]["name"] == "Fourth"
+
+
+FLOW = [f"  - {{id: f{k}, name: Moth Lamp {k}, suit: {('wing', 'flame')[k % 2]}, value: {k % 3 + 1}}}\n" for k in range(40)]
+FLOW_EDITS = [  # read without PyYAML: plain words and whole numbers; the rest, values YAML reads otherwise, read by it
+    ("name: Moth Lamp 7,", "name: Moth  Lamp seven   ,", True), ("value: 3}", "value: 30 }", True),
+    ("{id: f9,", "{ id: f9 ,", True), ("name: Moth Lamp 4,", "name: Moth_Lamp,   extra: 0,", True),
+    ("name: Moth Lamp 5,", "name: yes,", False), ("name: Moth Lamp 5,", "name: NULL,", False),
+    ("name: Moth Lamp 5,", "name: Off,", False), ("value: 2}", "value: 012}", False), ("value: 2}", "value: 1_0}", False),
+    ("value: 2}", "value: -2}", False), ("value: 2}", "value: 2.5}", False), ("value: 2}", "value: 2001-01-01}", False),
+    ("suit: wing,", "on: wing,", False), ("suit: wing,", "suit: 'wing',", False), ("suit: wing,", "suit: wing, suit: x,", False),
+    ("value: 2}", "value: 2,}", False), ("value: 2}", "value: 2} # a comment", False), ("value: 2}", "value: {a: 1}}", False),
+    ("name: Moth Lamp 5,", "name: Mothé,", False), ("value: 2}", "value:2}", False),
+]
+
+
+@pytest.mark.parametrize("edit", range(len(FLOW_EDITS)))
+def test_a_flow_card_is_read_without_pyyaml_only_when_it_reads_as_pyyaml_reads_it(
+        tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, edit: int) -> None:
+    old, new, fast = FLOW_EDITS[edit]
+    path = tmp_path / "deck.yaml"
+    text = HEAD + "".join(FLOW)
+    path.write_text(text, encoding="utf-8")
+    load(path)
+    edited = text.replace(old, new, 1)
+    assert edited != text
+    path.write_text(edited, encoding="utf-8")
+    read_by_pyyaml: list[str] = []
+    original = yamlsource._Reader.read
+
+    def reading(self: Any, chunk: str) -> Any:
+        read_by_pyyaml.append(chunk)
+        return original(self, chunk)
+
+    monkeypatch.setattr(yamlsource._Reader, "read", reading)
+    tree, problems, spliced = load(path)
+    assert (spliced == 1 and not read_by_pyyaml) if fast else read_by_pyyaml  # fast: not one card read by PyYAML
+    assert_as_whole(path, tree, problems)
+
+
+def test_random_edits_of_a_flow_deck_match_the_whole_parse(tmp_path: Path, cache: Path) -> None:
+    """Characters changed at random in a deck of one-line cards (the edits read without PyYAML, most of them)."""
+    assert random_edits(tmp_path / "deck.yaml", HEAD + "".join(FLOW), "abcYNo XZ 01_:-#{},'\".", 5, 200, len(HEAD)) > 50
