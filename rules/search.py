@@ -420,6 +420,22 @@ def rewrite(text: str, scope: str, rows: Iterable[Rewrite] | None = None) -> str
     return text
 
 
+class TableWords:
+    """One game's own table words (game.yaml `table_words:`): what players at that game's table call a thing,
+    read as the rules' word before the shared rewrites above ("round" is a mini-game in P.I. alone: in Hasty a
+    round is a round). The longest phrase wins where two overlap ("second round" before "round")."""
+
+    def __init__(self, words: dict[str, str]):
+        self.words = {normalize(said): normalize(meant) for said, meant in words.items()}
+        ordered = sorted(self.words, key=len, reverse=True)
+        self.phrase = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in ordered) + r")\b") if ordered else None
+
+    @functools.lru_cache(maxsize=1024)  # noqa: B019 -- one per game, kept for the index's life
+    def read(self, query: str) -> str:
+        text = normalize(query)
+        return self.phrase.sub(lambda m: self.words[m.group(0)], text) if self.phrase else text
+
+
 @functools.lru_cache(maxsize=1024)
 def _table_words(query: str) -> str:
     return rewrite(normalize(query), "query")
@@ -1096,6 +1112,7 @@ class _GameIndex:
     refines: dict[int, list[int]] = field(default_factory=dict)  # an FAQ ruling -> the rules it refers to
     rulings_on: dict[int, list[int]] = field(default_factory=dict)  # a card -> the FAQ rulings that name it
     denying: frozenset[int] = frozenset()  # the rules and rulings whose title denies (see NEGATED_TITLE_WEIGHT)
+    table_words: TableWords | None = None  # this game's table words (game.yaml `table_words:`), read first
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -1235,6 +1252,8 @@ class _GameIndex:
         return plan
 
     def search(self, query: str) -> list[tuple[float, int]]:
+        if self.table_words is not None:
+            query = self.table_words.read(query)
         told_only = self.told_only(query)
         found = self.candidates(query, told_only)
         if found is None:
@@ -1621,6 +1640,8 @@ class RulesIndex:
         games = {game: _GameIndex.build(d) for game, d in docs.items()}
         for db in databases_seen:
             games[db.id].kind_words = frozenset(_kind_words(db))
+            if getattr(db, "table_words", None):
+                games[db.id].table_words = TableWords(db.table_words)
         return cls(games, titles)
 
     @property
