@@ -55,6 +55,18 @@ def test_hasty_reads_its_table_words(question: str, want: str) -> None:
     assert first("hasty", question) == want
 
 
+@pytest.mark.parametrize(("game", "question", "want"), [
+    ("clash", "how many action cards do i get", "setup_table"),  # what each player gets, not a turn's actions
+    ("clash", "bribery on a thread where holmes only has 1, does he go to minus 1", "faq_influence_not_below_zero"),
+    ("syndicate", "do the goons ever draw", "turn_enforcers_never_draw"),  # the goons are the Enforcers
+    ("syndicate", "does the boss draw cards", "turn_draw"),  # the boss is the Mastermind
+    ("graves", "what does the glass 2 do", "detective_magnifying_glass_2"),  # the suit, not Hasty's loupe
+    ("graves", "how many locations go on the board", "setup_locations"),
+])
+def test_every_game_reads_its_table_words(game: str, question: str, want: str) -> None:
+    assert first(game, question) == want
+
+
 def test_a_games_table_words_are_its_own() -> None:
     pi = load_database("pi")
     assert pi.table_words["round"] == "mini-game"
