@@ -48,6 +48,7 @@ def test_pi_reads_its_table_words(question: str, want: str) -> None:
     ("chandelier at the loupe killed the guy on the far right end, where does the glass go now",
      "faq_loupe_after_murder"),  # the glass is the loupe, the far right end its last suspect
     ("first time playing, which cards do we use", "setup_sets"),
+    ("how many cards does bonfire throw away", "bonfire"),  # throwing away is discarding
     ("magnifier went off the end and theres nothing on any suspect at all", "faq_all_piles_empty"),
     ("loupe falls off the end of the row, then what", "turn_move_loupe"),  # the row's end is no suspect
 ])
