@@ -16,7 +16,8 @@ Ranking is BM25F over normalised tokens:
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
   of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
   "work out" is no work; "put my card on" is playing it; "2v2" a player count; "what's the first thing I do"
-  asks what a turn holds, "what do we do first" (no turn named) the setup; "in the same game" is together; a deck "run dry" has run out; "the new guy" a new player);
+  asks what a turn holds, "what do we do first" (no turn named) the setup; "in the same game" is together; a deck "run dry" has run out,
+  "end up with no cards" is running out of them; "the new guy" a new player);
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
@@ -352,6 +353,9 @@ REWRITES: tuple[Rewrite, ...] = (
         "who should play holmes, the new guy or the one who knows the game"),
     # a deck "run dry" (or "gone dry") has run out
     _rw(r"\b(?:run|runs|ran|running|gone|went|goes|is|its|has)\s+dry\b", "out", "the deck's run dry, what now"),
+    # "could i end up with no cards" asks whether one can run out of them
+    _rw(r"\b(?:end|ends|ended|ending)\s+up\s+with\s+(?:no|zero|nothing\s+(?:in|of))\b", "run out of",
+        "could i end up with no cards in my hand"),
     # ahead: "Moriarty's up by 3", "Moriarty's 2 up"
     _rw(r"\bup\s+by\b", "ahead by", "moriarty is up by 3 in a thread"),
     _rw(rf"\b({_FEW}|one)\s+up\b", r"ahead by \1", "moriarty is 2 up in a thread"),
