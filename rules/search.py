@@ -16,8 +16,11 @@ Ranking is BM25F over normalised tokens:
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
   of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
   "work out" is no work; "put my card on" is playing it; "2v2" a player count; "what's the first thing I do"
-  asks what a turn holds, "what do we do first" (no turn named) the setup; "in the same game" is together; a deck "run dry" has run out,
-  "end up with no cards" is running out of them; "the new guy" a new player);
+  asks what a turn holds, "what do we do first" (no turn named) the setup; "in the same game" is together;
+  a deck "run dry" has run out, "end up with no cards" is running out of them; "the new guy" a new player);
+* before those, each game's own table words (game.yaml `table_words:`, see TableWords) read what players
+  at that game's table call a thing as its rules' word: "round" is a mini-game in P.I. alone, "the glass"
+  the loupe in Hasty but the Magnifying Glass suit in graves;
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
