@@ -59,6 +59,7 @@ def test_hasty_reads_its_table_words(question: str, want: str) -> None:
 @pytest.mark.parametrize(("game", "question", "want"), [
     ("clash", "how many action cards do i get", "setup_table"),  # what each player gets, not a turn's actions
     ("clash", "bribery on a thread where holmes only has 1, does he go to minus 1", "faq_influence_not_below_zero"),
+    ("clash", "i used a card and later it was moved, does it stand back up", "faq_used_moved"),  # upright again
     ("syndicate", "do the goons ever draw", "turn_enforcers_never_draw"),  # the goons are the Enforcers
     ("syndicate", "does the boss draw cards", "turn_draw"),  # the boss is the Mastermind
     ("graves", "what does the glass 2 do", "detective_magnifying_glass_2"),  # the suit, not Hasty's loupe
