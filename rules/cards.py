@@ -242,6 +242,9 @@ class GameDatabase:
     records: dict[str, Component] = field(default_factory=dict)  # data the cards refer to, not printed
     sets: dict[str, CardSet] = field(default_factory=dict)  # the card sets, if the game has any
     printing: dict[str, bool] = field(default_factory=dict)  # game.yaml `print:` switches (backs, calibration, labels)
+    # game.yaml `table_words:` what players at this game's table say -> the rules' words ("round" -> "mini-game"
+    # in P.I., where a round is one of three mini-games); the rules lookup reads a question through it
+    table_words: dict[str, str] = field(default_factory=dict)
 
     @property
     def player_counts(self) -> tuple[int, int]:
@@ -361,6 +364,7 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
         marks=_read_marks(raw, problems),
         sets=_read_sets(raw, problems),
         printing=_read_printing(raw, problems),
+        table_words=_read_table_words(raw, problems),
     )
     if check is not None and db.rules_version is None:
         problems.add(raw.place, f"missing 'rules_version': this game has rules (rules/games/{game_id}.py), "
@@ -403,7 +407,8 @@ def read_database(game_id: str, cards_dir: Path, problems: Problems) -> GameData
 
 
 KNOWN_GAME_KEYS = {"id", "title", "short_title", "players", "rules_version", "rulebook", "credit",
-                   "suits", "marks", "components", "records", "board", "sheets", "rules", "sets", "print"}
+                   "suits", "marks", "components", "records", "board", "sheets", "rules", "sets", "print",
+                   "table_words"}
 BOARD_KEYS = {"width", "height", "columns", "rows", "districts"}
 LENGTH = re.compile(r"^\d+(\.\d+)?(mm|cm|in|pt)$")
 
@@ -411,6 +416,32 @@ LENGTH = re.compile(r"^\d+(\.\d+)?(mm|cm|in|pt)$")
 def _plain_card(card: Card) -> dict[str, Any]:
     """A card or record as plain data (its id and fields)."""
     return {"id": card.id, "set": card.component, **{k: plain(v) for k, v in card.data.items() if k not in CARD_KEYS}}
+
+
+TABLE_WORD = re.compile(r"^[a-z0-9]+(?:[ '-][a-z0-9]+)*$")
+
+
+def _read_table_words(raw: Node, problems: Problems) -> dict[str, str]:
+    """game.yaml `table_words: {what players say: what the rules say}`, both in lower-case words."""
+    node = raw.get("table_words")
+    if node is None:
+        return {}
+    fix = 'table_words: {"the glass": loupe}  (lower-case words on both sides)'
+    if not isinstance(node, Node):
+        problems.add(raw.value_place("table_words"), "table_words must be a mapping of what players say "
+                     "to what the rules say", fix)
+        return {}
+    words: dict[str, str] = {}
+    for said, meant in node.items():
+        if not isinstance(said, str) or not TABLE_WORD.match(said) or \
+                not isinstance(meant, str) or not TABLE_WORD.match(meant):
+            problems.add(node.value_place(said) if isinstance(said, str) else node.place,
+                         f"table word '{said}: {meant}' must be lower-case words on both sides", fix)
+        elif said == meant:
+            problems.add(node.value_place(said), f"table word '{said}' means itself", "remove it from table_words")
+        else:
+            words[said] = meant
+    return words
 
 
 def _read_players(raw: Node, problems: Problems, rules_module: str) -> tuple[int, int] | None:

@@ -16,7 +16,11 @@ Ranking is BM25F over normalised tokens:
   "cannot") weigh less, and table phrases read as the rules' ("my suspect": the secret one; "the point
   of" is why, "my neighbour" another player, not an adjacent district; "by myself" the player count;
   "work out" is no work; "put my card on" is playing it; "2v2" a player count; "what's the first thing I do"
-  asks what a turn holds, "what do we do first" (no turn named) the setup; "in the same game" is together; a deck "run dry" has run out; "the new guy" a new player);
+  asks what a turn holds, "what do we do first" (no turn named) the setup; "in the same game" is together;
+  a deck "run dry" has run out, "end up with no cards" is running out of them; "the new guy" a new player);
+* before those, each game's own table words (game.yaml `table_words:`, see TableWords) read what players
+  at that game's table call a thing as its rules' word: "round" is a mini-game in P.I. alone, "the glass"
+  the loupe in Hasty but the Magnifying Glass suit in graves;
 * fields: title x3, keywords x2, text x1; also an entry's id (a meaningful slug, shown with
   every hit) x2, a rule's section x2 (its context: "Resolving a location"), a card's
   facts ("Clocks: 3. Trump: Shoeprints.") x0.5 and the words of what its art draws (its picture or
@@ -352,6 +356,9 @@ REWRITES: tuple[Rewrite, ...] = (
         "who should play holmes, the new guy or the one who knows the game"),
     # a deck "run dry" (or "gone dry") has run out
     _rw(r"\b(?:run|runs|ran|running|gone|went|goes|is|its|has)\s+dry\b", "out", "the deck's run dry, what now"),
+    # "could i end up with no cards" asks whether one can run out of them
+    _rw(r"\b(?:end|ends|ended|ending)\s+up\s+with\s+(?:no|zero|nothing\s+(?:in|of))\b", "run out of",
+        "could i end up with no cards in my hand"),
     # ahead: "Moriarty's up by 3", "Moriarty's 2 up"
     _rw(r"\bup\s+by\b", "ahead by", "moriarty is up by 3 in a thread"),
     _rw(rf"\b({_FEW}|one)\s+up\b", r"ahead by \1", "moriarty is 2 up in a thread"),
@@ -418,6 +425,22 @@ def rewrite(text: str, scope: str, rows: Iterable[Rewrite] | None = None) -> str
     for row in _REWRITES_BY_SCOPE[scope] if rows is None else (row for row in rows if row.scope == scope):
         text = row.phrase.sub(row.replacement, text)
     return text
+
+
+class TableWords:
+    """One game's own table words (game.yaml `table_words:`): what players at that game's table call a thing,
+    read as the rules' word before the shared rewrites above ("round" is a mini-game in P.I. alone: in Hasty a
+    round is a round). The longest phrase wins where two overlap ("second round" before "round")."""
+
+    def __init__(self, words: dict[str, str]):
+        self.words = {normalize(said): normalize(meant) for said, meant in words.items()}
+        ordered = sorted(self.words, key=len, reverse=True)
+        self.phrase = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in ordered) + r")\b") if ordered else None
+
+    @functools.lru_cache(maxsize=1024)  # noqa: B019 -- one per game, kept for the index's life
+    def read(self, query: str) -> str:
+        text = normalize(query)
+        return self.phrase.sub(lambda m: self.words[m.group(0)], text) if self.phrase else text
 
 
 @functools.lru_cache(maxsize=1024)
@@ -1096,6 +1119,7 @@ class _GameIndex:
     refines: dict[int, list[int]] = field(default_factory=dict)  # an FAQ ruling -> the rules it refers to
     rulings_on: dict[int, list[int]] = field(default_factory=dict)  # a card -> the FAQ rulings that name it
     denying: frozenset[int] = frozenset()  # the rules and rulings whose title denies (see NEGATED_TITLE_WEIGHT)
+    table_words: TableWords | None = None  # this game's table words (game.yaml `table_words:`), read first
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -1235,6 +1259,8 @@ class _GameIndex:
         return plan
 
     def search(self, query: str) -> list[tuple[float, int]]:
+        if self.table_words is not None:
+            query = self.table_words.read(query)
         told_only = self.told_only(query)
         found = self.candidates(query, told_only)
         if found is None:
@@ -1621,6 +1647,8 @@ class RulesIndex:
         games = {game: _GameIndex.build(d) for game, d in docs.items()}
         for db in databases_seen:
             games[db.id].kind_words = frozenset(_kind_words(db))
+            if getattr(db, "table_words", None):
+                games[db.id].table_words = TableWords(db.table_words)
         return cls(games, titles)
 
     @property

@@ -56,6 +56,7 @@ QUESTIONS = [
     ("can i use a card that's already been used", "action_use"),  # once used it stays used; not a cancel ruling
     ("what's the difference between support and influence cards", "action_support"),
     ("what happens if moriarty leads a revealed thread", "summary_moriarty"),  # still adds hours
+    ("how many hours does holmes have", "goal"),  # twelve: the time limit, not the board's clock
 ]
 
 

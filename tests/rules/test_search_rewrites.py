@@ -43,3 +43,13 @@ def test_is_it_legal_to_asks_can_i_but_a_hand_legal_to_play_keeps_its_word():
     assert rewrite(normalize("is it legal to play a card face up"), "query") == "can i play a card face up"
     assert rewrite(normalize("it's fine for me to pass?"), "query") == "can i pass?"
     assert "legal" in rewrite(normalize("nothing in my hand is legal to play"), "query")
+
+
+@pytest.mark.parametrize("question", ["as an enforcer could i end up with no cards in hand",
+                                      "can an enforcer end up with zero cards"])
+def test_ending_up_with_no_cards_is_running_out_of_them(question):
+    from casebook.rules.cards import load_database
+    from casebook.rules.search import RulesIndex
+
+    index = RulesIndex.build([load_database("syndicate")])
+    assert index.search(question, game="syndicate", limit=1)[0].entry.id == "faq_hand_runs_out"
