@@ -36,8 +36,8 @@ _RIDER = 64  # a scene's entry may carry its drawing's above this bit (SceneStor
 DRAWING = "drawing:"  # the keys of element drawings (compose.py): kept for the next build even when not asked for
 KEPT_DRAWINGS = 4096  # of them, at most this many (a deck's shared frames and emblems are a few dozen)
 _LOW = (1 << _RIDER) - 1
-_CODE = ("cache.py", "compose.py", "images.py", "layouts.py", "scene.py", "symbols.py", "text.py", "units.py",
-         "backends/fonts.py", "backends/imagefiles.py")
+_CODE = ("cache.py", "compose.py", "images.py", "layouts.py", "scene.py", "symbols.py", "template_values.py", "text.py",
+         "units.py", "backends/fonts.py", "backends/imagefiles.py")
 _code_digest: str | None = None
 
 

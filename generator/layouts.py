@@ -26,6 +26,13 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from casebook.generator.symbols import ICONS_FILE, Part, load_icons, parse_library
+
+# the colour filters and a template path's shape live in template_values (templating.py needs them without
+# importing this module); layouts and the modules that read it keep taking them from here
+from casebook.generator.template_values import DICT_ATTRIBUTES as DICT_ATTRIBUTES
+from casebook.generator.template_values import Path_
+from casebook.generator.template_values import shade as shade
+from casebook.generator.template_values import tint as tint
 from casebook.generator.units import parse_length
 from casebook.rules import yamlsource
 from casebook.rules.cards import shipped_folder
@@ -55,30 +62,9 @@ ELEMENT_KEYS: dict[str, set[str]] = {
 LAYOUT_KEYS = {"extends", "size", "page", "vars", "elements", "description"}
 
 
-def _mix(colour: str, target: int, amount: float) -> str:
-    """A #rrggbb colour moved `amount` (0..1) of the way towards grey level `target`."""
-    text = str(colour).strip()
-    if len(text) != 7 or not text.startswith("#"):
-        raise ValueError(f"'{colour}' is not a #rrggbb colour")
-    amount = min(1.0, max(0.0, float(amount)))
-    rgb = [int(text[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(c + (target - c) * amount):02X}" for c in rgb)
 
 
-def tint(colour: str, amount: float = 0.5) -> str:
-    """The colour mixed with white: tint(c, 0.85) is a pale ground that matches c."""
-    return _mix(colour, 255, amount)
 
-
-def shade(colour: str, amount: float = 0.5) -> str:
-    """The colour mixed with black."""
-    return _mix(colour, 0, amount)
-
-
-DICT_ATTRIBUTES = frozenset(dir(dict))
-
-
-Path_ = tuple[str, ...]  # a context name, or a name and one key of it: ("card",), ("card", "name")
 
 
 class Compiled:

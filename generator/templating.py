@@ -20,7 +20,7 @@ from jinja2.idtracking import VAR_LOAD_RESOLVE
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
-from casebook.generator.layouts import DICT_ATTRIBUTES, Path_, shade, tint
+from casebook.generator.template_values import DICT_ATTRIBUTES, Path_, shade, tint
 
 __all__ = ["NamesGenerator", "Sandbox", "TemplateSyntaxError", "environment"]
 
