@@ -76,20 +76,26 @@ elements:
 """
 
 
-@pytest.fixture(scope="module")
-def board_build(tmp_path_factory):
-    root = tmp_path_factory.mktemp("boardgame")
+def board_game(root: Path, board: tuple[float, float], board_layout: str) -> tuple[Path, Path]:
+    """The made-up game's cards and layouts folders under root, its board `board` mm and laid out as given."""
     cards, layouts = root / "cards", root / "layouts"
     (cards / "boardtest").mkdir(parents=True)
     (cards / "boardtest" / "game.yaml").write_text(GAME, encoding="utf-8")
     (layouts / "t").mkdir(parents=True)
     shutil.copy(REPO / "layouts" / "symbols.yaml", layouts / "symbols.yaml")
     sizes = (REPO / "layouts" / "sizes.yaml").read_text(encoding="utf-8")
-    sizes = sizes.replace("sizes:\n", f"sizes:\n  testboard: {{width: {BOARD[0]:g}mm, height: {BOARD[1]:g}mm}}\n", 1)
+    sizes = sizes.replace("sizes:\n", f"sizes:\n  testboard: {{width: {board[0]:g}mm, height: {board[1]:g}mm}}\n", 1)
     (layouts / "sizes.yaml").write_text(sizes, encoding="utf-8")
     (layouts / "t" / "chip.yaml").write_text(CHIP, encoding="utf-8")
-    (layouts / "t" / "board.yaml").write_text(BOARD_LAYOUT, encoding="utf-8")
+    (layouts / "t" / "board.yaml").write_text(board_layout, encoding="utf-8")
     (layouts / "t" / "notes.yaml").write_text(NOTES, encoding="utf-8")
+    return cards, layouts
+
+
+@pytest.fixture(scope="module")
+def board_build(tmp_path_factory):
+    root = tmp_path_factory.mktemp("boardgame")
+    cards, layouts = board_game(root, BOARD, BOARD_LAYOUT)
     out = root / "out"
     assert main(["build", "boardtest", "--cards", str(cards), "--layouts", str(layouts), "--out", str(out),
                  "--fold", "--split-sides"]) == 0
@@ -241,22 +247,12 @@ def test_a_board_with_fine_print_under_6_pt_on_a3_builds_again_into_the_same_fol
     """A board's credit may go under 6 pt on the A3 page only as fine print (down to 4 pt). A second build into
     the same folder takes the board from the scene store without composing it: it must still know which text is
     fine print (it once refused the P.I. city's credit as game text on every build after the first)."""
-    cards, layouts = tmp_path / "cards", tmp_path / "layouts"
-    (cards / "boardtest").mkdir(parents=True)
-    (cards / "boardtest" / "game.yaml").write_text(GAME, encoding="utf-8")
-    (layouts / "t").mkdir(parents=True)
-    shutil.copy(REPO / "layouts" / "symbols.yaml", layouts / "symbols.yaml")
-    sizes = (REPO / "layouts" / "sizes.yaml").read_text(encoding="utf-8")
-    big = (600.0, 420.0)  # A3 holds it at about two thirds: 7 pt prints at about 4.6 pt
-    sizes = sizes.replace("sizes:\n", f"sizes:\n  testboard: {{width: {big[0]:g}mm, height: {big[1]:g}mm}}\n", 1)
-    (layouts / "sizes.yaml").write_text(sizes, encoding="utf-8")
-    (layouts / "t" / "chip.yaml").write_text(CHIP, encoding="utf-8")
-    (layouts / "t" / "notes.yaml").write_text(NOTES, encoding="utf-8")
-    (layouts / "t" / "board.yaml").write_text(
-        "page: true\nsize: testboard\nelements:\n"
-        "  - {id: title, type: text, x: 20, y: 20, w: 200, h: 20, text: 'The test board', size: 12}\n"
-        "  - {id: credit, type: text, x: 20, y: 390, w: 300, h: 8, text: 'Icons by somebody, CC BY 3.0', size: 7,"
-        " fine_print: true}\n", encoding="utf-8")
+    # A3 holds a 600 x 420 mm board at about two thirds: 7 pt prints at about 4.6 pt
+    cards, layouts = board_game(tmp_path, (600.0, 420.0),
+                                "page: true\nsize: testboard\nelements:\n"
+                                "  - {id: title, type: text, x: 20, y: 20, w: 200, h: 20, text: 'The test board', size: 12}\n"
+                                "  - {id: credit, type: text, x: 20, y: 390, w: 300, h: 8,"
+                                " text: 'Icons by somebody, CC BY 3.0', size: 7, fine_print: true}\n")
     out = tmp_path / "out"
     for build in ("first", "second", "third"):
         err = io.StringIO()
