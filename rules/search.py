@@ -444,7 +444,9 @@ class TableWords:
 
 
 @functools.lru_cache(maxsize=1024)
-def _table_words(query: str) -> str:
+def _rewritten_query(query: str) -> str:
+    """A question through the rewrites every game shares (REWRITES, query scope); a game's own table words
+    (TableWords) are read before it, by the game's index."""
     return rewrite(normalize(query), "query")
 
 
@@ -715,7 +717,7 @@ def told_and_asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     for at, part in enumerate(parts[1:], 1):
         clause = _words(part)
         if clause[:1] and clause[0] in QUESTION_OPENERS - CLAUSE_LINKS:
-            return tuple(_words(_table_words(" , ".join(parts[:at])))), tuple(_words(_table_words(" , ".join(parts[at:]))))
+            return tuple(_words(_rewritten_query(" , ".join(parts[:at])))), tuple(_words(_rewritten_query(" , ".join(parts[at:]))))
     return None
 
 
@@ -1357,7 +1359,7 @@ class _GameIndex:
     def candidates(self, query: str, told: set[int] | None = None) -> _Candidates | None:
         """Every entry that matches a word of the query, with its BM25F score and what it matched."""
         words: list[tuple[str, int]] = []
-        raw = _words(_table_words(query))
+        raw = _words(_rewritten_query(query))
         count = COUNT_QUERY.search(" ".join(raw))
         for at, word in enumerate(raw):
             if word == "a" and raw[at + 1:at + 2] == ["of"]:

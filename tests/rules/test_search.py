@@ -905,10 +905,10 @@ def test_table_words_that_look_like_rules_words(pi_hasty_index, game, query, exp
 
 
 def test_my_neighbour_is_a_player_and_a_district_neighbour_is_adjacent():
-    from casebook.rules.search import _table_words
+    from casebook.rules.search import _rewritten_query
 
-    assert "adjacent" not in _table_words("can my neighbour lie about his case")
-    assert "adjacent" in _table_words("what are the neighbours of the gasworks")
+    assert "adjacent" not in _rewritten_query("can my neighbour lie about his case")
+    assert "adjacent" in _rewritten_query("what are the neighbours of the gasworks")
     assert tokenize("is the author a face card") == ["author", "facecard"]
     assert tokenize("the face-down card") == ["facedown", "card"]
     assert tokenize("how many about face cards") == ["fac", "card"]  # Hasty's About Face
