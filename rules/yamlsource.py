@@ -954,12 +954,13 @@ def _flow_cards(part: list[str], first: int, spath: str) -> Seq | None:
             if entry is None:
                 return None
             key, text = entry.group(2), entry.group(3)
+            value_place = Place(spath, row, at + entry.start(3) + 1)
             value: Any
             if _WHOLE.fullmatch(text):
                 value = int(text)
             elif _WORDS.fullmatch(text) and text.lower() not in _RESOLVED and len(text) <= MAX_SCALAR:
                 value = Text(text)
-                value.place, value.style = Place(spath, row, at + entry.start(3) + 1), None
+                value.place, value.style = value_place, None
             else:
                 return None
             if key.lower() in _RESOLVED or key in node:  # a key YAML reads as a bool or null; a key given twice
@@ -967,7 +968,7 @@ def _flow_cards(part: list[str], first: int, spath: str) -> Seq | None:
             key = sys.intern(key)
             node[key] = value
             node.key_places[key] = Place(spath, row, at + entry.start(2) + 1)
-            node.value_places[key] = Place(spath, row, at + entry.start(3) + 1)
+            node.value_places[key] = value_place
             at += len(entry_text) + 1
         if not cards:
             cards.place = Place(spath, row, len(card.group(1)) + 1)  # the list begins at its first card's dash
