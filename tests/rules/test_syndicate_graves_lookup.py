@@ -129,6 +129,11 @@ QUESTIONS = {
         ("who wins if we're tied after two cases", "end_tiebreak"),  # not plain winning
         ("can i play as many cards as i want", "turn_what_may_be_played"),  # playing, not holding
         ("can i play a 2 without using its power", "term_special_abilities"),  # the deuce's power is optional
+        # the sixth round (gamer, teen and parent words)
+        ("tiebreaker at a location", "resolve_tie"),  # not the end-of-game tie-break
+        ("is there player elimination", "end_winner"),
+        ("my deuce, if i discard it instead of playing it does trump change", "faq_deuce_discarded"),
+        ("can we use a normal deck of cards instead of printing", "faq_playing_cards"),
     ],
 }
 
