@@ -78,6 +78,10 @@ QUESTIONS = {
         ("is it better to be the mastermind", "tip_mastermind_edge"),
         ("does the mountain follow an event lead", "follow_mark"),  # a one-mark card: not the two-mark rule
         ("i led a crown, what counts", "count_mark_lead"),  # a Crown lead is a mark lead; not the Ace-and-Crown ruling
+        # the sixth round (gamer, teen and parent words)
+        ("can we play syndicate with normal playing cards", "faq_playing_cards"),  # a ruling: the Decktet is needed
+        ("secret second card", "plot_face_down"),  # not the secret hands of the deal
+        ("playtime", "faq_game_length"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
