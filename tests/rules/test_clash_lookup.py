@@ -57,6 +57,13 @@ QUESTIONS = [
     ("what's the difference between support and influence cards", "action_support"),
     ("what happens if moriarty leads a revealed thread", "summary_moriarty"),  # still adds hours
     ("how many hours does holmes have", "goal"),  # twelve: the time limit, not the board's clock
+    # content round six: gamer jargon and teen words
+    ("is there a solo mode", "setup_players"),  # a player count, not the Agents mode
+    ("tiebreaker in a thread", "summary_draw"),  # a level thread: nothing happens
+    ("playtime", "faq_game_length"),
+    ("can moriarty put cards on holmes's side", "turn_own_side"),  # not who plays which side
+    ("turn structure", "turn_order"),  # one player's turn, not the Stage's three phases
+    ("how do i trigger a card's effect", "action_use"),  # not what triggers the Final Turn
 ]
 
 
