@@ -138,6 +138,8 @@ QUESTIONS = {
         ("is there player elimination", "end_winner"),
         ("my deuce, if i discard it instead of playing it does trump change", "faq_deuce_discarded"),
         ("can we use a normal deck of cards instead of printing", "faq_playing_cards"),
+        ("how long does the park last", "location_park"),  # a place's turns, not the game's length
+        ("whats special about the river", "location_river"),  # the place's ability, not what abilities are
     ],
 }
 
