@@ -82,6 +82,7 @@ QUESTIONS = {
         ("can we play syndicate with normal playing cards", "faq_playing_cards"),  # a ruling: the Decktet is needed
         ("secret second card", "plot_face_down"),  # not the secret hands of the deal
         ("playtime", "faq_game_length"),
+        ("how many cards per suit", "decktet_deck"),  # 'cards per plot' on the mastermind's turn took it
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -140,6 +141,7 @@ QUESTIONS = {
         ("can we use a normal deck of cards instead of printing", "faq_playing_cards"),
         ("how long does the park last", "location_park"),  # a place's turns, not the game's length
         ("whats special about the river", "location_river"),  # the place's ability, not what abilities are
+        ("how many suspects are on each evidence card", "components_evidence_card"),  # not the five identities
     ],
 }
 
