@@ -64,6 +64,8 @@ QUESTIONS = [
     ("can moriarty put cards on holmes's side", "turn_own_side"),  # not who plays which side
     ("turn structure", "turn_order"),  # one player's turn, not the Stage's three phases
     ("how do i trigger a card's effect", "action_use"),  # not what triggers the Final Turn
+    ("my son and I are not sure if he can look at the crime cards he put down after the game started",
+     "faq_crime_plan_look"),  # a parent's long question: not the Initial Setup's face-down cards
 ]
 
 
