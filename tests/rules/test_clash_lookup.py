@@ -69,6 +69,7 @@ QUESTIONS = [
     # the words of held-out 17-19's misses, said other ways
     ("can a third person be a sidekick", "setup_players"),
     ("how many hrs does moriarty get for winning a thread by 4", "summary_moriarty"),  # not Moriarty's victory
+    ("how many cards do we hold before the first cards go down in a round", "start_contacts"),  # not the setup
 ]
 
 
