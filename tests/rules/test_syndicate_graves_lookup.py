@@ -87,6 +87,8 @@ QUESTIONS = {
         ("can the enforcers coordinate", "faq_table_talk"),
         ("we forgot to follow, redo?", "faq_misplay"),
         ("what score are we playing up to", "end_twelve"),  # not the scorepad
+        ("can you explain what happens when the mastermind plays an ace instead of a normal card", "value_ace"),
+        # 'normal' is a plain card here, not the ruling on an ordinary pack of playing cards
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
