@@ -71,6 +71,8 @@ QUESTIONS = [
     ("how many hrs does moriarty get for winning a thread by 4", "summary_moriarty"),  # not Moriarty's victory
     ("how many cards do we hold before the first cards go down in a round", "start_contacts"),  # not the setup
     ("we dont understand what the clock is for, can you explain", "setup_clock"),  # not the turn's order
+    ("what's the timer", "setup_clock"),  # gamer's jargon; nothing came before
+    ("simultaneous action selection", "final_place"),  # the Final Turn's secret planning
 ]
 
 

@@ -149,6 +149,8 @@ QUESTIONS = {
         ("whats special about the river", "location_river"),  # the place's ability, not what abilities are
         ("how many suspects are on each evidence card", "components_evidence_card"),  # not the five identities
         ("whats the draw step", "turn_draw"),  # the step itself, not the list of a turn's steps
+        ("is it a trick-taking game", "faq_trick_taking"),  # gamer's jargon: a ruling, no tricks here
+        ("asymmetric decks?", "components_decks_differ"),
     ],
 }
 
