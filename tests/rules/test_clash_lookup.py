@@ -73,6 +73,7 @@ QUESTIONS = [
     ("we dont understand what the clock is for, can you explain", "setup_clock"),  # not the turn's order
     ("what's the timer", "setup_clock"),  # gamer's jargon; nothing came before
     ("simultaneous action selection", "final_place"),  # the Final Turn's secret planning
+    ("wait how many turns do we get in a round", "final_trigger_limit"),  # no fixed count: the limit ends it
 ]
 
 

@@ -89,6 +89,8 @@ QUESTIONS = {
         ("what score are we playing up to", "end_twelve"),  # not the scorepad
         ("can you explain what happens when the mastermind plays an ace instead of a normal card", "value_ace"),
         # 'normal' is a plain card here, not the ruling on an ordinary pack of playing cards
+        ("wait whos my teammate", "turn_mastermind"),  # teen words; nothing came before
+        ("can i hide a card", "plot_face_down"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -151,6 +153,7 @@ QUESTIONS = {
         ("whats the draw step", "turn_draw"),  # the step itself, not the list of a turn's steps
         ("is it a trick-taking game", "faq_trick_taking"),  # gamer's jargon: a ruling, no tricks here
         ("asymmetric decks?", "components_decks_differ"),
+        ("do we both go at the same time", "turn_play_or_pass"),  # one after the other, not two passes
     ],
 }
 
