@@ -91,6 +91,10 @@ QUESTIONS = {
         # 'normal' is a plain card here, not the ruling on an ordinary pack of playing cards
         ("wait whos my teammate", "turn_mastermind"),  # teen words; nothing came before
         ("can i hide a card", "plot_face_down"),
+        # parents' long questions
+        ("my husband played an ace when he couldnt follow, he says it counts as one, is he right",
+         "faq_ace_in_mark_plot"),  # an Ace off the lead counts nothing; not the enforcers' order of play
+        ("is it normal that the mastermind only gets one point sometimes and two other times", "score_success"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
