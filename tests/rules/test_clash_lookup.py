@@ -74,6 +74,7 @@ QUESTIONS = [
     ("what's the timer", "setup_clock"),  # gamer's jargon; nothing came before
     ("simultaneous action selection", "final_place"),  # the Final Turn's secret planning
     ("wait how many turns do we get in a round", "final_trigger_limit"),  # no fixed count: the limit ends it
+    ("can my 7 year old play this", "faq_age"),  # a ruling (designed): the rulebook gives no age
     ("we are not sure when the agents come into the game, do we use them from the very first game",
      "agents_setup"),  # the mode and when to add it, not the list of Agents
 ]

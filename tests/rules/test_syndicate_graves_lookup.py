@@ -91,6 +91,7 @@ QUESTIONS = {
         # 'normal' is a plain card here, not the ruling on an ordinary pack of playing cards
         ("wait whos my teammate", "turn_mastermind"),  # teen words; nothing came before
         ("can i hide a card", "plot_face_down"),
+        ("whats the age rating", "faq_age"),  # a ruling (designed): the rulebook gives no age
         # parents' long questions
         ("my husband played an ace when he couldnt follow, he says it counts as one, is he right",
          "faq_ace_in_mark_plot"),  # an Ace off the lead counts nothing; not the enforcers' order of play
@@ -158,6 +159,7 @@ QUESTIONS = {
         ("is it a trick-taking game", "faq_trick_taking"),  # gamer's jargon: a ruling, no tricks here
         ("asymmetric decks?", "components_decks_differ"),
         ("do we both go at the same time", "turn_play_or_pass"),  # one after the other, not two passes
+        ("is graves ok for a 9 year old", "faq_age"),  # a ruling (designed): the rulebook gives no age
     ],
 }
 
