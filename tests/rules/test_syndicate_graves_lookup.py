@@ -87,11 +87,10 @@ QUESTIONS = {
         ("can the enforcers coordinate", "faq_table_talk"),
         ("we forgot to follow, redo?", "faq_misplay"),
         ("what score are we playing up to", "end_twelve"),  # not the scorepad
-        ("can you explain what happens when the mastermind plays an ace instead of a normal card", "value_ace"),
-        # 'normal' is a plain card here, not the ruling on an ordinary pack of playing cards
         ("wait whos my teammate", "turn_mastermind"),  # teen words; nothing came before
         ("can i hide a card", "plot_face_down"),
         ("whats the age rating", "faq_age"),  # a ruling (designed): the rulebook gives no age
+        ("whats the aim", "overview"),  # the game in brief; nothing answered it before
         # parents' long questions
         ("my husband played an ace when he couldnt follow, he says it counts as one, is he right",
          "faq_ace_in_mark_plot"),  # an Ace off the lead counts nothing; not the enforcers' order of play
@@ -160,6 +159,8 @@ QUESTIONS = {
         ("asymmetric decks?", "components_decks_differ"),
         ("do we both go at the same time", "turn_play_or_pass"),  # one after the other, not two passes
         ("is graves ok for a 9 year old", "faq_age"),  # a ruling (designed): the rulebook gives no age
+        ("whats the aim", "overview"),  # the game in brief; before, the trump rule came first
+        ("how do we set up", "setup_overview"),  # the steps in order, not only the first one
     ],
 }
 
