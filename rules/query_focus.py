@@ -43,13 +43,22 @@ CHATTER = re.compile(
     r"|\b(?:i'm|im|i\s+am)\s+worried\s+we\s+did\s+it\s+wrong\b"
     r"|\b(?:or\s+)?is\s+(?:that|this)\s+(?:right|fine|correct|normal)\b(?=\s*(?:$|[?.!,;]|or\b))"
     r"|\b(?:or\s+)?(?:have|did)\s+we\s+(?:missed\s+(?:a\s+step|something)|do\s+it\s+wrong|get\s+it\s+wrong)(?:\s+somewhere)?\b"
+    r"|\b(?:or\s+)?is\s+(?:that|this|it)\s+cheating\b"
     r"|\bor\s+will\s+it\s+ruin\s+(?:things|it|the\s+game)\b"
     r"|\bjust\s+(?:checking|to\s+(?:check|be\s+sure|make\s+sure))\b(?!\s+(?:a|the|which|what|who)\b)")
+
+
+# asking after the table's conduct in its own words: "am i supposed to be honest" asks whether one must tell the
+# truth, the rulings' words ("supposed" alone leans to "suspect" and "guess" in WordNet, a word of every game)
+CONDUCT = ((re.compile(r"\b(?:be|being|answer|play)\s+honest(?:ly)?\b"), "tell the truth"),
+           (re.compile(r"\bsupposed\s+to\b"), ""))
 
 
 def without_table_chatter(text: str) -> str:
     """The question without the people at the table ("my son" is "they") and the chatter around it."""
     text = PEOPLE.sub("they", text.lower())
+    for phrase, meant in CONDUCT:
+        text = phrase.sub(meant, text)
     return re.sub(r"\s{2,}", " ", CHATTER.sub(" ", text)).strip()
 
 
@@ -57,10 +66,11 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 def story_words(text: str, function_words: Collection[str], least: int = 2) -> frozenset[str]:
-    """The words said only after the question is asked: a remark after its "?" ("how many place cards do we lay
-    out? the box has loads") that tells why the player asks, when the question before it holds `least` words or
-    more besides `function_words`."""
-    asked, mark, after = text.lower().partition("?")
+    """The words said only after the question is asked: a remark after its last "?" ("how many place cards do we
+    lay out? the box has loads") that tells why the player asks, when the question before it holds `least` words
+    or more besides `function_words`. A second question ("... at the start? he hated his hand, can he get a new
+    one?") is no remark."""
+    asked, mark, after = text.lower().rpartition("?")
     if not mark or not after.strip():
         return frozenset()
     before = set(_WORD.findall(asked))

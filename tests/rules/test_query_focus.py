@@ -12,7 +12,7 @@ from casebook.rules.search import STOPWORDS, RulesIndex
 
 @pytest.fixture(scope="module")
 def index() -> RulesIndex:
-    return RulesIndex.build([load_database(game) for game in ("clash", "syndicate")])
+    return RulesIndex.build([load_database(game) for game in ("clash", "syndicate", "hasty", "pi")])
 
 
 def _first(index: RulesIndex, game: str, ask: str, n: int = 1) -> list[str]:
@@ -48,6 +48,15 @@ def test_chatter_around_the_question_goes(ask, read):
     assert without_table_chatter(ask) == read
 
 
+@pytest.mark.parametrize("ask, read", [
+    ("am i supposed to be honest with her", "am i tell the truth with her"),
+    ("does the holder have to answer honestly", "does the holder have to tell the truth"),
+    ("are we supposed to check a pile now", "are we check a pile now"),  # "supposed" leans to "suspect"
+])
+def test_conduct_in_the_rules_words(ask, read):
+    assert without_table_chatter(ask) == read
+
+
 def test_a_remark_after_the_question_is_story():
     words = story_words("how many place cards do we lay out? the box has loads", STOPWORDS)
     assert words == {"the", "box", "has", "loads"}
@@ -59,6 +68,7 @@ def test_a_remark_after_the_question_is_story():
     "how many place cards do we lay out?",  # nothing after it
     "is that ok? my son wants to look at the discards",  # the question holds no words of its own: the story is it
     "my son used bribery on my thread, what does it do?",  # a story before the question names its topic
+    "how many cards at the start? my son hated his hand, can he get a new one?",  # a second question
 ])
 def test_no_story_words(text):
     assert story_words(text, STOPWORDS) == frozenset()
@@ -75,3 +85,13 @@ def test_a_remark_after_the_question_does_not_lead_the_search(index):
     """The remark's words ("number", "add up") led to the rule on numbered cards' worth and the scoring."""
     ask = "what is the diplomat worth if it counts? it has no number printed and we keep adding it up differently"
     assert _first(index, "syndicate", ask) == ["diplomat"]
+
+
+@pytest.mark.parametrize("game, ask, answer", [
+    # the ruling on lying about one's suspect: "honest" is no word of it, "tell the truth" is
+    ("hasty", "my brother asked which suspect was mine and i pointed at another one, am i supposed to be honest?",
+     "faq_bluffing"),
+    ("pi", "does the case holder have to answer honestly", "faq_no_bluffing"),
+])
+def test_honesty_is_telling_the_truth(index, game, ask, answer):
+    assert _first(index, game, ask) == [answer]
