@@ -48,16 +48,20 @@ CHATTER = re.compile(
     r"|\bjust\s+(?:checking|to\s+(?:check|be\s+sure|make\s+sure))\b(?!\s+(?:a|the|which|what|who)\b)")
 
 
-# asking after the table's conduct in its own words: "am i supposed to be honest" asks whether one must tell the
-# truth, the rulings' words ("supposed" alone leans to "suspect" and "guess" in WordNet, a word of every game)
-CONDUCT = ((re.compile(r"\b(?:be|being|answer|play)\s+honest(?:ly)?\b"), "tell the truth"),
-           (re.compile(r"\bsupposed\s+to\b"), ""))
+# The table's own phrases read as the rules': "am i supposed to be honest" asks whether one must tell the truth, the
+# rulings' words ("supposed" alone leans to "suspect" and "guess" in WordNet, a word of every game); "when it's time
+# to check a pile" is when a pile is checked (not the time tokens); "we've got to the palace grounds" is at them (not
+# "got to", which the search reads "must")
+READINGS = ((re.compile(r"\b(?:be|being|answer|play)\s+honest(?:ly)?\b"), "tell the truth"),
+            (re.compile(r"\bsupposed\s+to\b"), ""),
+            (re.compile(r"\b(?:it'?s|it\s+is)\s+time\s+(?:to|for)\b"), ""),
+            (re.compile(r"\b(?:got|gotten|come|came|made\s+it)\s+to\s+(?=the\b)"), "at "))
 
 
 def without_table_chatter(text: str) -> str:
     """The question without the people at the table ("my son" is "they") and the chatter around it."""
     text = PEOPLE.sub("they", text.lower())
-    for phrase, meant in CONDUCT:
+    for phrase, meant in READINGS:
         text = phrase.sub(meant, text)
     return re.sub(r"\s{2,}", " ", CHATTER.sub(" ", text)).strip()
 

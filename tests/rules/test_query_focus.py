@@ -52,8 +52,10 @@ def test_chatter_around_the_question_goes(ask, read):
     ("am i supposed to be honest with her", "am i tell the truth with her"),
     ("does the holder have to answer honestly", "does the holder have to tell the truth"),
     ("are we supposed to check a pile now", "are we check a pile now"),  # "supposed" leans to "suspect"
+    ("when it's time to check a pile", "when check a pile"),  # no time token
+    ("we've got to the palace grounds", "we've at the palace grounds"),  # not "must"
 ])
-def test_conduct_in_the_rules_words(ask, read):
+def test_table_phrases_in_the_rules_words(ask, read):
     assert without_table_chatter(ask) == read
 
 
@@ -95,3 +97,9 @@ def test_a_remark_after_the_question_does_not_lead_the_search(index):
 ])
 def test_honesty_is_telling_the_truth(index, game, ask, answer):
     assert _first(index, game, ask) == [answer]
+
+
+def test_time_to_check_is_no_time_token(index):
+    """"time" leans to the time tokens and the turn: 'play a card on your turn' came first."""
+    assert _first(index, "hasty", "when it's time to check a pile and two are equally big, which one gets checked") \
+        in (["faq_tie_largest"], ["review_largest"])
