@@ -51,11 +51,13 @@ CHATTER = re.compile(
 # The table's own phrases read as the rules': "am i supposed to be honest" asks whether one must tell the truth, the
 # rulings' words ("supposed" alone leans to "suspect" and "guess" in WordNet, a word of every game); "when it's time
 # to check a pile" is when a pile is checked (not the time tokens); "we've got to the palace grounds" is at them (not
-# "got to", which the search reads "must")
+# "got to", which the search reads "must"); "setting everything up" is the setup, as "setting up" is
 READINGS = ((re.compile(r"\b(?:be|being|answer|play)\s+honest(?:ly)?\b"), "tell the truth"),
             (re.compile(r"\bsupposed\s+to\b"), ""),
             (re.compile(r"\b(?:it'?s|it\s+is)\s+time\s+(?:to|for)\b"), ""),
-            (re.compile(r"\b(?:got|gotten|come|came|made\s+it)\s+to\s+(?=the\b)"), "at "))
+            (re.compile(r"\b(?:got|gotten|come|came|made\s+it)\s+to\s+(?=the\b)"), "at "),
+            (re.compile(r"\b(?:set|sets|setting)\s+(?:everything|it\s+all|things|it|them|the\s+(?:game|table|board)|stuff)"
+                        r"\s+up\b"), "setup"))
 
 
 def without_table_chatter(text: str) -> str:

@@ -54,6 +54,7 @@ def test_chatter_around_the_question_goes(ask, read):
     ("are we supposed to check a pile now", "are we check a pile now"),  # "supposed" leans to "suspect"
     ("when it's time to check a pile", "when check a pile"),  # no time token
     ("we've got to the palace grounds", "we've at the palace grounds"),  # not "must"
+    ("where does it go when we're setting everything up", "where does it go when we're setup"),
 ])
 def test_table_phrases_in_the_rules_words(ask, read):
     assert without_table_chatter(ask) == read
@@ -103,3 +104,9 @@ def test_time_to_check_is_no_time_token(index):
     """"time" leans to the time tokens and the turn: 'play a card on your turn' came first."""
     assert _first(index, "hasty", "when it's time to check a pile and two are equally big, which one gets checked") \
         in (["faq_tie_largest"], ["review_largest"])
+
+
+def test_setting_everything_up_is_the_setup(index):
+    """"setting everything up" split the setup's words: the loupe's move in a turn came first."""
+    assert _first(index, "hasty", "where do we put the magnifying glass token when we're setting everything up") == \
+        ["setup_loupe"]
