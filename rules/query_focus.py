@@ -24,15 +24,16 @@ from collections.abc import Collection
 
 __all__ = ["STORY_WEIGHT", "story_words", "without_table_chatter"]
 
-# The family at the table, spoken of as one's own ("my son", "our kids", "the grandparents"). Only family: the rules'
+# The family at the table, spoken of as one's own ("my son", "our kids"; "the kids"). Only family: the rules'
 # own entries speak of "my partner" and "my mate" as another player, while "son", "daughter" and "wife" are written
 # only in card names and texts ("The Ambassador's Daughter")
 _PEOPLE = (r"sons?|daughters?|kids?|children|child|youngest|eldest|oldest|wife|husband|hubby|"
            r"mum|mom|dad|mother|father|brother|sister|grandparents?|grandma|grandpa|nan|nana|"
            r"niece|nephew|cousin|little\s+one|other\s+half")
-_OWNER = r"(?:my|our|your|his|her|the|their)"
+_OWNER = r"(?:my|our|your|his|her|their)"
 PEOPLE = re.compile(rf"\b{_OWNER}\s+(?:(?:little|youngest|eldest|oldest|older|younger|\d+\s+year\s+old)\s+)?"
-                    rf"(?:{_PEOPLE})\b(?!\s+(?:card|cards|one)\b)")
+                    rf"(?:{_PEOPLE})\b(?!\s+(?:card|cards|one)\b)"
+                    r"|\bthe\s+(?:kids|children|grandparents)\b")  # "the son" may be a card's: "the snatched son"
 # chatter around the question: apologies, laughter, how the table feels, why the player asks
 CHATTER = re.compile(
     r"\bsorry\b(?:\s+(?:if\s+this\s+is\s+(?:obvious|a\s+dumb\s+question|silly|stupid)|newbie\s+here|to\s+ask))?"

@@ -31,6 +31,8 @@ def test_the_family_at_the_table_is_they(ask, read):
 
 @pytest.mark.parametrize("ask", [
     "what does the ambassador's daughter do",  # a name, not one's own daughter
+    "which crime is the son",  # a crime's ask ("the snatched son")
+    "can i play the family lawyer on my suspect",  # a Hasty card
     "can i tell my partner what i have",  # the rules' own word for another player
     "just 2 of us, my mate solved, do i get one more go",
 ])
