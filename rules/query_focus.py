@@ -3,12 +3,14 @@
 A parent teaching the family tells the situation before asking ("my daughter has about 8 cards in her hand
 now, is she supposed to throw some away or is that fine"), apologises ("sorry if this is obvious but ..."),
 and ends on how the table feels ("we cant agree and its getting heated lol"). The rules search (rules/search.py)
-reads a question through two pieces of this module:
+reads every question through two pieces of this module, before a game's own table words:
 
 * `without_table_chatter`: the words about the family at the table (my son, the kids, my youngest, the
   grandparents) and the chatter around the question (apologies, "lol", "we had a bit of an argument about it") are
   no words of the question: "daughter" alone matches a card named Ambassador's Daughter. A person is dropped
-  only where the question speaks of one of its own ("my daughter", "the kids"), never inside a name.
+  only where the question speaks of one of its own ("my daughter", "the kids"), never inside a name. A few
+  table phrases read as the rules' words besides (READINGS: "be honest" is telling the truth, "setting
+  everything up" the setup).
 * `story_words`: the words of a remark made after the question's "?" ("... lay out on the table? the box has
   loads"), not in the question: why the player asks, which the search weighs below the question's words
   (STORY_WEIGHT). Only there: a story told BEFORE the question ("my son used bribery on my thread, what does it
