@@ -161,6 +161,7 @@ QUESTIONS = {
         ("is graves ok for a 9 year old", "faq_age"),  # a ruling (designed): the rulebook gives no age
         ("whats the aim", "overview"),  # the game in brief; before, the trump rule came first
         ("how do we set up", "setup_overview"),  # the steps in order, not only the first one
+        ("is there a rules summary card", "components_aid"),  # the printed aid; the golden rule came first
     ],
 }
 
