@@ -76,6 +76,7 @@ QUESTIONS = [
     ("wait how many turns do we get in a round", "final_trigger_limit"),  # no fixed count: the limit ends it
     ("can my 7 year old play this", "faq_age"),  # a ruling (designed): the rulebook gives no age
     ("how do we set up", "setup_overview"),  # the game's setup, not every Stage's Initial Setup
+    ("how does the game work", "goal"),  # the game in brief, not the Agents mode
     ("we are not sure when the agents come into the game, do we use them from the very first game",
      "agents_setup"),  # the mode and when to add it, not the list of Agents
 ]
