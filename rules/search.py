@@ -306,14 +306,19 @@ REWRITES: tuple[Rewrite, ...] = (
     # what is adjacent
     _rw(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b",
         "adjacent", "which districts touch downtown"),
-    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total";
+    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up (to) the same", "the same total";
     # a drawn contest, "we drew on points", "they drew there" ("we drew 2 cards", "we both drew the last card",
     # "drew from the deck" keep the draw)
-    _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
+    _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed|ing)?\s+up\s+(?:to\s+)?(?:the\s+)?same\b"
         r"|\bthe\s+same\s+(?:total|score|points)\b"
         r"|\b(?:we|they|both|you|it)\s+(?:both\s+)?drew\b(?!\s+(?:a|an|the|\d+|one|two|three|four|five|six|seven"
         r"|eight|nine|ten|all|cards?|from|up|back|more|another|some|new|our|my|your|their|his|her|its|no|any|every"
         r"|last|first|extra)\b)", "tie", "what if both sides add up to the same"),
+    # "whatever card he likes", "whichever one I want": any card (the wish is no word of the rules; "whatever it
+    # is" in a ruling's text keeps its word: queries only)
+    _rw(r"\b(?:whatever|whichever)\b((?:\s+(?!(?:i|he|she|you|they|we)\b)[a-z]+)?)"
+        r"(?:\s+(?:i|he|she|you|they|we)\s+(?:like|likes|want|wants|wish|wishes|fancy|fancies|choose|chooses"
+        r"|please|pleases)\b)?", r"any\1", "can the mastermind play whatever card he likes"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",

@@ -53,3 +53,15 @@ def test_ending_up_with_no_cards_is_running_out_of_them(question):
 
     index = RulesIndex.build([load_database("syndicate")])
     assert index.search(question, game="syndicate", limit=1)[0].entry.id == "faq_hand_runs_out"
+
+
+@pytest.mark.parametrize(("game", "question", "want"), [
+    ("graves", "our piles add up the same, who gets the evidence card", "resolve_tie"),  # "to" left out
+    ("syndicate", "can the mastermind play whatever card he likes", "follow_mastermind_free"),  # any card
+])
+def test_players_shorthand_reads_as_the_rules_words(game, question, want):
+    from casebook.rules.cards import load_database
+    from casebook.rules.search import RulesIndex
+
+    index = RulesIndex.build([load_database(game)])
+    assert index.search(question, game=game, limit=1)[0].entry.id == want

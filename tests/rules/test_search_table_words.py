@@ -65,6 +65,8 @@ def test_hasty_reads_its_table_words(question: str, want: str) -> None:
     ("graves", "what does the glass 2 do", "detective_magnifying_glass_2"),  # the suit, not Hasty's loupe
     ("graves", "how many locations go on the board", "setup_locations"),
     ("graves", "when does a card's power go off", "term_special_abilities"),  # a power is an ability
+    ("graves", "who goes first at each new place", "term_lead_player"),  # a place is a location, not placing
+    ("hasty", "which pile gets looked at", "review_largest"),  # a pile looked at is reviewed
 ])
 def test_every_game_reads_its_table_words(game: str, question: str, want: str) -> None:
     assert first(game, question) == want
