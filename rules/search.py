@@ -263,6 +263,7 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 QUERY_FILLERS = frozenset(["only", "now"])
 
 _FEW = r"(?:two|three|four|five|six|seven|eight|[2-8])"
+_ORDINALS = {"one": "first", "1": "first", "two": "second", "2": "second", "three": "third", "3": "third"}
 _OUT_VERB = r"(?:work|works|worked|working|figure|figures|figured|figuring)\s+out"
 
 
@@ -319,6 +320,10 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:whatever|whichever)\b((?:\s+(?!(?:i|he|she|you|they|we)\b)[a-z]+)?)"
         r"(?:\s+(?:i|he|she|you|they|we)\s+(?:like|likes|want|wants|wish|wishes|fancy|fancies|choose|chooses"
         r"|please|pleases)\b)?", r"any\1", "can the mastermind play whatever card he likes"),
+    # "round one", "turn 1", "location two": the first round, the first turn, the second location, as the rules
+    # count them ("turn one of my cards" turns a card; "the 5-turn one" is no turn of the game)
+    _rw(r"(?<![-\w])(round|turn|game|location|stage|plot|mini-game|minigame)\s+(one|1|two|2|three|3)\b(?!\s+of\b|-)",
+        lambda m: f"{_ORDINALS[m.group(2)]} {m.group(1)}", "can anyone be knocked out in round one"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",

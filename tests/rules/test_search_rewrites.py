@@ -65,3 +65,19 @@ def test_players_shorthand_reads_as_the_rules_words(game, question, want):
 
     index = RulesIndex.build([load_database(game)])
     assert index.search(question, game=game, limit=1)[0].entry.id == want
+
+
+def test_round_one_is_the_first_round_but_turning_one_of_my_cards_is_not():
+    assert rewrite(normalize("round 1 is done, do we reshuffle"), "query") == "first round is done, do we reshuffle"
+    assert rewrite(normalize("who leads at location two"), "query") == "who leads at second location"
+    for kept in ("can i turn one of my face down supports", "the 5-turn one with notebook trump"):
+        assert rewrite(normalize(kept), "query") == normalize(kept)
+
+
+def test_knocked_out_in_round_one_asks_about_the_safe_first_round():
+    from casebook.rules.cards import load_database
+    from casebook.rules.search import RulesIndex
+
+    index = RulesIndex.build([load_database("hasty")])
+    hit = index.search("can anyone be knocked out in round one", game="hasty", limit=1)[0]
+    assert hit.entry.id in ("turn_first_round", "faq_first_round")
