@@ -264,6 +264,9 @@ QUERY_FILLERS = frozenset(["only", "now"])
 
 _FEW = r"(?:two|three|four|five|six|seven|eight|[2-8])"
 _ORDINALS = {"one": "first", "1": "first", "two": "second", "2": "second", "three": "third", "3": "third"}
+_SHORTHAND = {"ppl": "people", "pts": "points", "hrs": "hours", "thru": "through", "outta": "out of",
+              "wanna": "want to", "gonna": "going to", "gotta": "must", "u": "you", "ur": "your", "b4": "before",
+              "w": "with", "n": "and", "1st": "first", "2nd": "second", "3rd": "third"}
 _OUT_VERB = r"(?:work|works|worked|working|figure|figures|figured|figuring)\s+out"
 
 
@@ -287,6 +290,10 @@ def _rw(phrase: str, replacement: str | Callable[[re.Match[str]], str], example:
 # words (queries only); the "all" rows then read every text, queries and rules alike, so that a phrase means
 # one thing wherever it is written. tests/rules/test_search_rewrites.py runs each row's example.
 REWRITES: tuple[Rewrite, ...] = (
+    # texting shorthand, spelled out first so that every row below reads the words: "can 4 ppl play", "how many
+    # pts", "w my lead", "me n 2 mates", "thru the pile", "ran outta cards", "a 2nd card"
+    _rw(r"\b(?:ppl|pts|hrs|thru|outta|wanna|gonna|gotta|u|ur|b4|w|n|1st|2nd|3rd)\b(?!['\u2019-])",
+        lambda m: _SHORTHAND[m.group(0)], "can 4 ppl play graves or nah"),
     # "my suspect" is the player's own, secret suspect (a word of its own, "mysuspect", that leans to
     # "secret" at a share: see ONE_WAY_SYNONYMS)
     _rw(r"\b(my|your|own)\s+(own\s+)?suspects?\b", r"\1 \2suspect mysuspect", "can i play a card on my suspect"),

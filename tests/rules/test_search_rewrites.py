@@ -81,3 +81,23 @@ def test_knocked_out_in_round_one_asks_about_the_safe_first_round():
     index = RulesIndex.build([load_database("hasty")])
     hit = index.search("can anyone be knocked out in round one", game="hasty", limit=1)[0]
     assert hit.entry.id in ("turn_first_round", "faq_first_round")
+
+
+def test_texting_shorthand_is_spelled_out_but_a_letter_joined_to_a_word_is_kept():
+    assert rewrite(normalize("can i slip a 2nd card face down w my lead"), "query") == \
+        "can i slip a second card face down with my lead"
+    assert rewrite(normalize("ran outta cards, how many pts n hrs"), "query") == "ran out of cards, how many points and hours"
+    assert rewrite(normalize("what does the u-turn do"), "query") == "what does the u-turn do"  # not "you-turn"
+
+
+@pytest.mark.parametrize(("game", "question", "want"), [
+    ("graves", "i won a clue card, how many pts is that", "case_evidence_points"),
+    ("clash", "me n 2 mates wanna play this, does it work w 3", "setup_players"),
+    ("syndicate", "can i flip thru the used pile to see whats gone", "faq_look_discards"),
+])
+def test_questions_in_texting_shorthand_find_their_rule(game, question, want):
+    from casebook.rules.cards import load_database
+    from casebook.rules.search import RulesIndex
+
+    index = RulesIndex.build([load_database(game)])
+    assert index.search(question, game=game, limit=1)[0].entry.id == want

@@ -67,6 +67,7 @@ def test_hasty_reads_its_table_words(question: str, want: str) -> None:
     ("graves", "when does a card's power go off", "term_special_abilities"),  # a power is an ability
     ("graves", "who goes first at each new place", "term_lead_player"),  # a place is a location, not placing
     ("hasty", "which pile gets looked at", "review_largest"),  # a pile looked at is reviewed
+    ("graves", "how many of the big place cards are we meant to lay out on the table", "setup_locations"),
 ])
 def test_every_game_reads_its_table_words(game: str, question: str, want: str) -> None:
     assert first(game, question) == want
