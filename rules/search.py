@@ -314,10 +314,10 @@ REWRITES: tuple[Rewrite, ...] = (
     # what is adjacent
     _rw(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b",
         "adjacent", "which districts touch downtown"),
-    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up (to) the same", "the same total";
+    # equal totals: "it ended in a draw" (a drawn card is not, nor "a draw step"), "both sides add up (to) the same", "the same total";
     # a drawn contest, "we drew on points", "they drew there" ("we drew 2 cards", "we both drew the last card",
     # "drew from the deck" keep the draw)
-    _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed|ing)?\s+up\s+(?:to\s+)?(?:the\s+)?same\b"
+    _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b(?!\s+(?:step|phase|pile|deck|action|cards?)\b)|\badd(?:s|ed|ing)?\s+up\s+(?:to\s+)?(?:the\s+)?same\b"
         r"|\bthe\s+same\s+(?:total|score|points)\b"
         r"|\b(?:we|they|both|you|it)\s+(?:both\s+)?drew\b(?!\s+(?:a|an|the|\d+|one|two|three|four|five|six|seven"
         r"|eight|nine|ten|all|cards?|from|up|back|more|another|some|new|our|my|your|their|his|her|its|no|any|every"
@@ -391,6 +391,8 @@ REWRITES: tuple[Rewrite, ...] = (
         r"play \1 \2", "can i put my card on any suspect"),
     # a player count: "can we play 2v2", "3 vs 1"
     _rw(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b", r"\1 against \2 players", "can we play 2v2"),
+    # "put out" is put, placed ("how many detectives do i get to put out"): not out of the game, nor out of cards
+    _rw(r"\b(put|puts|putting)\s+out\b", r"\1", "how many detectives do i get to put out"),
     # discard it
     _rw(r"\bget(?:s|ting)?\s+rid\s+of\b", "discard", "can i get rid of a card"),
     # who goes first, not the first round's rules: "who takes the first turn", "who plays first", "who starts"
