@@ -331,6 +331,9 @@ REWRITES: tuple[Rewrite, ...] = (
     # count them ("turn one of my cards" turns a card; "the 5-turn one" is no turn of the game)
     _rw(r"(?<![-\w])(round|turn|game|location|stage|plot|mini-game|minigame)\s+(one|1|two|2|three|3)\b(?!\s+of\b|-)",
         lambda m: f"{_ORDINALS[m.group(2)]} {m.group(1)}", "can anyone be knocked out in round one"),
+    # "loads of cards", "a ton of cards", "a bunch of cards": too many cards (a hand limit, most often asked of)
+    _rw(r"\b(?:a\s+(?:lot|load|ton|heap|bunch|stack)|loads|lots|tons|heaps|stacks)\s+of\b", "too many",
+        "ive got loads of cards in my hand, do i need to get rid of some"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
@@ -394,7 +397,10 @@ REWRITES: tuple[Rewrite, ...] = (
     # "put out" is put, placed ("how many detectives do i get to put out"): not out of the game, nor out of cards
     _rw(r"\b(put|puts|putting)\s+out\b", r"\1", "how many detectives do i get to put out"),
     # discard it
-    _rw(r"\bget(?:s|ting)?\s+rid\s+of\b", "discard", "can i get rid of a card"),
+    # ... as is throwing it away: "throw some away", "threw my card away" (Hasty's own "throw away" reads first)
+    _rw(r"\bget(?:s|ting)?\s+rid\s+of\b|\b(?:throw|throws|threw|thrown|throwing|chuck|chucks|toss|tosses)"
+        r"((?:\s+(?:some|them|it|one|two|cards?|(?:my|a|the|your|his|her|their)\s+(?:\w+\s+)?cards?))?)\s+away\b",
+        lambda m: f"discard{m.group(1) or ''}", "can i get rid of a card"),
     # who goes first, not the first round's rules: "who takes the first turn", "who plays first", "who starts"
     _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
         "who takes the first turn"),

@@ -101,3 +101,17 @@ def test_questions_in_texting_shorthand_find_their_rule(game, question, want):
 
     index = RulesIndex.build([load_database(game)])
     assert index.search(question, game=game, limit=1)[0].entry.id == want
+
+
+def test_throwing_cards_away_is_discarding_them():
+    assert rewrite(normalize("is she supposed to throw some away"), "query") == "is she supposed to discard some"
+    assert rewrite(normalize("i threw my last card away"), "query") == "i discard my last card"
+
+
+def test_loads_of_cards_in_hand_asks_for_the_hand_limit():
+    from casebook.rules.cards import load_database
+    from casebook.rules.search import RulesIndex
+
+    index = RulesIndex.build([load_database("graves")])
+    question = "i've got loads of cards in my hand now, like 11, do i need to get rid of some of them?"
+    assert index.search(question, game="graves", limit=1)[0].entry.id == "faq_hand_limit"
