@@ -327,13 +327,18 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:whatever|whichever)\b((?:\s+(?!(?:i|he|she|you|they|we)\b)[a-z]+)?)"
         r"(?:\s+(?:i|he|she|you|they|we)\s+(?:like|likes|want|wants|wish|wishes|fancy|fancies|choose|chooses"
         r"|please|pleases)\b)?", r"any\1", "can the mastermind play whatever card he likes"),
-    # "round one", "turn 1", "location two": the first round, the first turn, the second location, as the rules
+    # "round one", "turn 1", "case 2": the first round, the first turn, the second case, as the rules
     # count them ("turn one of my cards" turns a card; "the 5-turn one" is no turn of the game)
-    _rw(r"(?<![-\w])(round|turn|game|location|stage|plot|mini-game|minigame)\s+(one|1|two|2|three|3)\b(?!\s+of\b|-)",
+    _rw(r"(?<![-\w])(round|turn|game|location|stage|plot|case|mini-game|minigame)\s+(one|1|two|2|three|3)\b(?!\s+of\b|-)",
         lambda m: f"{_ORDINALS[m.group(2)]} {m.group(1)}", "can anyone be knocked out in round one"),
     # "loads of cards", "a ton of cards", "a bunch of cards": too many cards (a hand limit, most often asked of)
     _rw(r"\b(?:a\s+(?:lot|load|ton|heap|bunch|stack)|loads|lots|tons|heaps|stacks)\s+of\b", "too many",
         "ive got loads of cards in my hand, do i need to get rid of some"),
+    # "at the very start", "at the begining": the setup, before the first turn ("at the start of a round" and "at
+    # the start of my turn" keep their start); an opening hand is the starting hand
+    _rw(r"\b(?:at|from)\s+the\s+(?:very\s+)?(?:start|beginning|begining|outset)\b(?!\s+of\b)"
+        r"|\bbefore\s+we\s+(?:start|begin)\b", "at setup", "how many cards do we pick up at the very start"),
+    _rw(r"\bopening\s+(hands?)\b", r"starting \1", "whats the opening hand size for each seat"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
@@ -404,7 +409,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # who goes first, not the first round's rules: "who takes the first turn", "who plays first", "who starts"
     _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
         "who takes the first turn"),
-    _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b", "who goes first", "who starts"),
+    _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b|\bwho(?:s|\s+is)\s+up\s+first\b", "who goes first",
+        "who starts"),
     # "who gets to be the mastermind first" asks who is the first mastermind (not what the mastermind does first)
     _rw(r"\bwho\s+(?:gets\s+to\s+be|is|will\s+be|becomes?)\s+(?:the\s+)?([a-z]+)\s+first\b", r"who is the first \1",
         "who gets to be the mastermind first"),
@@ -560,6 +566,9 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     # shifted or slid is moved
     (0.7, ("flip", "flips", "flipped", "flipping"), ("reveal", "turn")),
     (0.8, ("shift", "shifts", "shifted", "shifting", "slide", "slides", "slid", "sliding"), ("move",)),
+    # a solve blown, botched or flubbed went wrong ("blew my solve attempt, whats the penalty")
+    (0.7, ("blew", "blow", "blown", "botch", "botched", "flub", "flubbed", "fluff", "fluffed", "muff", "muffed"),
+     ("wrong", "fail")),
     (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),
     # a magnifier is the magnifying glass (Hasty's loupe token, a Graves suit)
     (0.8, ("magnifier", "magnifiers"), ("loupe", "magnify")),  # "do my cards get binned"  # "two investigators in one district": a second one there
