@@ -215,6 +215,12 @@ KIND_ASKED_RULE_WEIGHT = 0.3
 # hold, without the rest of the name, weigh its score by PARTIAL_NAME_WEIGHT. A rare word of a name
 # ("lestrade" for Inspector Lestrade) still names the card.
 PARTIAL_NAME_WEIGHT = 0.5
+# A card a question names (by its whole name or a word of its name no other holds; not a deck card with a
+# rank, named as a lead as often as a topic), not only as what happened
+# before the question, counts as holding at least this share of the question's words: what is asked of it
+# ("whats different this round", "which suits is it in") is words its own text need not hold. Not where two
+# things are named (the question asks how they meet: MEETING_WEIGHT).
+NAMED_COVER = 0.6
 LOOSE_DF = 5
 # ... while a word of a name that few entries hold names the card: the question is about it
 RARE_NAME_DF = 3
@@ -349,9 +355,11 @@ REWRITES: tuple[Rewrite, ...] = (
     # even totals are equal ones: "the totals are even", "we came out even" (not "even if", "even though")
     _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?even\b"
         r"(?!\s+(?:if|though|tho|when|after|before|with|so|more|less)\b)", "equal", "what if the totals are even"),
-    # how many may play: "can four of us play", "can six people play", "max players?", "minimum number of players",
+    # how many may play: "can four of us play", "can six people play", "can 7 of us squeeze into one game", "max
+    # players?", "minimum number of players",
     # whether the game suits a number: "does pi work with 4", "is it good for three players"
-    _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"
+    _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)"
+        r"(?:\s+(?:play|fit|squeeze|join|sit)(?:\s+(?:in|into|at))?(?:\s+(?:one|a|the|this)\s+(?:game|table))?)?\b"
         r"|\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b"
         rf"|\b(?:work|works|playable|good|fun|ok|okay|fine)\s+(?:with|for)\s+{_FEW}"
         r"(?:\s+(?:players|people|of\s+us))?(?!\s*[a-z])",
@@ -1156,6 +1164,7 @@ class _GameIndex:
     rulings_on: dict[int, list[int]] = field(default_factory=dict)  # a card -> the FAQ rulings that name it
     denying: frozenset[int] = frozenset()  # the rules and rulings whose title denies (see NEGATED_TITLE_WEIGHT)
     table_words: TableWords | None = None  # this game's table words (game.yaml `table_words:`), read first
+    ranked: frozenset[int] = frozenset()  # the deck cards (with a rank): named as a lead as often as a topic
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -1213,6 +1222,7 @@ class _GameIndex:
         for i, doc in enumerate(docs):
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
+        index.ranked = frozenset(i for i, doc in enumerate(docs) if doc.rank)
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.denying = frozenset(i for i, doc in enumerate(docs) if doc.entry.kind in ("rule", "faq")
                                   and NEGATIONS.intersection(_words(doc.entry.title)))
@@ -1306,8 +1316,8 @@ class _GameIndex:
         card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw)) \
             or bool(self.by_rank_alone(raw))
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw) | \
-            self.by_suit_and_rank(raw)
+        by_name = self.named_in(raw) | self.by_a_rare_name_word(raw)
+        named = by_name | self.by_rank_and_suit(raw) | self.by_suit_and_rank(raw)
         # a question naming two cards or more ("they led the ace of wyrms and I've got the Calamity, what
         # happens") asks how they meet: a rule or ruling, not either card
         told = mentioned = named | self.by_a_one_word_name(raw)
@@ -1343,6 +1353,12 @@ class _GameIndex:
                 return 1.0  # the question was written for it (ASK_SAME)
             return (kind_weight if d in mentioned else shared_weight).get(self.docs[d].kind, 1.0)
 
+        if not meeting and len({self.docs[d].name for d in named}) < 2:
+            # a card the question names as its topic holds the question's words that ask what it does
+            # ("embankment came up, whats different this round"), whatever words its text uses (NAMED_COVER)
+            matched = dict(matched)
+            for d in (by_name - told - self.ranked).intersection(matched):
+                matched[d] = max(matched[d], NAMED_COVER * n)
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}
         # not "which cards can't be played": those cards; nor over an entry whose ask is the question (ASK_SAME:
