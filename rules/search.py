@@ -345,6 +345,12 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:at|from)\s+the\s+(?:very\s+)?(?:start|beginning|begining|outset)\b(?!\s+of\b)"
         r"|\bbefore\s+we\s+(?:start|begin)\b", "at setup", "how many cards do we pick up at the very start"),
     _rw(r"\bopening\s+(hands?)\b", r"starting \1", "whats the opening hand size for each seat"),
+    # "setting everything up", "set it all up": the setup, as "set up" is (an object between, queries only)
+    _rw(r"\b(?:set|sets|setting)\s+(?:everything|it\s+all|things|all|the\s+game|the\s+table|the\s+board)\s+up\b",
+        "setup", "where does the magnifying glass token go when we're setting everything up"),
+    # the score a game is "played to" is the score that wins it ("what score are we playing to", "play to 12")
+    _rw(r"\b(?:play|plays|playing|played)\s+(?:up\s+)?to(?=\s*(?:$|[?.!,;]|\d+\b))", "win at",
+        "what score are we playing to"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
@@ -574,6 +580,11 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     # shifted or slid is moved
     (0.7, ("flip", "flips", "flipped", "flipping"), ("reveal", "turn")),
     (0.8, ("shift", "shifts", "shifted", "shifting", "slide", "slides", "slid", "sliding"), ("move",)),
+    # players who coordinate or collude talk it over ("can me and the other enforcer coordinate out loud")
+    (0.7, ("coordinate", "coordinating", "collude", "colluding", "confer", "conferring", "conspire"),
+     ("talk", "discuss")),
+    # a play done over, or forgotten, is a mistake to fix ("my son forgot he had a matching card ... redo?")
+    (0.6, ("redo", "undo", "rewind", "forgot", "forget", "forgotten", "oops", "accidentally"), ("mistake", "fix")),
     # a solve blown, botched or flubbed went wrong ("blew my solve attempt, whats the penalty")
     (0.7, ("blew", "blow", "blown", "botch", "botched", "flub", "flubbed", "fluff", "fluffed", "muff", "muffed"),
      ("wrong", "fail")),

@@ -79,6 +79,10 @@ def _index(game: str) -> RulesIndex:
      "kids ended up with different amounts and im worried we did it wrong", ["setup_deal"]),  # the setup
     ("pi", "blew my solve attempt, whats the penalty", ["solve_wrong"]),  # blown: wrong
     ("hasty", "whos up first, is there a rule for that", ["setup_hands"]),  # who goes first
+    ("hasty", "where does the magnifying glass token go when we're setting everything up?", ["setup_loupe"]),
+    ("syndicate", "what score are we playing to", ["end_twelve", "faq_past_twelve"]),  # the score that wins
+    ("syndicate", "can me and the other enforcer coordinate out loud", ["faq_table_talk"]),  # coordinating: talk
+    ("syndicate", "my buddy didnt follow when he could have and we already counted it up, redo?", ["faq_misplay"]),
 ])
 def test_players_words_find_the_rule_they_ask_about(game: str, question: str, want: list[str]) -> None:
     assert _index(game).search(question, game=game, limit=1)[0].entry.id in want
@@ -101,6 +105,11 @@ def test_texting_shorthand_is_spelled_out_but_a_letter_joined_to_a_word_is_kept(
 def test_throwing_cards_away_is_discarding_them():
     assert rewrite(normalize("is she supposed to throw some away"), "query") == "is she supposed to discard some"
     assert rewrite(normalize("i threw my last card away"), "query") == "i discard my last card"
+
+
+def test_playing_to_a_score_is_winning_at_it_but_playing_to_a_place_is_not():
+    assert rewrite(normalize("do we play to 12"), "query") == "do we win at 12"
+    assert rewrite(normalize("can i play to the loupe"), "query") == "can i play to the loupe"
 
 
 def test_the_start_of_a_round_is_no_setup():
