@@ -345,9 +345,9 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:at|from)\s+the\s+(?:very\s+)?(?:start|beginning|begining|outset)\b(?!\s+of\b)"
         r"|\bbefore\s+we\s+(?:start|begin)\b", "at setup", "how many cards do we pick up at the very start"),
     _rw(r"\bopening\s+(hands?)\b", r"starting \1", "whats the opening hand size for each seat"),
-    # "setting everything up", "set it all up": the setup, as "set up" is (an object between, queries only)
-    _rw(r"\b(?:set|sets|setting)\s+(?:everything|it\s+all|things|all|the\s+game|the\s+table|the\s+board)\s+up\b",
-        "setup", "where does the magnifying glass token go when we're setting everything up"),
+    # "setting everything up", "set it all up", "who sets out the board": the setup, as "set up" is (queries only)
+    _rw(r"\b(?:set|sets|setting)\s+(?:everything|it\s+all|things|all|the\s+game|the\s+table|the\s+board)\s+up\b"
+        r"|\b(?:set|sets|setting)\s+out\b", "setup", "where does the magnifying glass token go when we're setting everything up"),
     # the score a game is "played to" is the score that wins it ("what score are we playing to", "play to 12")
     _rw(r"\b(?:play|plays|playing|played)\s+(?:up\s+)?to(?=\s*(?:$|[?.!,;]|\d+\b))", "win at",
         "what score are we playing to"),

@@ -81,6 +81,8 @@ def _index(game: str) -> RulesIndex:
     ("hasty", "whos up first, is there a rule for that", ["setup_hands"]),  # who goes first
     ("hasty", "where does the magnifying glass token go when we're setting everything up?", ["setup_loupe"]),
     ("syndicate", "what score are we playing to", ["end_twelve", "faq_past_twelve"]),  # the score that wins
+    ("clash", "im playing holmes, am i the one who sets out the board and shuffles everything or does my son do it?",
+     ["setup_table", "faq_choose_sides"]),  # setting out is the setup
     ("syndicate", "can me and the other enforcer coordinate out loud", ["faq_table_talk"]),  # coordinating: talk
     ("syndicate", "my buddy didnt follow when he could have and we already counted it up, redo?", ["faq_misplay"]),
 ])
