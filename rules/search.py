@@ -1296,7 +1296,8 @@ class _GameIndex:
             else:
                 # the typo allowance follows the length the player typed, before stemming; only the nearest
                 # words count ("plyers" is "player", one edit away, not "paper" or "poker", two away)
-                near = self.typos(token, 2 if surface_len >= 6 else 1)
+                # ... and never a function word ("per turn" is no mistyped "her")
+                near = {t: d for t, d in self.typos(token, 2 if surface_len >= 6 else 1).items() if t not in STOPWORDS}
                 nearest = min(near.values(), default=0)
                 for term, dist in sorted((t, d) for t, d in near.items() if d == nearest):
                     bases.append((term, TYPO_WEIGHT[dist, sorted(term) == sorted(token)], self.idf[term]))

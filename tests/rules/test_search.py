@@ -1249,3 +1249,12 @@ def test_a_card_the_question_is_about_holds_what_is_asked_of_it(game, question, 
 
     hit = RulesIndex.build([load_database(game)]).search(question, game=game, limit=1)[0]
     assert hit.entry.id in (want, f"location_{want}")
+
+
+def test_an_unknown_word_is_never_read_as_a_mistyped_function_word():
+    """ "per turn": "per" is one edit from "her", a function word that says nothing of what is asked."""
+    from casebook.rules.cards import load_database
+
+    game = RulesIndex.build([load_database("clash")])._games["clash"]
+    assert "her" in game.postings and "per" not in game.postings
+    assert all(base.term != "her" for base in game.plan("per", 3, set()))
