@@ -351,6 +351,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # the score a game is "played to" is the score that wins it ("what score are we playing to", "play to 12")
     _rw(r"\b(?:play|plays|playing|played)\s+(?:up\s+)?to(?=\s*(?:$|[?.!,;]|\d+\b))", "win at",
         "what score are we playing to"),
+    # "are we supposed to", "meant to": an obligation, as "have to" (must, below) is; not a suspect supposed
+    _rw(r"\bsupposed\s+to\b", "have to", "how many cards are we supposed to pick up at the very start"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
@@ -390,8 +392,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # "in the same game", "in one game": played together (not equal totals, which "same" leans to)
     _rw(r"\b(?:in|during|for)\s+(?:the\s+)?(?:same|one)\s+(?:game|match)\b", "together",
         "can we do the traitor and the suspect powers in the same game"),
-    # "the new guy", "a newbie": a new player, not a new card
-    _rw(r"\b(?:the|a|our)\s+new\s+(?:guy|girl|kid|person|bloke|one)\b|\bnewbies?\b|\bnoobs?\b", "new player",
+    # "the new guy", "a newbie": a new player, not a new card ("is he allowed a new one" asks for a new hand)
+    _rw(r"\b(?:the|a|our)\s+new\s+(?:guy|girl|kid|person|bloke)\b|\bnewbies?\b|\bnoobs?\b", "new player",
         "who should play holmes, the new guy or the one who knows the game"),
     # a deck "run dry" (or "gone dry") has run out
     _rw(r"\b(?:run|runs|ran|running|gone|went|goes|is|its|has)\s+dry\b", "out", "the deck's run dry, what now"),

@@ -81,6 +81,8 @@ def _index(game: str) -> RulesIndex:
     ("hasty", "whos up first, is there a rule for that", ["setup_hands"]),  # who goes first
     ("hasty", "where does the magnifying glass token go when we're setting everything up?", ["setup_loupe"]),
     ("syndicate", "what score are we playing to", ["end_twelve", "faq_past_twelve"]),  # the score that wins
+    ("graves", "how many cards are we supposed to pick up at the very start? my son really hated his first hand, is "
+     "he allowed a new one?", ["setup_hands"]),  # supposed to: must; a new one is a new hand, not a new player
     ("clash", "im playing holmes, am i the one who sets out the board and shuffles everything or does my son do it?",
      ["setup_table", "faq_choose_sides"]),  # setting out is the setup
     ("syndicate", "can me and the other enforcer coordinate out loud", ["faq_table_talk"]),  # coordinating: talk
@@ -105,13 +107,18 @@ def test_texting_shorthand_is_spelled_out_but_a_letter_joined_to_a_word_is_kept(
 
 
 def test_throwing_cards_away_is_discarding_them():
-    assert rewrite(normalize("is she supposed to throw some away"), "query") == "is she supposed to discard some"
+    assert rewrite(normalize("should she throw some away"), "query") == "should she discard some"
     assert rewrite(normalize("i threw my last card away"), "query") == "i discard my last card"
 
 
 def test_playing_to_a_score_is_winning_at_it_but_playing_to_a_place_is_not():
     assert rewrite(normalize("do we play to 12"), "query") == "do we win at 12"
     assert rewrite(normalize("can i play to the loupe"), "query") == "can i play to the loupe"
+
+
+def test_a_new_one_is_no_new_player():
+    assert "player" not in rewrite(normalize("my son hated his first hand, is he allowed a new one?"), "query")
+    assert rewrite(normalize("the new guy"), "query") == "new player"
 
 
 def test_the_start_of_a_round_is_no_setup():
