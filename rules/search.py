@@ -347,14 +347,12 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"\b(?:at|from)\s+the\s+(?:very\s+)?(?:start|beginning|begining|outset)\b(?!\s+of\b)"
         r"|\bbefore\s+we\s+(?:start|begin)\b", "at setup", "how many cards do we pick up at the very start"),
     _rw(r"\bopening\s+(hands?)\b", r"starting \1", "whats the opening hand size for each seat"),
-    # "setting everything up", "set it all up", "who sets out the board": the setup, as "set up" is (queries only)
-    _rw(r"\b(?:set|sets|setting)\s+(?:everything|it\s+all|things|all|the\s+game|the\s+table|the\s+board)\s+up\b"
-        r"|\b(?:set|sets|setting)\s+out\b", "setup", "where does the magnifying glass token go when we're setting everything up"),
+    # "who sets out the board": the setup, as "set up" is (queries only; "setting everything up" is read before,
+    # in query_focus.READINGS)
+    _rw(r"\b(?:set|sets|setting)\s+out\b", "setup", "am i the one who sets out the board"),
     # the score a game is "played to" is the score that wins it ("what score are we playing to", "play to 12")
     _rw(r"\b(?:play|plays|playing|played)\s+(?:up\s+)?to(?=\s*(?:$|[?.!,;]|\d+\b))", "win at",
         "what score are we playing to"),
-    # "are we supposed to", "meant to": an obligation, as "have to" (must, below) is; not a suspect supposed
-    _rw(r"\bsupposed\s+to\b", "have to", "how many cards are we supposed to pick up at the very start"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
