@@ -936,6 +936,9 @@ def _targets(spec: dict[str, Any]) -> list[str]:
     return [str(t) for t in to] if isinstance(to, list) else [str(to)]
 
 
+_MAY_REFER = ("ref", "list", "map")  # the field types _iter_refs looks into
+
+
 def _iter_refs(value: Any, spec: dict[str, Any], place: Place) -> Iterator[tuple[str, list[str], Place]]:
     ftype = spec.get("type")
     if ftype == "ref" and isinstance(value, str):
@@ -965,9 +968,13 @@ def _cross_check(db: GameDatabase, problems: Problems) -> None:
             problems.add(component.place,
                          f"component '{component.id}' prints {component.printed} cards but the count is {component.count}",
                          f"{component.count} cards (counting copies), or correct 'count'")
+        # the fields that may hold a reference (_iter_refs finds none in any other): a deck of plain fields asks no
+        # card for a place
+        may_refer = [(name, spec) for name, spec in component.fields.items()
+                     if isinstance(spec, dict) and spec.get("type") in _MAY_REFER]
         for card in component.cards:
-            for name, spec in component.fields.items():
-                if not isinstance(spec, dict) or name not in card.data:
+            for name, spec in may_refer:
+                if name not in card.data:
                     continue
                 for ref, targets, place in _iter_refs(card.data[name], spec, card.field_place(name)):
                     comps = [db.components.get(t) or db.records.get(t) for t in targets]
