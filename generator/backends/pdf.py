@@ -675,9 +675,45 @@ class PdfDocument:
             c.showPage()
         doc = c._doc
         doc.__class__ = _StreamingDocument
-        with open(c._filename, "wb") as out, _our_encoding():
+        with open(c._filename, "wb") as out, _our_encoding(), _kept_compression(self.store):
             doc.out = out
             doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
+
+
+KEPT_STREAM_BYTES = 4096  # a stream compressed as the file is written is kept in the store from this size
+
+
+@contextlib.contextmanager
+def _kept_compression(store: SceneStore | None) -> Iterator[None]:
+    """While a document is written: what ReportLab compresses then (the fonts' subsets, ~90 KB for the anchor deck's
+    three: a few ms of zlib) taken from the store by the digest of the bytes compressed, or compressed and kept
+    there, as a page's content is (_compress_now): a rebuild using the same characters compresses none of it.
+    ReportLab's own filter (the object every stream names) is put back as it was found after, even on an error."""
+    if store is None or store.folder is None:  # nothing is kept for a next build
+        yield
+        return
+    flate = pdfdoc.PDFZCompress
+    encode, found_before = flate.encode, flate.__dict__.get("encode")
+
+    def kept(text: str | bytes) -> bytes:
+        data = text.encode("utf8") if isinstance(text, str) else text  # as PDFStreamFilterZCompress.encode takes it
+        if len(data) < KEPT_STREAM_BYTES:
+            return cast(bytes, encode(data))
+        key = f"zstream:{hashlib.sha1(data).hexdigest()}"
+        found = store.blob(key)
+        if found is None:
+            found = cast(bytes, encode(data))
+            store.put_blob(key, found)
+        return found
+
+    flate.encode = kept  # the instance's, over its class's method
+    try:
+        yield
+    finally:
+        if found_before is None:
+            del flate.encode
+        else:
+            flate.encode = found_before
 
 
 class _Flated:

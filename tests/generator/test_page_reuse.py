@@ -252,3 +252,29 @@ def test_a_page_that_adds_characters_to_a_font_is_kept_and_gives_them_their_code
         doc.save()
         store.close()
         assert (tmp_path / "b.pdf").read_bytes() == first
+
+
+def test_a_rebuild_takes_the_fonts_compressed_subsets_from_the_store(tmp_path, monkeypatch):
+    """What ReportLab compresses as the file is written (each font's subset) is kept by the digest of its bytes: a
+    rebuild with the same characters finds every one in the store (compresses none), and writes the same bytes;
+    ReportLab's filter is its own again after."""
+    monkeypatch.setenv("CASEBOOK_CACHE_DIR", str(tmp_path / "user-cache"))
+    cards, layouts = make_deck(tmp_path / "deck", 18)
+    out = tmp_path / "out"
+    found: list[bool] = []  # for each stream compressed as the file is written: found in the store?
+    blob = SceneStore.blob
+
+    def seen(self: SceneStore, key: str) -> bytes | None:
+        data = blob(self, key)
+        if key.startswith("zstream:"):
+            found.append(data is not None)
+        return data
+
+    monkeypatch.setattr(SceneStore, "blob", seen)
+    first = build(cards, layouts, out)
+    assert len(found) >= 3 and not any(found)  # the three fonts' subsets at least, compressed
+    found.clear()
+    assert build(cards, layouts, out) == first
+    assert len(found) >= 3 and all(found)
+    assert build(cards, layouts, tmp_path / "cold") == first
+    assert "encode" not in vars(pdf.pdfdoc.PDFZCompress)
