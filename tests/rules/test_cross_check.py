@@ -36,3 +36,41 @@ def test_a_reference_that_does_not_resolve_is_found_at_its_place(tmp_path: Path)
     line = text.splitlines().index("  - {id: case_velvet_vance, element: velvet_vance}") + 1
     found = [(p.place.path, p.place.line, p.message) for p in problems.errors]
     assert (str(cases), line, "unknown card id 'velvet_vanse' in 'element' (no such card in suspects)") in found, found
+
+
+def test_checking_plain_fields_finds_no_place_and_a_wrong_value_is_said_at_its_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card's fields are checked against their specs (rules/cards.py _check_value) with the place of each value
+    found only if a problem is said: a sound deck of plain fields asks none (a 500-card deck: 1,500 places)."""
+    from casebook.rules import cards
+    from casebook.rules.yamlsource import Node, PackedNode
+
+    asked: list[str] = []  # the places asked for while a card's fields are checked
+    checking: list[bool] = []
+    for cls in (Node, PackedNode):
+        def value_place(self: Node, key: str, real=cls.value_place) -> object:
+            if checking:
+                asked.append(key)
+            return real(self, key)
+
+        monkeypatch.setattr(cls, "value_place", value_place)
+
+    def check_fields(*args: object, real=cards._check_fields) -> None:
+        checking.append(True)
+        try:
+            real(*args)
+        finally:
+            checking.pop()
+
+    monkeypatch.setattr(cards, "_check_fields", check_fields)
+    shutil.copytree(ROOT / "tests" / "data" / "tinygame" / "cards", tmp_path / "cards")
+    problems = Problems()
+    assert read_database("moth", tmp_path / "cards", problems) is not None and not problems
+    assert not asked, asked
+    deck = tmp_path / "cards" / "moth" / "deck.yaml"
+    text = deck.read_text(encoding="utf-8")
+    lines = [n for n, line in enumerate(text.splitlines(), 1) if "suit: wing" in line]
+    deck.write_text(text.replace("suit: wing", "suit: wig", 1), encoding="utf-8")
+    problems = Problems()
+    read_database("moth", tmp_path / "cards", problems)
+    assert [(p.place.line, "unknown suit 'wig'" in p.message) for p in problems.errors] == [(lines[0], True)]
