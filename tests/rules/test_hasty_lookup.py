@@ -114,6 +114,14 @@ def hasty_index() -> RulesIndex:
     ("can i play a card on a suspect that nobody has", "turn_play"),
     ("what if i have more than 4 cards", "turn_draw"),
     ("what if someone plays a card in the wrong spot", "cards_restrictions"),
+    # round six: the fewest suspects, player elimination in gamer's words, owning up when your suspect dies, the
+    # pile after a review, secret suspects per player, who carries out a revealed card
+    ("whats the minimum number of suspects", "setup_row"),
+    ("is there player elimination", "review_elimination"),
+    ("do i have to reveal my suspect when it dies", "review_elimination"),
+    ("what happens to the cards in the pile after a review", "review_end"),
+    ("how many suspect cards does each player get", "setup_secrets"),
+    ("who does what the card says in a review", "review_choice"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
@@ -150,3 +158,18 @@ def test_the_restriction_rule_names_every_restricted_card():
     missing = [(card.data["name"], card.data["restriction"]) for card in db.components["actions"].cards
                if card.data["restriction"] != "none" and card.data["name"] not in listed.get(card.data["restriction"], "")]
     assert not missing, f"cards_restrictions does not list: {missing}"
+
+
+def test_every_card_and_suspect_answers_whether_it_is_any_good(hasty_index):
+    # "is X any good": a player asking about a named card wants the card first, not the general playing tip
+    from casebook.rules.cards import load_database
+
+    db = load_database("hasty")
+    wrong = []
+    for card in [*db.components["actions"].cards, *db.components["suspects"].cards]:
+        name = card.data["name"]
+        for question in (f"is {name} any good", f"is {name} good"):
+            first = hasty_index.search(question, game="hasty")[0]
+            if card.id not in {first.entry.id, *(e.id for e in first.also)}:
+                wrong.append((question, first.entry.id))
+    assert not wrong

@@ -81,6 +81,13 @@ TABLE_QUESTIONS = [
     ("what if i run out of discs", {"faq_out_of_cubes"}),
     ("can i refuse to answer", {"faq_no_bluffing"}),
     ("which district has the most neighbours", {"downtown", "waterfront", "faq_where_to_investigate"}),
+    # round six: nobody is knocked out (a solver only sits out the mini-game), the tie-break in gamer's words, a
+    # diagonal is no border, a turn has no timer (a ruling), a wrong guess does not end your mini-game
+    ("is there player elimination in this", {"turn_order"}),
+    ("whats the tiebreak after investigators", {"tie_breaks"}),
+    ("does a diagonal district count for a cube", {"components_city"}),
+    ("is there a time limit on my turn", {"faq_turn_time"}),
+    ("does guessing wrong end my mini game", {"solve_wrong"}),
 ]
 
 
@@ -103,5 +110,5 @@ def test_the_rulings_say_they_are_rulings() -> None:
     rules = {r.id for r in db.rules}
     for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district", "faq_blank_tile_in_case",
                    "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays",
-                   "faq_table_talk"):
+                   "faq_table_talk", "faq_turn_time"):
         assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)
