@@ -122,6 +122,13 @@ def hasty_index() -> RulesIndex:
     ("what happens to the cards in the pile after a review", "review_end"),
     ("how many suspect cards does each player get", "setup_secrets"),
     ("who does what the card says in a review", "review_choice"),
+    # how a suspect is killed (an overview), what you played stays unsaid (a ruling), drawing back, the loupe after
+    # a murder, kill and murder cards are one kind
+    ("how do murders work in this game", "murder_overview"),
+    ("do i have to tell people what card i played", "faq_face_down_secret"),
+    ("when do i draw my cards back", "turn_draw"),
+    ("does the loupe stay on a suspect that got killed", "faq_loupe_after_murder"),
+    ("what is a kill card vs a murder card", "cards_kinds"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

@@ -88,6 +88,16 @@ TABLE_QUESTIONS = [
     ("does a diagonal district count for a cube", {"components_city"}),
     ("is there a time limit on my turn", {"faq_turn_time"}),
     ("does guessing wrong end my mini game", {"solve_wrong"}),
+    # no hand of cards nor draw step (a ruling in gamers' words); never show your case cards; a card another player
+    # kept; evidence costs no investigator; a "no" to a solution; a holder who forgets a
+    # cube; case cards go back between mini-games
+    ("is there a hand limit in p.i.", {"faq_no_hand"}),
+    ("can I show my case cards to my partner", {"faq_table_talk"}),
+    ("can i take an evidence card that someone already kept", {"evidence_keep_or_discard"}),
+    ("does taking an evidence card cost me an investigator", {"evidence_take"}),
+    ("i guessed and my kid says no, do i lose anything", {"solve_wrong"}),
+    ("what if i place an investigator and the holder forgets a cube", {"misleading"}),
+    ("do we keep our case cards for the next mini game", {"mini_game_end"}),
 ]
 
 
@@ -110,5 +120,5 @@ def test_the_rulings_say_they_are_rulings() -> None:
     rules = {r.id for r in db.rules}
     for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district", "faq_blank_tile_in_case",
                    "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays",
-                   "faq_table_talk", "faq_turn_time"):
+                   "faq_table_talk", "faq_turn_time", "faq_no_hand"):
         assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)
