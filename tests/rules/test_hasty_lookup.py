@@ -129,6 +129,12 @@ def hasty_index() -> RulesIndex:
     ("when do i draw my cards back", "turn_draw"),
     ("does the loupe stay on a suspect that got killed", "faq_loupe_after_murder"),
     ("what is a kill card vs a murder card", "cards_kinds"),
+    # gamer's and parent's words: social deduction, the Traitor as a player, a round's structure, an eliminated
+    # child who only watches
+    ("is this social deduction", "goal"),
+    ("does the traitor count as a player", "variant_traitor"),
+    ("how does the round structure work", "turn_round"),
+    ("my son's suspect got killed early and he's upset, does he just sit and watch from now on?", "review_elimination"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

@@ -98,6 +98,9 @@ TABLE_QUESTIONS = [
     ("i guessed and my kid says no, do i lose anything", {"solve_wrong"}),
     ("what if i place an investigator and the holder forgets a cube", {"misleading"}),
     ("do we keep our case cards for the next mini game", {"mini_game_end"}),
+    # gamer's words: investigators against evidence (the tip), a mini-game has no set number of turns
+    ("investigators vs evidence cards, which is better", {"faq_where_to_investigate"}),
+    ("how many total turns is a mini game", {"mini_game_end"}),
 ]
 
 
