@@ -135,6 +135,7 @@ def hasty_index() -> RulesIndex:
     ("does the traitor count as a player", "variant_traitor"),
     ("how does the round structure work", "turn_round"),
     ("my son's suspect got killed early and he's upset, does he just sit and watch from now on?", "review_elimination"),
+    ("does the traitor draw cards", "variant_traitor"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

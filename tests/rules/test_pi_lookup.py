@@ -125,3 +125,14 @@ def test_the_rulings_say_they_are_rulings() -> None:
                    "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays",
                    "faq_table_talk", "faq_turn_time", "faq_no_hand"):
         assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)
+
+
+def test_every_crime_answers_what_its_tile_means(index: RulesIndex) -> None:
+    # "what does the X tile mean": the crime's own entry, not the rule on discs and cubes for tiles
+    wrong = []
+    for crime in load_database("pi").records["crimes"].cards:
+        question = f"what does the {crime.data['name'].lower()} tile mean"
+        first = index.search(question, game="pi", limit=1)[0]
+        if crime.id not in {first.entry.id, *(e.id for e in first.also)}:
+            wrong.append((question, first.entry.id))
+    assert not wrong
