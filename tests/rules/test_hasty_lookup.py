@@ -136,6 +136,10 @@ def hasty_index() -> RulesIndex:
     ("how does the round structure work", "turn_round"),
     ("my son's suspect got killed early and he's upset, does he just sit and watch from now on?", "review_elimination"),
     ("does the traitor draw cards", "variant_traitor"),
+    # gamers' jargon
+    ("how does the loupe advance", "turn_move_loupe"),
+    ("do effects resolve immediately at the loupe", "turn_loupe"),
+    ("is there a tiebreaker for the review", "faq_tie_largest"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

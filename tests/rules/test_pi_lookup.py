@@ -101,6 +101,9 @@ TABLE_QUESTIONS = [
     # gamer's words: investigators against evidence (the tip), a mini-game has no set number of turns
     ("investigators vs evidence cards, which is better", {"faq_where_to_investigate"}),
     ("how many total turns is a mini game", {"mini_game_end"}),
+    ("what's in the market row", {"setup_evidence"}),
+    ("is it a race game", {"scoring_boxes"}),
+    ("what's the resource you manage across rounds", {"investigators_one_use"}),
 ]
 
 
