@@ -140,6 +140,10 @@ def hasty_index() -> RulesIndex:
     ("how does the loupe advance", "turn_move_loupe"),
     ("do effects resolve immediately at the loupe", "turn_loupe"),
     ("is there a tiebreaker for the review", "faq_tie_largest"),
+    # a parent's long questions
+    ("my daughter's secret person was killed and she had to say so, can she still play her remaining cards?",
+     "review_elimination"),
+    ("only my husband and i are left, neither of us has any cards and the deck is empty, who wins?", "end_no_cards"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

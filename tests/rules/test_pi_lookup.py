@@ -104,6 +104,11 @@ TABLE_QUESTIONS = [
     ("what's in the market row", {"setup_evidence"}),
     ("is it a race game", {"scoring_boxes"}),
     ("what's the resource you manage across rounds", {"investigators_one_use"}),
+    # a parent's long questions
+    ("we have my elderly mother playing and she gets confused about whose case she's answering for, who holds which?",
+     {"setup_cases"}),
+    ("my daughter gave her brother a cube where there should have been nothing and we only noticed at the end",
+     {"misleading"}),
 ]
 
 
