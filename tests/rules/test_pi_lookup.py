@@ -109,6 +109,7 @@ TABLE_QUESTIONS = [
      {"setup_cases"}),
     ("my daughter gave her brother a cube where there should have been nothing and we only noticed at the end",
      {"misleading"}),
+    ("how many players can share a points box", {"scoring_same_turns"}),
 ]
 
 
