@@ -90,6 +90,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from casebook.rules.query_focus import STORY_WEIGHT, story_words, without_table_chatter
+
 __all__ = ["Entry", "Hit", "RulesIndex", "tokenize", "normalize", "stem", "damerau_levenshtein"]
 
 
@@ -1261,6 +1263,7 @@ class _GameIndex:
         return plan
 
     def search(self, query: str) -> list[tuple[float, int]]:
+        query = without_table_chatter(query)
         if self.table_words is not None:
             query = self.table_words.read(query)
         told_only = self.told_only(query)
@@ -1389,8 +1392,9 @@ class _GameIndex:
         typed = {tok for tok, _ in words}
         # how much each word counts towards coverage: a light word less (LIGHT_COVER)
         heft = [LIGHT_COVER.get(tok, 1.0) for tok, _ in words]
-        plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0)) for base in self.plan(tok, n, typed)]
-                 for tok, n in words]
+        story = {stem(w) for w in story_words(_rewritten_query(query), STOPWORDS)}  # see query_focus
+        plans = [[replace(base, weight=base.weight * LIGHT_WORDS.get(tok, 1.0) * (STORY_WEIGHT if tok in story else 1.0))
+                  for base in self.plan(tok, n, typed)] for tok, n in words]
         if count and COUNT_TERM in self.postings:
             # one more word: the count of the thing asked about, or failing that any count
             asked = _words(" ".join(raw)[count.end():])
