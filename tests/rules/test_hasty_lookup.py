@@ -144,6 +144,9 @@ def hasty_index() -> RulesIndex:
     ("my daughter's secret person was killed and she had to say so, can she still play her remaining cards?",
      "review_elimination"),
     ("only my husband and i are left, neither of us has any cards and the deck is empty, who wins?", "end_no_cards"),
+    # a teenager's slang
+    ("can i yeet a card on anyone's suspect", "turn_play"),
+    ("is the review thing random", "review_largest"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

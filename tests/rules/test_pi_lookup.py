@@ -110,6 +110,7 @@ TABLE_QUESTIONS = [
     ("my daughter gave her brother a cube where there should have been nothing and we only noticed at the end",
      {"misleading"}),
     ("how many players can share a points box", {"scoring_same_turns"}),
+    ("ok so whats the deal with the cubes", {"investigate_answer"}),
 ]
 
 
