@@ -147,6 +147,8 @@ def hasty_index() -> RulesIndex:
     # a teenager's slang
     ("can i yeet a card on anyone's suspect", "turn_play"),
     ("is the review thing random", "review_largest"),
+    ("is it normal that my suspect died before i even had a turn", "faq_first_round"),
+    ("when the cards run out completely do we shuffle the used ones back in", "faq_empty_deck"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
