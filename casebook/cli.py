@@ -53,19 +53,80 @@ def _mm(text: str) -> float:
     return value
 
 
-def parser() -> argparse.ArgumentParser:
+COMMANDS = ("build", "validate", "replay", "new", "app", "rules")
+# the build's flags that ask for an export (generator/exports/): without one, a build never imports the exports' code
+EXPORT_FLAGS = ("per_card", "service", "tts", "split_sides", "fold", "cover", "preview")
+
+
+def add_export_arguments(b: argparse.ArgumentParser) -> None:
+    """The build command's export flags (EXPORT_FLAGS, --tts-url for --tts, and --cut-lines, which is not an export)."""
+    b.add_argument("--per-card", action="store_true",
+                   help="also one PDF per component, one card side a page, TrimBox/BleedBox set (cards/)")
+    b.add_argument("--service", action="append", metavar="NAME",
+                   help="also upload files for a print service: tgc, mpc, drivethru (layouts/services.yaml)")
+    b.add_argument("--tts", action="store_true", help="also Tabletop Simulator deck sheets and a saved object (tts/)")
+    b.add_argument("--tts-url", metavar="URL", help="where the TTS sheets will be hosted (default: file:/// paths)")
+    b.add_argument("--split-sides", action="store_true",
+                   help="also faces-only and backs-only PDFs, for printers without duplex")
+    b.add_argument("--fold", action="store_true", help="also a fold-and-glue PDF: each face beside its back")
+    b.add_argument("--cut-lines", action="store_true",
+                   help="lines across the sheet along every trim, for a guillotine")
+    b.add_argument("--cover", action="store_true",
+                   help="also a cover page: contents to tick, which pages to print how, the settings")
+    b.add_argument("--preview", action="store_true", help="also one fan picture of each component (preview/)")
+
+
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; given the command (one of COMMANDS), the options of that command alone are set up
+    (a build does not set up, nor import, the rules lookup's): every command is still named, so that what the
+    parser says of a mistake is the same."""
     ap = argparse.ArgumentParser(prog="casebook", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
 
-    def data_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("games", nargs="*", metavar="GAME",
-                       help="game ids, or folders holding a game.yaml (default: every game in the cards folder)")
-        p.add_argument("--cards", type=Path, help="card databases folder (default: the five games casebook ships)")
-        p.add_argument("--layouts", type=Path, help="layouts folder (default: the layouts casebook ships)")
+    def wanted(name: str) -> bool:
+        if command in (None, name):
+            return True
+        sub.add_parser(name)  # named only: its options are not asked for
+        return False
 
-    b = sub.add_parser("build", help="build print-and-play PDFs (and PNGs) into output/")
-    data_args(b)
+    if wanted("build"):
+        _build_args(sub.add_parser("build", help="build print-and-play PDFs (and PNGs) into output/"))
+    if wanted("validate"):
+        _data_args(sub.add_parser("validate", help="check card databases and their layouts"))
+    if wanted("replay"):
+        r = sub.add_parser("replay", help="replay a game log and print the state and scores")
+        r.add_argument("log", type=Path, metavar="LOG", help="a game log (YAML or JSON, docs/game-log.md)")
+        r.add_argument("--until", type=int, metavar="N", help="stop after event N")
+        r.add_argument("--json", action="store_true", help="print the state as JSON")
+        r.add_argument("--cards", type=Path, help="card databases folder (default: the games casebook ships)")
+    if wanted("new"):
+        n = sub.add_parser("new", help="make a folder for a game of your own (game.yaml, cards.csv, layouts) that "
+                           "builds at once")
+        n.add_argument("folder", type=Path, metavar="GAME", help="the folder to make; its name is the game's id")
+    if wanted("app"):
+        sub.add_parser("app", help="open the table companion (needs the app extra: pip install 'casebook[app]')")
+    if command in (None, "rules"):
+        try:
+            from casebook import rules_cmd
+        except ImportError:  # pragma: no cover - the search command is optional while it is built
+            pass
+        else:
+            rules_cmd.add_parser(sub)
+    else:
+        sub.add_parser("rules")
+    return ap
+
+
+def _data_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("games", nargs="*", metavar="GAME",
+                   help="game ids, or folders holding a game.yaml (default: every game in the cards folder)")
+    p.add_argument("--cards", type=Path, help="card databases folder (default: the five games casebook ships)")
+    p.add_argument("--layouts", type=Path, help="layouts folder (default: the layouts casebook ships)")
+
+
+def _build_args(b: argparse.ArgumentParser) -> None:
+    _data_args(b)
     b.add_argument("--paper", choices=["a4", "letter"], action="append", help="paper (default: both)")
     b.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output/)")
     b.add_argument("--bleed", type=_mm, help="bleed in mm (default 3)")
@@ -83,30 +144,9 @@ def parser() -> argparse.ArgumentParser:
                    help="card sets to print, for a game that has them (default: the game's own; 'all': every set)")
     b.add_argument("--watch", action="store_true",
                    help="keep going: rebuild when a card or layout file changes (Ctrl-C stops)")
-    from casebook.generator.exports.run import add_arguments as add_export_arguments
-
-    add_export_arguments(b)  # --per-card, --service, --tts, --split-sides, --fold, --cut-lines, --cover, --preview
+    add_export_arguments(b)
     b.add_argument("--preview-width", type=int, metavar="PX",
                    help="with --preview: the set's picture (preview/GAME.png) this many pixels wide (default 1200)")
-
-    v = sub.add_parser("validate", help="check card databases and their layouts")
-    data_args(v)
-
-    r = sub.add_parser("replay", help="replay a game log and print the state and scores")
-    r.add_argument("log", type=Path, metavar="LOG", help="a game log (YAML or JSON, docs/game-log.md)")
-    r.add_argument("--until", type=int, metavar="N", help="stop after event N")
-    r.add_argument("--json", action="store_true", help="print the state as JSON")
-    r.add_argument("--cards", type=Path, help="card databases folder (default: the games casebook ships)")
-    n = sub.add_parser("new", help="make a folder for a game of your own (game.yaml, cards.csv, layouts) that builds at once")
-    n.add_argument("folder", type=Path, metavar="GAME", help="the folder to make; its name is the game's id")
-    sub.add_parser("app", help="open the table companion (needs the app extra: pip install 'casebook[app]')")
-    try:
-        from casebook import rules_cmd
-    except ImportError:  # pragma: no cover - the search command is optional while it is built
-        pass
-    else:
-        rules_cmd.add_parser(sub)
-    return ap
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    args = parser().parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    args = parser(given[0] if given and given[0] in COMMANDS else None).parse_args(argv)
     try:
         if args.command == "build":
             return build(args)
@@ -276,9 +317,12 @@ def build(args: argparse.Namespace) -> int:
     opts.backs, opts.calibration, opts.labels = not args.no_backs, not args.no_calibration, not args.no_labels
     opts.back_offset, opts.ink_saver = args.back_offset, args.ink_saver
     opts.png, opts.dpi = args.png, args.dpi
-    from casebook.generator.exports.run import export_options, run_exports, unknown_services
+    opts.cut_lines = args.cut_lines
+    exports = None  # no export asked for: their code is not imported
+    if any(getattr(args, flag) for flag in EXPORT_FLAGS):
+        from casebook.generator.exports.run import export_options, run_exports, unknown_services
 
-    opts.cut_lines, exports = args.cut_lines, export_options(args)
+        exports = export_options(args)
     games = _games(args, opts)
     if games is None:
         return 2
@@ -286,7 +330,7 @@ def build(args: argparse.Namespace) -> int:
     if args.sets and (message := _refused_sets(games, opts)) is not None:
         print(f"casebook: --set: {message}", file=sys.stderr)
         return 2
-    if (message := unknown_services(exports, opts)) is not None:
+    if exports is not None and (message := unknown_services(exports, opts)) is not None:
         print(f"casebook: {message}", file=sys.stderr)
         return 2
     if (message := _refused_preview(args)) is not None:
@@ -304,9 +348,10 @@ def build(args: argparse.Namespace) -> int:
             print(msg, file=sys.stderr, flush=True)
 
     def say_notes() -> None:
-        for exported in exports.notes:
-            notes.add(exported)
-        exports.notes.clear()
+        if exports is not None:
+            for exported in exports.notes:
+                notes.add(exported)
+            exports.notes.clear()
         for line in notes.take():
             print(line)
 
@@ -350,7 +395,7 @@ def build(args: argparse.Namespace) -> int:
             out = opts.out_dir / game / "png"
             count = export_pngs(composed, out, opts, progress)
             print(f"wrote {out}/ ({count} PNGs)")
-        if exports.any and not problems:
+        if exports is not None and exports.any and not problems:
             print("\n".join(run_exports(composed, game, opts, exports, problems, progress)))
             if problems:
                 print(problems.format(), file=sys.stderr)

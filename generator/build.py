@@ -275,21 +275,28 @@ def write_pdf(composed: Composed, paper: str, path: Path, opts: BuildOptions, pr
                 doc.bookmark(name, f"sheet-{name}-{paper}")
                 doc.draw(scene)
             doc.end_page()
-        front, back = calibration_pages(p.width, p.height, opts.back_offset)
-        for i, scene in enumerate((front, back) if calibration else ()):
+        drawn: tuple[Scene, Scene] | None = None  # made only if a page is not taken from the build before
+        for i in range(2) if calibration else ():
             if (i == 0 and opts.sides == "backs") or (i == 1 and (opts.sides == "faces" or not backs)):
                 continue  # one side only: its half of the calibration
             doc.begin_page(p.width, p.height)
             if i == 0:
                 doc.bookmark("Duplex calibration", f"calibration-{paper}")
-            doc.draw(scene)
+            # what it draws: the paper and the back offset (in page_inputs), and the code (calibration.py in _PAGE_CODE)
+            key = "calibration:" + hashlib.sha1(repr((page_inputs, i, p.width, p.height)).encode()).hexdigest()
+            if not doc.replay_page(key):
+                mark = doc.page_mark()
+                drawn = drawn or calibration_pages(p.width, p.height, opts.back_offset)
+                doc.draw(drawn[i])
+                doc.keep_page(key, mark)
             doc.end_page()
         pages = doc.pages
         doc.save()
     return pages
 
 
-_PAGE_CODE = ("build.py", "furniture.py", "sheets.py", "text.py")  # what draws a sheet's page besides the scenes
+# what draws a sheet's page besides the scenes, and the calibration pages
+_PAGE_CODE = ("build.py", "calibration.py", "furniture.py", "sheets.py", "text.py")
 _page_code: str | None = None  # a digest of the code that draws a page (read once a process)
 
 

@@ -104,7 +104,11 @@ class SceneStore:
         self._old: BinaryIO | None = None
         self._new: BinaryIO | None = None
         self._unflushed = False
-        self._carried: tuple[str, bytes] | None = None
+        # the previous build's entry last found (`in`): its key and where it lies in the old file, read if asked for
+        self._carried: tuple[str, int] | None = None
+        # the previous build's entries being carried into the new file, not yet copied: one run of adjacent ones
+        # (an edit's hundreds of unchanged cards lie side by side in both files), copied in one read and write
+        self._run: tuple[int, int, int] | None = None  # (its start in the old file, its end there, its start in the new)
         self._made: list[Path] = []
         if folder is not None:
             self._open_previous(folder / FILE_NAME)
@@ -154,11 +158,8 @@ class SceneStore:
             return True
         old = self._lookup(self._old_index, self._old_rider, key)
         if old is not None:  # found from the previous build: carried into this one unread
-            assert self._old is not None
-            offset, length = divmod(old, _SPAN)
-            blob = os.pread(self._old.fileno(), length, offset)
-            self._write(key, blob)
-            self._carried = (key, blob)  # asked for next, most likely: read from here, not back from the file
+            self._carry(key, old)
+            self._carried = (key, old)  # asked for next, most likely: read from the old file, not the new one
             self.reused += 1
             self.reused_scenes += ":" not in key  # a scene's key is a bare digest; other entries say what they are
             self._note_drawing(key)
@@ -173,10 +174,15 @@ class SceneStore:
         if self.has_blob(key):
             return self.written(key)
         if key in self:  # from the previous build: carried into this one
-            assert self._carried is not None
-            data, self._carried = self._carried[1], None
-            return data
+            return self._take_carried()
         return None
+
+    def _take_carried(self) -> bytes:
+        """The bytes of the previous build's entry last found, read from its file."""
+        assert self._carried is not None and self._old is not None
+        offset, length = divmod(self._carried[1], _SPAN)
+        self._carried = None
+        return os.pread(self._old.fileno(), length, offset)
 
     def has_previous(self) -> bool:
         """Whether a previous build's entries may be found (a first build's lookups all miss)."""
@@ -199,6 +205,7 @@ class SceneStore:
     def read_spot(self, spot: int) -> bytes:
         """The bytes this build wrote at `spot` (from spot()), read back from its file."""
         assert self._new is not None
+        self._copy_run()
         if self._unflushed:
             self._new.flush()
             self._unflushed = False
@@ -234,24 +241,55 @@ class SceneStore:
         for slot in self._old_drawings:
             if slot in self._drawings or slot in self._index or slot not in self._old_index:
                 continue
-            offset, length = divmod(self._old_index[slot] & _LOW, _SPAN)
-            blob = os.pread(self._old.fileno(), length, offset)
-            self._index[slot] = self._new.tell() * _SPAN + len(blob)
-            self._new.write(blob)
+            self._carry(slot, self._old_index[slot] & _LOW)
             self._drawings[slot] = None
         while len(self._drawings) > KEPT_DRAWINGS:
             del self._drawings[next(iter(self._drawings))]
 
-    def _write(self, key: str, blob: bytes) -> None:
+    def _open_new(self) -> BinaryIO:
         if self._new is None:
             assert self.folder is not None
             # folders made here go again if the build fails: a failed build leaves nothing behind
             self._made = [p for p in (self.folder, *self.folder.parents) if not p.exists()]
             self.folder.mkdir(parents=True, exist_ok=True)
             self._new = open(self.folder / f".{FILE_NAME}.tmp", "w+b")  # noqa: SIM115 - closed by commit/close
-        self._place(key, self._new.tell() * _SPAN + len(blob))
-        self._new.write(blob)
+        return self._new
+
+    def _write(self, key: str, blob: bytes) -> None:
+        new = self._open_new()
+        self._copy_run()
+        self._place(key, new.tell() * _SPAN + len(blob))
+        new.write(blob)
         self._unflushed = True
+
+    def _carry(self, key: str | int, old: int) -> None:
+        """Enter the previous build's entry at `old` (offset and length) under `key` (or an int: its slot) in the new
+        file, its bytes copied with the run of adjacent entries it extends (_copy_run)."""
+        new = self._open_new()
+        offset, length = divmod(old, _SPAN)
+        run = self._run
+        if run is None or run[1] != offset:
+            self._copy_run()
+            run = (offset, offset, new.tell())
+        self._run = (run[0], offset + length, run[2])
+        spot = (run[2] + offset - run[0]) * _SPAN + length
+        if isinstance(key, int):
+            self._index[key] = spot
+        else:
+            self._place(key, spot)
+
+    def _copy_run(self) -> None:
+        """Copy the run of the previous build's entries waiting to be carried into the new file, where _carry
+        placed them (before anything else is written to it or read from it)."""
+        if self._run is not None:
+            assert self._old is not None and self._new is not None
+            start, end, _ = self._run
+            self._run = None
+            data = os.pread(self._old.fileno(), end - start, start)
+            # a file cut short under us (it never is: it is replaced, not rewritten) leaves zeros, not later entries'
+            # bytes, where _carry placed the missing ones: each entry still lies where its index says
+            self._new.write(data.ljust(end - start, b"\0"))
+            self._unflushed = True
 
     def get(self, key: str, hold: bool = True) -> Any:
         """The scene of a key that was put or found (`in`) in this build.
@@ -264,8 +302,7 @@ class SceneStore:
             return scene
         scene = self._recent.get(key)
         if scene is None and self._carried is not None and self._carried[0] == key:
-            scene = pickle.loads(self._carried[1])
-            self._carried = None
+            scene = pickle.loads(self._take_carried())
         if scene is None:
             assert self._new is not None, f"no scene {key}"
             scene = pickle.loads(self.read_spot(self.spot(key)))
@@ -284,6 +321,7 @@ class SceneStore:
         """Make this build's scenes the cache the next build finds, atomically; then close."""
         if self.folder is not None and self._new is not None:
             self._carry_drawings()
+            self._copy_run()
             offset = self._new.tell()
             pickler = pickle.Pickler(self._new, protocol=pickle.HIGHEST_PROTOCOL)
             pickler.fast = True  # no memo of the index's tens of thousands of keys (it holds no object twice): flat memory

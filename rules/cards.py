@@ -836,7 +836,7 @@ def _check_fields(node: Node, fields: dict[str, Any], db: GameDatabase, problems
         value = _as_field_type(node[name], spec)
         if value is not node[name]:
             node[name] = value
-        _check_value(value, spec, node.value_place(name), db, problems, f"{who}: '{name}'", name)
+        _check_value(value, spec, (node, name), db, problems, f"{who}: '{name}'", name)
 
 
 def _as_field_type(value: Any, spec: dict[str, Any]) -> Any:
@@ -849,36 +849,42 @@ def _as_field_type(value: Any, spec: dict[str, Any]) -> Any:
     return value
 
 
-def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabase, problems: Problems,
-                 what: str, name: str) -> None:
+def _check_value(value: Any, spec: dict[str, Any], where: Place | tuple[Node, str], db: GameDatabase,
+                 problems: Problems, what: str, name: str) -> None:
+    """Check a field's value against its spec. `where`: its place, or (its mapping, its key) to find the place in
+    only if a problem is said or a list's items need it (a deck's every field is checked: most have none)."""
+
+    def place() -> Place:
+        return where if isinstance(where, Place) else where[0].value_place(where[1])
+
     ftype = spec.get("type")
     if value is None:
         if not spec.get("nullable"):
-            problems.add(place, f"{what} is empty", _describe(spec, db, name))
+            problems.add(place(), f"{what} is empty", _describe(spec, db, name))
         return
     bad = False
     if ftype in ("str", "text", "symbol"):
         bad = not isinstance(value, str)
         if not bad and ftype in ("str", "symbol") and "\n" in value.strip():
-            problems.add(place, f"{what} must be one line")
+            problems.add(place(), f"{what} must be one line")
     elif ftype == "int":
         bad = isinstance(value, bool) or not isinstance(value, int)
         if not bad and ("min" in spec and value < spec["min"] or "max" in spec and value > spec["max"]):
-            problems.add(place, f"{what} is {value}, out of range",
+            problems.add(place(), f"{what} is {value}, out of range",
                          f"a whole number from {spec.get('min', '-')} to {spec.get('max', '-')}")
     elif ftype == "bool":
         bad = not isinstance(value, bool)
     elif ftype == "enum":
         values = spec.get("values") or []
         if value not in values or isinstance(value, bool):
-            problems.add(place, f"{what} is {value!r}, not an allowed value" + _QUOTE_IT * isinstance(value, bool),
+            problems.add(place(), f"{what} is {value!r}, not an allowed value" + _QUOTE_IT * isinstance(value, bool),
                          "one of: " + ", ".join(str(v) for v in values))
     elif ftype == "suit":
         if value not in db.suits:
-            problems.add(place, f"{what}: unknown suit '{value}'", "one of: " + ", ".join(db.suits))
+            problems.add(place(), f"{what}: unknown suit '{value}'", "one of: " + ", ".join(db.suits))
     elif ftype == "mark":
         if value not in db.marks:
-            problems.add(place, f"{what}: unknown mark '{value}'",
+            problems.add(place(), f"{what}: unknown mark '{value}'",
                          "one of: " + ", ".join(db.marks) if db.marks else "declare 'marks:' in game.yaml")
     elif ftype == "ref":
         bad = not isinstance(value, str)
@@ -888,12 +894,12 @@ def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabas
             bad = True
         else:
             if "length" in spec and len(value) != spec["length"]:
-                problems.add(place, f"{what} has {len(value)} entries", f"exactly {spec['length']}")
-            item = spec.get("item") or {}
+                problems.add(place(), f"{what} has {len(value)} entries", f"exactly {spec['length']}")
+            item, at = spec.get("item") or {}, place()
             for i, entry in enumerate(value):
                 if (converted := _as_field_type(entry, item)) is not entry:
                     value[i] = entry = converted
-                _check_value(entry, item, place_of(value, i, place), db, problems, f"{what}[{i + 1}]", name)
+                _check_value(entry, item, place_of(value, i, at), db, problems, f"{what}[{i + 1}]", name)
     elif ftype == "map":
         if not isinstance(value, Node):
             bad = True
@@ -905,7 +911,7 @@ def _check_value(value: Any, spec: dict[str, Any], place: Place, db: GameDatabas
                                  "one of: " + ", ".join(sub))
             _check_fields(value, sub, db, problems, what)
     if bad:
-        problems.add(place, f"{what} must be {_type_name(spec)}, not {_kind(value)}"
+        problems.add(place(), f"{what} must be {_type_name(spec)}, not {_kind(value)}"
                      + _QUOTE_IT * (isinstance(value, bool) and ftype in ("str", "text")), _describe(spec, db, name))
 
 
@@ -934,6 +940,9 @@ def _targets(spec: dict[str, Any]) -> list[str]:
     """The component or record set ids a ref field may point into."""
     to = spec.get("to")
     return [str(t) for t in to] if isinstance(to, list) else [str(to)]
+
+
+_MAY_REFER = ("ref", "list", "map")  # the field types _iter_refs looks into
 
 
 def _iter_refs(value: Any, spec: dict[str, Any], place: Place) -> Iterator[tuple[str, list[str], Place]]:
@@ -965,9 +974,13 @@ def _cross_check(db: GameDatabase, problems: Problems) -> None:
             problems.add(component.place,
                          f"component '{component.id}' prints {component.printed} cards but the count is {component.count}",
                          f"{component.count} cards (counting copies), or correct 'count'")
+        # the fields that may hold a reference (_iter_refs finds none in any other): a deck of plain fields asks no
+        # card for a place
+        may_refer = [(name, spec) for name, spec in component.fields.items()
+                     if isinstance(spec, dict) and spec.get("type") in _MAY_REFER]
         for card in component.cards:
-            for name, spec in component.fields.items():
-                if not isinstance(spec, dict) or name not in card.data:
+            for name, spec in may_refer:
+                if name not in card.data:
                     continue
                 for ref, targets, place in _iter_refs(card.data[name], spec, card.field_place(name)):
                     comps = [db.components.get(t) or db.records.get(t) for t in targets]

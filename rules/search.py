@@ -217,6 +217,12 @@ KIND_ASKED_RULE_WEIGHT = 0.3
 # hold, without the rest of the name, weigh its score by PARTIAL_NAME_WEIGHT. A rare word of a name
 # ("lestrade" for Inspector Lestrade) still names the card.
 PARTIAL_NAME_WEIGHT = 0.5
+# A card a question names (by its whole name or a word of its name no other holds; not a deck card with a
+# rank, named as a lead as often as a topic), not only as what happened
+# before the question, counts as holding at least this share of the question's words: what is asked of it
+# ("whats different this round", "which suits is it in") is words its own text need not hold. Not where two
+# things are named (the question asks how they meet: MEETING_WEIGHT).
+NAMED_COVER = 0.6
 LOOSE_DF = 5
 # ... while a word of a name that few entries hold names the card: the question is about it
 RARE_NAME_DF = 3
@@ -265,6 +271,10 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 QUERY_FILLERS = frozenset(["only", "now"])
 
 _FEW = r"(?:two|three|four|five|six|seven|eight|[2-8])"
+_ORDINALS = {"one": "first", "1": "first", "two": "second", "2": "second", "three": "third", "3": "third"}
+_SHORTHAND = {"ppl": "people", "pts": "points", "hrs": "hours", "thru": "through", "outta": "out of",
+              "wanna": "want to", "gonna": "going to", "gotta": "must", "u": "you", "ur": "your", "b4": "before",
+              "w": "with", "n": "and", "1st": "first", "2nd": "second", "3rd": "third"}
 _OUT_VERB = r"(?:work|works|worked|working|figure|figures|figured|figuring)\s+out"
 
 
@@ -288,6 +298,10 @@ def _rw(phrase: str, replacement: str | Callable[[re.Match[str]], str], example:
 # words (queries only); the "all" rows then read every text, queries and rules alike, so that a phrase means
 # one thing wherever it is written. tests/rules/test_search_rewrites.py runs each row's example.
 REWRITES: tuple[Rewrite, ...] = (
+    # texting shorthand, spelled out first so that every row below reads the words: "can 4 ppl play", "how many
+    # pts", "w my lead", "me n 2 mates", "thru the pile", "ran outta cards", "a 2nd card"
+    _rw(r"\b(?:ppl|pts|hrs|thru|outta|wanna|gonna|gotta|u|ur|b4|w|n|1st|2nd|3rd)\b(?!['\u2019-])",
+        lambda m: _SHORTHAND[m.group(0)], "can 4 ppl play graves or nah"),
     # "my suspect" is the player's own, secret suspect (a word of its own, "mysuspect", that leans to
     # "secret" at a share: see ONE_WAY_SYNONYMS)
     _rw(r"\b(my|your|own)\s+(own\s+)?suspects?\b", r"\1 \2suspect mysuspect", "can i play a card on my suspect"),
@@ -308,14 +322,37 @@ REWRITES: tuple[Rewrite, ...] = (
     # what is adjacent
     _rw(r"\bnext\s+to\b|\b(?:touch|touches|touching|border|borders|bordering|neighbou?rs?|neighbou?ring)\b",
         "adjacent", "which districts touch downtown"),
-    # equal totals: "it ended in a draw" (a drawn card is not), "both sides add up to the same", "the same total";
+    # equal totals: "it ended in a draw" (a drawn card is not, nor "a draw step"), "both sides add up (to) the same", "the same total";
     # a drawn contest, "we drew on points", "they drew there" ("we drew 2 cards", "we both drew the last card",
     # "drew from the deck" keep the draw)
-    _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b|\badd(?:s|ed)?\s+up\s+to\s+the\s+same\b"
+    _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b(?!\s+(?:step|phase|pile|deck|action|cards?)\b)|\badd(?:s|ed|ing)?\s+up\s+(?:to\s+)?(?:the\s+)?same\b"
         r"|\bthe\s+same\s+(?:total|score|points)\b"
         r"|\b(?:we|they|both|you|it)\s+(?:both\s+)?drew\b(?!\s+(?:a|an|the|\d+|one|two|three|four|five|six|seven"
         r"|eight|nine|ten|all|cards?|from|up|back|more|another|some|new|our|my|your|their|his|her|its|no|any|every"
         r"|last|first|extra)\b)", "tie", "what if both sides add up to the same"),
+    # "whatever card he likes", "whichever one I want": any card (the wish is no word of the rules; "whatever it
+    # is" in a ruling's text keeps its word: queries only)
+    _rw(r"\b(?:whatever|whichever)\b((?:\s+(?!(?:i|he|she|you|they|we)\b)[a-z]+)?)"
+        r"(?:\s+(?:i|he|she|you|they|we)\s+(?:like|likes|want|wants|wish|wishes|fancy|fancies|choose|chooses"
+        r"|please|pleases)\b)?", r"any\1", "can the mastermind play whatever card he likes"),
+    # "round one", "turn 1", "case 2": the first round, the first turn, the second case, as the rules
+    # count them ("turn one of my cards" turns a card; "the 5-turn one" is no turn of the game)
+    _rw(r"(?<![-\w])(round|turn|game|location|stage|plot|case|mini-game|minigame)\s+(one|1|two|2|three|3)\b(?!\s+of\b|-)",
+        lambda m: f"{_ORDINALS[m.group(2)]} {m.group(1)}", "can anyone be knocked out in round one"),
+    # "loads of cards", "a ton of cards", "a bunch of cards": too many cards (a hand limit, most often asked of)
+    _rw(r"\b(?:a\s+(?:lot|load|ton|heap|bunch|stack)|loads|lots|tons|heaps|stacks)\s+of\b", "too many",
+        "ive got loads of cards in my hand, do i need to get rid of some"),
+    # "at the very start", "at the begining": the setup, before the first turn ("at the start of a round" and "at
+    # the start of my turn" keep their start); an opening hand is the starting hand
+    _rw(r"\b(?:at|from)\s+the\s+(?:very\s+)?(?:start|beginning|begining|outset)\b(?!\s+of\b)"
+        r"|\bbefore\s+we\s+(?:start|begin)\b", "at setup", "how many cards do we pick up at the very start"),
+    _rw(r"\bopening\s+(hands?)\b", r"starting \1", "whats the opening hand size for each seat"),
+    # "who sets out the board": the setup, as "set up" is (queries only; "setting everything up" is read before,
+    # in query_focus.READINGS)
+    _rw(r"\b(?:set|sets|setting)\s+out\b", "setup", "am i the one who sets out the board"),
+    # the score a game is "played to" is the score that wins it ("what score are we playing to", "play to 12")
+    _rw(r"\b(?:play|plays|playing|played)\s+(?:up\s+)?to(?=\s*(?:$|[?.!,;]|\d+\b))", "win at",
+        "what score are we playing to"),
     # "is it legal to", "is it ok to" only ask whether one may, as "can I" does: no word of what is asked about
     # (a hand with nothing "legal to play" is a stuck one, and keeps its word)
     _rw(r"\b(?:is\s+it|its|it)\s+(?:legal|ok|okay|fine|allowed)\s+(?:for\s+(?:me|us)\s+)?to\b", "can i",
@@ -326,9 +363,11 @@ REWRITES: tuple[Rewrite, ...] = (
     # even totals are equal ones: "the totals are even", "we came out even" (not "even if", "even though")
     _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?even\b"
         r"(?!\s+(?:if|though|tho|when|after|before|with|so|more|less)\b)", "equal", "what if the totals are even"),
-    # how many may play: "can four of us play", "can six people play", "max players?", "minimum number of players",
+    # how many may play: "can four of us play", "can six people play", "can 7 of us squeeze into one game", "max
+    # players?", "minimum number of players",
     # whether the game suits a number: "does pi work with 4", "is it good for three players"
-    _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)(?:\s+play)?\b"
+    _rw(rf"\bcan\s+(?:we\s+play\s+with\s+)?{_FEW}\s+(?:of\s+us|players|people)"
+        r"(?:\s+(?:play|fit|squeeze|join|sit)(?:\s+(?:in|into|at))?(?:\s+(?:one|a|the|this)\s+(?:game|table))?)?\b"
         r"|\b(?:max|maximum|min|minimum|most|fewest|least)\s+(?:number\s+of\s+)?(?:players|people)\b"
         rf"|\b(?:work|works|playable|good|fun|ok|okay|fine)\s+(?:with|for)\s+{_FEW}"
         r"(?:\s+(?:players|people|of\s+us))?(?!\s*[a-z])",
@@ -353,8 +392,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # "in the same game", "in one game": played together (not equal totals, which "same" leans to)
     _rw(r"\b(?:in|during|for)\s+(?:the\s+)?(?:same|one)\s+(?:game|match)\b", "together",
         "can we do the traitor and the suspect powers in the same game"),
-    # "the new guy", "a newbie": a new player, not a new card
-    _rw(r"\b(?:the|a|our)\s+new\s+(?:guy|girl|kid|person|bloke|one)\b|\bnewbies?\b|\bnoobs?\b", "new player",
+    # "the new guy", "a newbie": a new player, not a new card ("is he allowed a new one" asks for a new hand)
+    _rw(r"\b(?:the|a|our)\s+new\s+(?:guy|girl|kid|person|bloke)\b|\bnewbies?\b|\bnoobs?\b", "new player",
         "who should play holmes, the new guy or the one who knows the game"),
     # a deck "run dry" (or "gone dry") has run out
     _rw(r"\b(?:run|runs|ran|running|gone|went|goes|is|its|has)\s+dry\b", "out", "the deck's run dry, what now"),
@@ -376,12 +415,18 @@ REWRITES: tuple[Rewrite, ...] = (
         r"play \1 \2", "can i put my card on any suspect"),
     # a player count: "can we play 2v2", "3 vs 1"
     _rw(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b", r"\1 against \2 players", "can we play 2v2"),
+    # "put out" is put, placed ("how many detectives do i get to put out"): not out of the game, nor out of cards
+    _rw(r"\b(put|puts|putting)\s+out\b", r"\1", "how many detectives do i get to put out"),
     # discard it
-    _rw(r"\bget(?:s|ting)?\s+rid\s+of\b", "discard", "can i get rid of a card"),
+    # ... as is throwing it away: "throw some away", "threw my card away" (Hasty's own "throw away" reads first)
+    _rw(r"\bget(?:s|ting)?\s+rid\s+of\b|\b(?:throw|throws|threw|thrown|throwing|chuck|chucks|toss|tosses)"
+        r"((?:\s+(?:some|them|it|one|two|cards?|(?:my|a|the|your|his|her|their)\s+(?:\w+\s+)?cards?))?)\s+away\b",
+        lambda m: f"discard{m.group(1) or ''}", "can i get rid of a card"),
     # who goes first, not the first round's rules: "who takes the first turn", "who plays first", "who starts"
     _rw(r"\b(?:take|takes|took|taking|has|have|gets?|play|plays)\s+(?:the\s+)?first\s+turn\b", "goes first",
         "who takes the first turn"),
-    _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b", "who goes first", "who starts"),
+    _rw(r"\bwho\s+(?:plays|starts|begins)(?:\s+first)?\b|\bwho(?:s|\s+is)\s+up\s+first\b", "who goes first",
+        "who starts"),
     # "who gets to be the mastermind first" asks who is the first mastermind (not what the mastermind does first)
     _rw(r"\bwho\s+(?:gets\s+to\s+be|is|will\s+be|becomes?)\s+(?:the\s+)?([a-z]+)\s+first\b", r"who is the first \1",
         "who gets to be the mastermind first"),
@@ -537,6 +582,14 @@ ONE_WAY_SYNONYMS: tuple[tuple[float, tuple[str, ...], tuple[str, ...]], ...] = (
     # shifted or slid is moved
     (0.7, ("flip", "flips", "flipped", "flipping"), ("reveal", "turn")),
     (0.8, ("shift", "shifts", "shifted", "shifting", "slide", "slides", "slid", "sliding"), ("move",)),
+    # players who coordinate or collude talk it over ("can me and the other enforcer coordinate out loud")
+    (0.7, ("coordinate", "coordinating", "collude", "colluding", "confer", "conferring", "conspire"),
+     ("talk", "discuss")),
+    # a play done over, or forgotten, is a mistake to fix ("my son forgot he had a matching card ... redo?")
+    (0.6, ("redo", "undo", "rewind", "forgot", "forget", "forgotten", "oops", "accidentally"), ("mistake", "fix")),
+    # a solve blown, botched or flubbed went wrong ("blew my solve attempt, whats the penalty")
+    (0.7, ("blew", "blow", "blown", "botch", "botched", "flub", "flubbed", "fluff", "fluffed", "muff", "muffed"),
+     ("wrong", "fail")),
     (0.8, ("bin", "binned", "chuck", "ditch", "toss", "dump"), ("discard",)),
     # a magnifier is the magnifying glass (Hasty's loupe token, a Graves suit)
     (0.8, ("magnifier", "magnifiers"), ("loupe", "magnify")),  # "do my cards get binned"  # "two investigators in one district": a second one there
@@ -1124,6 +1177,7 @@ class _GameIndex:
     rulings_on: dict[int, list[int]] = field(default_factory=dict)  # a card -> the FAQ rulings that name it
     denying: frozenset[int] = frozenset()  # the rules and rulings whose title denies (see NEGATED_TITLE_WEIGHT)
     table_words: TableWords | None = None  # this game's table words (game.yaml `table_words:`), read first
+    ranked: frozenset[int] = frozenset()  # the deck cards (with a rank): named as a lead as often as a topic
 
     @classmethod
     def build(cls, docs: list[_Doc]) -> _GameIndex:
@@ -1181,6 +1235,7 @@ class _GameIndex:
         for i, doc in enumerate(docs):
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
+        index.ranked = frozenset(i for i, doc in enumerate(docs) if doc.rank)
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.denying = frozenset(i for i, doc in enumerate(docs) if doc.entry.kind in ("rule", "faq")
                                   and NEGATIONS.intersection(_words(doc.entry.title)))
@@ -1243,7 +1298,8 @@ class _GameIndex:
             else:
                 # the typo allowance follows the length the player typed, before stemming; only the nearest
                 # words count ("plyers" is "player", one edit away, not "paper" or "poker", two away)
-                near = self.typos(token, 2 if surface_len >= 6 else 1)
+                # ... and never a function word ("per turn" is no mistyped "her")
+                near = {t: d for t, d in self.typos(token, 2 if surface_len >= 6 else 1).items() if t not in STOPWORDS}
                 nearest = min(near.values(), default=0)
                 for term, dist in sorted((t, d) for t, d in near.items() if d == nearest):
                     bases.append((term, TYPO_WEIGHT[dist, sorted(term) == sorted(token)], self.idf[term]))
@@ -1275,8 +1331,8 @@ class _GameIndex:
         card_wanted = bool(_CARD_WANTED.search(" ".join(raw))) or bool(asked_kind) or bool(self.by_rank_asked(raw)) \
             or bool(self.by_rank_alone(raw))
         kind_weight = CARD_WANTED_KIND_WEIGHT if card_wanted else QUESTION_KIND_WEIGHT if is_question(query) else {}
-        named = self.named_in(raw) | self.by_rank_and_suit(raw) | self.by_a_rare_name_word(raw) | \
-            self.by_suit_and_rank(raw)
+        by_name = self.named_in(raw) | self.by_a_rare_name_word(raw)
+        named = by_name | self.by_rank_and_suit(raw) | self.by_suit_and_rank(raw)
         # a question naming two cards or more ("they led the ace of wyrms and I've got the Calamity, what
         # happens") asks how they meet: a rule or ruling, not either card
         told = mentioned = named | self.by_a_one_word_name(raw)
@@ -1312,6 +1368,12 @@ class _GameIndex:
                 return 1.0  # the question was written for it (ASK_SAME)
             return (kind_weight if d in mentioned else shared_weight).get(self.docs[d].kind, 1.0)
 
+        if not meeting and len({self.docs[d].name for d in named}) < 2:
+            # a card the question names as its topic holds the question's words that ask what it does
+            # ("embankment came up, whats different this round"), whatever words its text uses (NAMED_COVER)
+            matched = dict(matched)
+            for d in (by_name - told - self.ranked).intersection(matched):
+                matched[d] = max(matched[d], NAMED_COVER * n)
         final = {d: s * (matched[d] / n) ** COVERAGE_EXPONENT * standing(d) * self.weights[d]
                  for d, s in scores.items()}
         # not "which cards can't be played": those cards; nor over an entry whose ask is the question (ASK_SAME:

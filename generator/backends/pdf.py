@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 _UNMAPPED = re.compile("[\x18-\x1f]")  # the ASCII characters PDFDocEncoding has no code for (its codec refuses them)
 _pdfdoc_codec = pdfdoc.pdfdocEnc
+_FONT_NAMES = frozenset(PDF_NAMES.values())
 
 
 def _pdfdoc_bytes(x: object) -> object:
@@ -243,8 +244,8 @@ class PdfDocument:
         else:
             stored = _compress_now(page, self.store)
             if keeping is not None and stored is not None and self.store is not None:
-                key, forms = keeping
-                self.store.put_blob(key, marshal.dumps((stored, forms)))
+                key, forms, grown = keeping
+                self.store.put_blob(key, marshal.dumps((stored, forms, grown)))
         _finish_page(page, self.canvas._doc, self.__dict__.setdefault("_shared", {}))
 
     def _state(self) -> tuple[object, ...]:
@@ -265,22 +266,60 @@ class PdfDocument:
     def _state_digest(self) -> str:
         """A digest of what a page's operators may depend on in this document besides what it draws (the codes its
         fonts give characters, the fonts' and forms' names), made again only when the document's state grew."""
-        c = self.canvas
-        doc = c._doc
         version = self._state()
         version = (version[:2], version[4:])  # not the objects nor the page's forms: those grow with every page
         kept = self.__dict__.get("_digest")
         if kept is not None and kept[0] == version:
             return cast(str, kept[1])
-        fonts = []
-        for name in PDF_NAMES.values():
-            state = _font(name).state.get(doc)
-            fonts.append(None if state is None else (state.internalName, tuple(state.assignments.items())))
-        d = self.__dict__
-        made = [sorted(d.get(k, {}).items()) if k != "_pictures" else sorted(d.get(k, {})) for k in _MADE]  # a body: its name
-        digest = hashlib.sha1(repr((fonts, sorted(doc.fontMapping.items()), made)).encode()).hexdigest()
+        digest = self._digest_of(None)
         self.__dict__["_digest"] = (version, digest)
         return digest
+
+    def _digest_of(self, counts: tuple[int | None, ...] | None) -> str:
+        """_state_digest's digest; with `counts` (each font's characters at a page's mark), the one the document had
+        then, before the page added characters to its fonts (a font's characters are only ever added, in order)."""
+        doc = self.canvas._doc
+        fonts = []
+        for i, name in enumerate(PDF_NAMES.values()):
+            state = _font(name).state.get(doc)
+            assigned = None if state is None else tuple(state.assignments.items())
+            if assigned is not None and counts is not None:
+                assigned = assigned[:counts[i]]
+            fonts.append(None if state is None else (state.internalName, assigned))
+        d = self.__dict__
+        made = [sorted(d.get(k, {}).items()) if k != "_pictures" else sorted(d.get(k, {})) for k in _MADE]  # a body: its name
+        return hashlib.sha1(repr((fonts, sorted(doc.fontMapping.items()), made)).encode()).hexdigest()
+
+    def _new_characters(self, before: tuple[object, ...], after: tuple[object, ...]) -> tuple[tuple[str, str], ...] | None:
+        """The characters a page added to each font of the document since `before` (_state()'s fonts), in the order
+        they were given codes: (font, characters) for each font that has new ones; None if a font changed otherwise
+        (first used on the page: its subset named)."""
+        grown = []
+        for name, was, now in zip(PDF_NAMES.values(), before, after, strict=True):
+            if was == now:
+                continue
+            if not (isinstance(was, tuple) and isinstance(now, tuple) and was[0] == now[0]):
+                return None
+            assigned = list(_font(name).state[self.canvas._doc].assignments)
+            grown.append((name, "".join(map(chr, assigned[was[1]:]))))
+        return tuple(grown)
+
+    def _can_add(self, grown: object) -> bool:
+        """Whether `grown` (what _new_characters said of a kept page) is characters each font of it can give a code to
+        here: none of them there yet, each in the font, none twice."""
+        if type(grown) is not tuple:
+            return False
+        doc = self.canvas._doc
+        for entry in grown:
+            if type(entry) is not tuple or len(entry) != 2 or entry[0] not in _FONT_NAMES or type(entry[1]) is not str:
+                return False
+            name, chars = entry
+            font, state = _font(name), _font(name).state.get(doc)
+            codes = [ord(c) for c in chars]
+            if state is None or not codes or len(set(codes)) != len(codes) or 0xA0 in codes \
+                    or any(c in state.assignments or c not in font.face.charToGlyph for c in codes):
+                return False
+        return True
 
     def replay_page(self, key: str) -> bool:
         """Take the page an earlier build drew under `key` (a digest of everything the page draws) whole, if it kept
@@ -293,13 +332,15 @@ class PdfDocument:
         if blob is None:
             return False
         try:
-            content, forms = marshal.loads(blob)
+            content, forms, grown = marshal.loads(blob)
         except (EOFError, ValueError, TypeError):  # a stored page cut short or corrupt: drawn anew
             return False
         if type(content) is not str or not content.startswith(f"zpage:{_ENCODING}:") or type(forms) is not tuple \
-                or not all(type(form) is str for form in forms) or content not in self.store:
+                or not all(type(form) is str for form in forms) or not self._can_add(grown) or content not in self.store:
             return False  # (`in` carries the compressed content into this build's store, if the last one kept it)
         self.canvas._formsinuse.extend(forms)
+        for name, chars in grown:  # the codes its text was written with, given as drawing it gave them
+            _font(name).splitString(chars, self.canvas._doc)
         self._taken = content
         return True
 
@@ -309,13 +350,19 @@ class PdfDocument:
 
     def keep_page(self, key: str, mark: tuple[int, tuple[object, ...]]) -> None:
         """Keep the page for the next build (with end_page, once it is compressed), if drawing it since `mark` added
-        nothing to the document but its operators and the forms it places (no font's new character, no new form,
-        picture or image): its content is then a function of what it draws and of this document's state alone."""
+        nothing to the document but its operators, the forms it places and new characters to fonts already used
+        (no font named anew, no new form, picture or image): its content is then a function of what it draws and of
+        this document's state alone, and the characters are given their codes again when it is taken (replay_page)."""
         forms_at, state = mark
         now = self._state()
-        if self.store is None or now[:3] != state[:3] or now[4:] != state[4:]:
+        if self.store is None or now[1:3] != state[1:3] or now[4:] != state[4:]:
             return
-        self._keeping = (f"{key}:{self._state_digest()}:{_ENCODING}", tuple(self.canvas._formsinuse[forms_at:]))
+        grown = self._new_characters(cast(tuple, state[0]), cast(tuple, now[0]))
+        if grown is None:
+            return
+        # under the document's state before the page: with new characters, the digest it had then
+        digest = self._digest_of(tuple(f and f[1] for f in cast(tuple, state[0]))) if grown else self._state_digest()
+        self._keeping = (f"{key}:{digest}:{_ENCODING}", tuple(self.canvas._formsinuse[forms_at:]), grown)
 
     def bookmark(self, title: str, key: str, level: int = 0) -> None:
         self.canvas.bookmarkPage(key)
@@ -628,9 +675,45 @@ class PdfDocument:
             c.showPage()
         doc = c._doc
         doc.__class__ = _StreamingDocument
-        with open(c._filename, "wb") as out, _our_encoding():
+        with open(c._filename, "wb") as out, _our_encoding(), _kept_compression(self.store):
             doc.out = out
             doc.SaveToFile(out, c)  # writes what format() returns: nothing, all of it is written by then
+
+
+KEPT_STREAM_BYTES = 4096  # a stream compressed as the file is written is kept in the store from this size
+
+
+@contextlib.contextmanager
+def _kept_compression(store: SceneStore | None) -> Iterator[None]:
+    """While a document is written: what ReportLab compresses then (the fonts' subsets, ~90 KB for the anchor deck's
+    three: a few ms of zlib) taken from the store by the digest of the bytes compressed, or compressed and kept
+    there, as a page's content is (_compress_now): a rebuild using the same characters compresses none of it.
+    ReportLab's own filter (the object every stream names) is put back as it was found after, even on an error."""
+    if store is None or store.folder is None:  # nothing is kept for a next build
+        yield
+        return
+    flate = pdfdoc.PDFZCompress
+    encode, found_before = flate.encode, flate.__dict__.get("encode")
+
+    def kept(text: str | bytes) -> bytes:
+        data = text.encode("utf8") if isinstance(text, str) else text  # as PDFStreamFilterZCompress.encode takes it
+        if len(data) < KEPT_STREAM_BYTES:
+            return cast(bytes, encode(data))
+        key = f"zstream:{hashlib.sha1(data).hexdigest()}"
+        found = store.blob(key)
+        if found is None:
+            found = cast(bytes, encode(data))
+            store.put_blob(key, found)
+        return found
+
+    flate.encode = kept  # the instance's, over its class's method
+    try:
+        yield
+    finally:
+        if found_before is None:
+            del flate.encode
+        else:
+            flate.encode = found_before
 
 
 class _Flated:

@@ -13,24 +13,6 @@ if TYPE_CHECKING:
     from casebook.generator.build import BuildOptions, Composed
 
 
-def add_arguments(b: argparse.ArgumentParser) -> None:
-    """The build command's export flags."""
-    b.add_argument("--per-card", action="store_true",
-                   help="also one PDF per component, one card side a page, TrimBox/BleedBox set (cards/)")
-    b.add_argument("--service", action="append", metavar="NAME",
-                   help="also upload files for a print service: tgc, mpc, drivethru (layouts/services.yaml)")
-    b.add_argument("--tts", action="store_true", help="also Tabletop Simulator deck sheets and a saved object (tts/)")
-    b.add_argument("--tts-url", metavar="URL", help="where the TTS sheets will be hosted (default: file:/// paths)")
-    b.add_argument("--split-sides", action="store_true",
-                   help="also faces-only and backs-only PDFs, for printers without duplex")
-    b.add_argument("--fold", action="store_true", help="also a fold-and-glue PDF: each face beside its back")
-    b.add_argument("--cut-lines", action="store_true",
-                   help="lines across the sheet along every trim, for a guillotine")
-    b.add_argument("--cover", action="store_true",
-                   help="also a cover page: contents to tick, which pages to print how, the settings")
-    b.add_argument("--preview", action="store_true", help="also one fan picture of each component (preview/)")
-
-
 def export_options(args: argparse.Namespace) -> ExportOptions:
     return ExportOptions(per_card=args.per_card, services=tuple(dict.fromkeys(args.service or ())), tts=args.tts,
                          tts_url=args.tts_url, split_sides=args.split_sides, fold=args.fold, cover=args.cover,

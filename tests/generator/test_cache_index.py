@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -60,3 +61,35 @@ def test_a_scene_read_back_once_is_not_held(tmp_path: Path) -> None:
     assert store.get(keys[0], hold=False).width == 10 and list(store._recent) == keys[2:]
     assert store.get(keys[1]).width == 11 and list(store._recent) == [keys[3], keys[1]]
     store.close()
+
+
+def test_unchanged_entries_are_carried_in_runs_and_found_by_the_build_after(tmp_path: Path, monkeypatch) -> None:
+    """A rebuild's hundreds of unchanged scenes lie side by side in the last build's file: they are copied into the
+    new one a run at a time (an edited card's new scene between them starts another), each where its index says."""
+    import casebook.generator.cache as cache
+
+    keys = [f"{n:040x}" for n in range(200)]
+    store = SceneStore(tmp_path)
+    for n, key in enumerate(keys):
+        store.put(key, Scene(n, 20))
+    store.put_blob("zpage:x:" + "e" * 40, b"a page")
+    store.commit()
+    reads: list[int] = []
+    real_pread = os.pread
+    monkeypatch.setattr(cache.os, "pread", lambda fd, n, at: reads.append(n) or real_pread(fd, n, at))
+    again = SceneStore(tmp_path)
+    for key in keys[:100]:
+        assert key in again
+    again.put("f" * 40, Scene(999, 20))  # an edited card's scene
+    for key in keys[101:]:
+        assert key in again
+    assert again.blob("zpage:x:" + "e" * 40) == b"a page"  # read from the last build's file, and carried on
+    assert again.get(keys[150]).width == 150 and again.reused == 200
+    again.commit()
+    assert len(reads) <= 6  # the runs before and after the new scene, the page's; not one read an entry
+    monkeypatch.undo()
+    third = SceneStore(tmp_path)
+    assert all(key in third for key in [*keys[:100], *keys[101:], "f" * 40]) and keys[100] not in third
+    assert [third.get(key).width for key in (keys[0], keys[99], keys[101], keys[199], "f" * 40)] == [0, 99, 101, 199, 999]
+    assert third.blob("zpage:x:" + "e" * 40) == b"a page"
+    third.close()

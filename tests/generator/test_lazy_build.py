@@ -30,6 +30,7 @@ ONLY_SOME_BUILDS = ["multiprocessing", "concurrent.futures.process", "openpyxl",
                                                                           "variants")),
                     "casebook.generator.board", "casebook.generator.exports.transform", "casebook.generator.images",
                     *(f"casebook.rules.games.{game}" for game in ("graves", "pi", "syndicate", "clash", "hasty")),
+                    "casebook.rules_cmd", "casebook.generator.exports", "casebook.generator.exports.run",  # rules; an export
                     "signal"]  # a --watch's (generator/watch.py: every build imports it; threading, Pillow does)
 
 

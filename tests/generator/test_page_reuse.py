@@ -4,7 +4,8 @@ A card sheet's page is kept in the scene store under a digest of everything it d
 document's state it reads (the codes its fonts give characters, the fonts' and forms' names); a
 rebuild that draws the same page in the same state takes its compressed content whole, so one edited
 card re-draws one page. The PDF is a cold build's, byte for byte; a page whose drawing adds to the document
-(a new character, a new form) is never kept, and a stored page that is not what it should be is drawn anew.
+(a font named, a new form) is never kept, one that adds characters to a font is kept with them (given their codes
+again when it is taken), and a stored page that is not what it should be is drawn anew.
 """
 
 from __future__ import annotations
@@ -202,3 +203,78 @@ def test_a_stored_page_not_what_it_should_be_is_drawn_anew(tmp_path, stored):
     doc.save()
     store.close()
     assert (tmp_path / "spoiled.pdf").read_bytes() == (tmp_path / "ref.pdf").read_bytes()
+
+
+NEW_CHARACTERS = Scene(63, 88, items=[TextRun(10, 40, "Moth Ünïcode ß", "bold", 14, "#F3EEDF")])
+
+
+def _pages_adding_characters(doc: PdfDocument) -> list[bool]:
+    """Three pages: one naming the fonts, one adding characters to the bold font, one after it; which were taken."""
+    taken = [_page(doc, "sheetpage:first")]
+    for key in ("calibration:new", "sheetpage:after"):
+        doc.begin_page(210, 297)
+        taken.append(doc.replay_page(key))
+        if not taken[-1]:
+            mark = doc.page_mark()
+            doc.draw(NEW_CHARACTERS if key == "calibration:new" else SCENE, 10, 10)
+            doc.keep_page(key, mark)
+        doc.end_page()
+    return taken
+
+
+def test_a_page_that_adds_characters_to_a_font_is_kept_and_gives_them_their_codes_again(tmp_path, monkeypatch):
+    """The calibration page's text holds characters no card has: it is kept with them, and taken whole by the next
+    build, which gives them the codes drawing it gave (ReportLab's own splitString): the page after it, drawn in
+    the state they leave, is taken too, and the PDF is the first build's byte for byte."""
+    for _ in range(2):  # the second build is the first to find the pages kept
+        store = SceneStore(tmp_path / "cache")
+        doc = PdfDocument(tmp_path / "a.pdf", store=store)
+        taken = _pages_adding_characters(doc)
+        doc.save()
+        store.commit()
+        if not any(taken):
+            first = (tmp_path / "a.pdf").read_bytes()
+    assert taken == [False, True, True]
+    assert (tmp_path / "a.pdf").read_bytes() == first
+
+    blob = SceneStore.blob  # a kept page whose characters are not what the font can be given: drawn anew
+    for grown in [(("Casebook-bold", "M"),), (("Casebook-nofont", "é"),), (("Casebook-bold", "éé"),), "é", ((1, 2),)]:
+        def spoiled(self: SceneStore, key: str, grown: object = grown) -> bytes | None:
+            data = blob(self, key)
+            if data is None or not key.startswith("calibration:new"):
+                return data
+            return marshal.dumps((*marshal.loads(data)[:2], grown))
+
+        monkeypatch.setattr(SceneStore, "blob", spoiled)
+        store = SceneStore(tmp_path / "cache")
+        doc = PdfDocument(tmp_path / "b.pdf", store=store)
+        assert _pages_adding_characters(doc)[1] is False
+        doc.save()
+        store.close()
+        assert (tmp_path / "b.pdf").read_bytes() == first
+
+
+def test_a_rebuild_takes_the_fonts_compressed_subsets_from_the_store(tmp_path, monkeypatch):
+    """What ReportLab compresses as the file is written (each font's subset) is kept by the digest of its bytes: a
+    rebuild with the same characters finds every one in the store (compresses none), and writes the same bytes;
+    ReportLab's filter is its own again after."""
+    monkeypatch.setenv("CASEBOOK_CACHE_DIR", str(tmp_path / "user-cache"))
+    cards, layouts = make_deck(tmp_path / "deck", 18)
+    out = tmp_path / "out"
+    found: list[bool] = []  # for each stream compressed as the file is written: found in the store?
+    blob = SceneStore.blob
+
+    def seen(self: SceneStore, key: str) -> bytes | None:
+        data = blob(self, key)
+        if key.startswith("zstream:"):
+            found.append(data is not None)
+        return data
+
+    monkeypatch.setattr(SceneStore, "blob", seen)
+    first = build(cards, layouts, out)
+    assert len(found) >= 3 and not any(found)  # the three fonts' subsets at least, compressed
+    found.clear()
+    assert build(cards, layouts, out) == first
+    assert len(found) >= 3 and all(found)
+    assert build(cards, layouts, tmp_path / "cold") == first
+    assert "encode" not in vars(pdf.pdfdoc.PDFZCompress)

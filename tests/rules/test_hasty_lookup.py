@@ -114,6 +114,41 @@ def hasty_index() -> RulesIndex:
     ("can i play a card on a suspect that nobody has", "turn_play"),
     ("what if i have more than 4 cards", "turn_draw"),
     ("what if someone plays a card in the wrong spot", "cards_restrictions"),
+    # round six: the fewest suspects, player elimination in gamer's words, owning up when your suspect dies, the
+    # pile after a review, secret suspects per player, who carries out a revealed card
+    ("whats the minimum number of suspects", "setup_row"),
+    ("is there player elimination", "review_elimination"),
+    ("do i have to reveal my suspect when it dies", "review_elimination"),
+    ("what happens to the cards in the pile after a review", "review_end"),
+    ("how many suspect cards does each player get", "setup_secrets"),
+    ("who does what the card says in a review", "review_choice"),
+    # how a suspect is killed (an overview), what you played stays unsaid (a ruling), drawing back, the loupe after
+    # a murder, kill and murder cards are one kind
+    ("how do murders work in this game", "murder_overview"),
+    ("do i have to tell people what card i played", "faq_face_down_secret"),
+    ("when do i draw my cards back", "turn_draw"),
+    ("does the loupe stay on a suspect that got killed", "faq_loupe_after_murder"),
+    ("what is a kill card vs a murder card", "cards_kinds"),
+    # gamer's and parent's words: social deduction, the Traitor as a player, a round's structure, an eliminated
+    # child who only watches
+    ("is this social deduction", "goal"),
+    ("does the traitor count as a player", "variant_traitor"),
+    ("how does the round structure work", "turn_round"),
+    ("my son's suspect got killed early and he's upset, does he just sit and watch from now on?", "review_elimination"),
+    ("does the traitor draw cards", "variant_traitor"),
+    # gamers' jargon
+    ("how does the loupe advance", "turn_move_loupe"),
+    ("do effects resolve immediately at the loupe", "turn_loupe"),
+    ("is there a tiebreaker for the review", "faq_tie_largest"),
+    # a parent's long questions
+    ("my daughter's secret person was killed and she had to say so, can she still play her remaining cards?",
+     "review_elimination"),
+    ("only my husband and i are left, neither of us has any cards and the deck is empty, who wins?", "end_no_cards"),
+    # a teenager's slang
+    ("can i yeet a card on anyone's suspect", "turn_play"),
+    ("is the review thing random", "review_largest"),
+    ("is it normal that my suspect died before i even had a turn", "faq_first_round"),
+    ("when the cards run out completely do we shuffle the used ones back in", "faq_empty_deck"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
@@ -150,3 +185,18 @@ def test_the_restriction_rule_names_every_restricted_card():
     missing = [(card.data["name"], card.data["restriction"]) for card in db.components["actions"].cards
                if card.data["restriction"] != "none" and card.data["name"] not in listed.get(card.data["restriction"], "")]
     assert not missing, f"cards_restrictions does not list: {missing}"
+
+
+def test_every_card_and_suspect_answers_whether_it_is_any_good(hasty_index):
+    # "is X any good": a player asking about a named card wants the card first, not the general playing tip
+    from casebook.rules.cards import load_database
+
+    db = load_database("hasty")
+    wrong = []
+    for card in [*db.components["actions"].cards, *db.components["suspects"].cards]:
+        name = card.data["name"]
+        for question in (f"is {name} any good", f"is {name} good"):
+            first = hasty_index.search(question, game="hasty")[0]
+            if card.id not in {first.entry.id, *(e.id for e in first.also)}:
+                wrong.append((question, first.entry.id))
+    assert not wrong

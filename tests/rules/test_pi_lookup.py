@@ -81,6 +81,36 @@ TABLE_QUESTIONS = [
     ("what if i run out of discs", {"faq_out_of_cubes"}),
     ("can i refuse to answer", {"faq_no_bluffing"}),
     ("which district has the most neighbours", {"downtown", "waterfront", "faq_where_to_investigate"}),
+    # round six: nobody is knocked out (a solver only sits out the mini-game), the tie-break in gamer's words, a
+    # diagonal is no border, a turn has no timer (a ruling), a wrong guess does not end your mini-game
+    ("is there player elimination in this", {"turn_order"}),
+    ("whats the tiebreak after investigators", {"tie_breaks"}),
+    ("does a diagonal district count for a cube", {"components_city"}),
+    ("is there a time limit on my turn", {"faq_turn_time"}),
+    ("does guessing wrong end my mini game", {"solve_wrong"}),
+    # no hand of cards nor draw step (a ruling in gamers' words); never show your case cards; a card another player
+    # kept; evidence costs no investigator; a "no" to a solution; a holder who forgets a
+    # cube; case cards go back between mini-games
+    ("is there a hand limit in p.i.", {"faq_no_hand"}),
+    ("can I show my case cards to my partner", {"faq_table_talk"}),
+    ("can i take an evidence card that someone already kept", {"evidence_keep_or_discard"}),
+    ("does taking an evidence card cost me an investigator", {"evidence_take"}),
+    ("i guessed and my kid says no, do i lose anything", {"solve_wrong"}),
+    ("what if i place an investigator and the holder forgets a cube", {"misleading"}),
+    ("do we keep our case cards for the next mini game", {"mini_game_end"}),
+    # gamer's words: investigators against evidence (the tip), a mini-game has no set number of turns
+    ("investigators vs evidence cards, which is better", {"faq_where_to_investigate"}),
+    ("how many total turns is a mini game", {"mini_game_end"}),
+    ("what's in the market row", {"setup_evidence"}),
+    ("is it a race game", {"scoring_boxes"}),
+    ("what's the resource you manage across rounds", {"investigators_one_use"}),
+    # a parent's long questions
+    ("we have my elderly mother playing and she gets confused about whose case she's answering for, who holds which?",
+     {"setup_cases"}),
+    ("my daughter gave her brother a cube where there should have been nothing and we only noticed at the end",
+     {"misleading"}),
+    ("how many players can share a points box", {"scoring_same_turns"}),
+    ("ok so whats the deal with the cubes", {"investigate_answer"}),
 ]
 
 
@@ -103,5 +133,16 @@ def test_the_rulings_say_they_are_rulings() -> None:
     rules = {r.id for r in db.rules}
     for ruling in ("faq_no_bluffing", "faq_open_markers", "faq_shared_district", "faq_blank_tile_in_case",
                    "faq_solved_holder_answers", "faq_cases_shown", "faq_where_to_investigate", "faq_investigator_stays",
-                   "faq_table_talk"):
+                   "faq_table_talk", "faq_turn_time", "faq_no_hand"):
         assert ruling in faq and faq[ruling].refs and set(faq[ruling].refs) <= rules | set(faq)
+
+
+def test_every_crime_answers_what_its_tile_means(index: RulesIndex) -> None:
+    # "what does the X tile mean": the crime's own entry, not the rule on discs and cubes for tiles
+    wrong = []
+    for crime in load_database("pi").records["crimes"].cards:
+        question = f"what does the {crime.data['name'].lower()} tile mean"
+        first = index.search(question, game="pi", limit=1)[0]
+        if crime.id not in {first.entry.id, *(e.id for e in first.also)}:
+            wrong.append((question, first.entry.id))
+    assert not wrong

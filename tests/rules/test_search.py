@@ -1245,3 +1245,26 @@ def test_a_deck_run_dry_has_run_out(index):
     """ "the deck's run dry, what now" put the ruling on open piles first: a deck run (or gone) dry has run out."""
     assert index.search("both our decks have gone dry, what now", game="graves")[0].entry.id == "term_exhausted_decks"
     assert rewrite("the deck ran dry", "query") == "the deck out"
+
+
+@pytest.mark.parametrize(("game", "question", "want"), [
+    ("clash", "embankment came up, whats different this round", "embankment"),
+    ("hasty", "i put a card down on marguerite lowe, do i get anything for doing that?", "marguerite_lowe"),
+    ("graves", "we've got to the palace grounds and my son wants to put down a 3, are we supposed to let him?",
+     "palace_grounds"),  # the location card (or its rule entry)
+])
+def test_a_card_the_question_is_about_holds_what_is_asked_of_it(game, question, want):
+    """NAMED_COVER: the question's other words ask what the named card does, words its text need not hold."""
+    from casebook.rules.cards import load_database
+
+    hit = RulesIndex.build([load_database(game)]).search(question, game=game, limit=1)[0]
+    assert hit.entry.id in (want, f"location_{want}")
+
+
+def test_an_unknown_word_is_never_read_as_a_mistyped_function_word():
+    """ "per turn": "per" is one edit from "her", a function word that says nothing of what is asked."""
+    from casebook.rules.cards import load_database
+
+    game = RulesIndex.build([load_database("clash")])._games["clash"]
+    assert "her" in game.postings and "per" not in game.postings
+    assert all(base.term != "her" for base in game.plan("per", 3, set()))

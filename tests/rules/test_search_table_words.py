@@ -65,6 +65,16 @@ def test_hasty_reads_its_table_words(question: str, want: str) -> None:
     ("graves", "what does the glass 2 do", "detective_magnifying_glass_2"),  # the suit, not Hasty's loupe
     ("graves", "how many locations go on the board", "setup_locations"),
     ("graves", "when does a card's power go off", "term_special_abilities"),  # a power is an ability
+    ("graves", "who goes first at each new place", "term_lead_player"),  # a place is a location, not placing
+    ("hasty", "which pile gets looked at", "review_largest"),  # a pile looked at is reviewed
+    ("graves", "how many of the big place cards are we meant to lay out on the table", "setup_locations"),
+    ("graves", "who is meant to go first at the very first place, the detective or the mastermind?", "setup_start"),
+    ("clash", "at the end of the round how do we work out who is winning each of the three crimes, do we just add up "
+     "the numbers on the cards?", "summary_count"),  # the crimes are the threads
+    ("syndicate", "does everybody do a draw step or just the guy running the plot", "turn_draw"),  # the mastermind
+    ("syndicate", "whats the opening hand size for each seat", "setup_deal"),  # a seat is a player
+    ("pi", "my wife put her detective in the same part of town as mine, is that allowed", "faq_same_district_twice"),
+    ("hasty", "when its time to check a pile two of them are the same height, which one", "faq_tie_largest"),
 ])
 def test_every_game_reads_its_table_words(game: str, question: str, want: str) -> None:
     assert first(game, question) == want
