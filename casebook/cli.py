@@ -307,6 +307,23 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def build(args: argparse.Namespace) -> int:
+    """The build command, with Python's cycle collector paused while it runs (as it was again after).
+
+    A build makes its scenes, pages and PDF objects and keeps nearly all of them until it ends, and what it
+    drops is freed by reference counting: the collector's passes over everything alive found a few hundred
+    objects in cycles (a cold P.I. build: a tenth of its CPU; a 10,000-card deck: 0.2 s), and the peak memory
+    is the same without them. A watch collects before each round instead, so that its rounds leave nothing
+    behind."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(args)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _build(args: argparse.Namespace) -> int:
     from casebook.generator.build import compose_game, export_pngs, is_board, write_pdf
 
     opts = _options(args)
@@ -361,6 +378,8 @@ def build(args: argparse.Namespace) -> int:
     failed = 0
     for game in build_rounds(games, opts.cards_dir, opts.layouts_dir, args.watch, progress,
                              own=opts.game_folders, ignore=(opts.out_dir,)):
+        if args.watch:  # what the rounds before left in cycles (the collector is paused: see build)
+            gc.collect()
         started = time.perf_counter()
         progress(f"{game}: composing cards")
         problems = Problems()

@@ -76,6 +76,7 @@ class TilePage:
 
 @dataclass(frozen=True)
 class Tiling:
+    """How a board is cut into pages: the paper as used, the grid of pages and their overlap (mm)."""
     board_w: float
     board_h: float
     page_w: float  # the paper as it is used (turned to landscape when that takes fewer pages)

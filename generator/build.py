@@ -40,6 +40,7 @@ Progress = Callable[[str], None]
 
 @dataclass
 class BuildOptions:
+    """What a build is asked for: papers, folders, bleed and gutter, marks, backs and the exports."""
     papers: tuple[str, ...] = PAPERS
     cards_dir: Path = CARDS_DIR
     layouts_dir: Path = LAYOUTS_DIR

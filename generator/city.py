@@ -60,6 +60,7 @@ class MapSpec:
 
 @dataclass(frozen=True)
 class District:
+    """One district of the city board: its cells, the districts it touches and its data."""
     id: str
     cells: tuple[Cell, ...]
     adjacent: frozenset[str]

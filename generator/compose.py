@@ -68,6 +68,9 @@ def _read(values: dict[str, Any], path: Path_) -> Any:
     return value
 
 
+# what a text's style reads (Composer._style): none of them templated, the style is the element's, not the card's
+_STYLE_KEYS = frozenset({"font", "align", "valign", "fit", "top", "size", "min_size", "colour", "leading",
+                         "heading_colour"})
 SHARED_PER_ELEMENT = 256  # drawings of one element kept for later cards: a deck's few suits and values, not its names
 
 
@@ -222,6 +225,7 @@ class Composer:
         # the drawings of it put in the store for the next build (drawn for two cards, or found there): (id(element), key)
         self._kept_drawings: set[tuple[int, tuple[Any, ...]]] = set()
         self._game_parts: dict[tuple[int, Path_], tuple[Any, str]] = {}  # game-wide values read at a path, as text
+        self._styles: dict[tuple[Any, ...], tuple[PreparedElement, TextStyle]] = {}  # plainly written styles (_style)
         self.icons = InlineIcons(lib.symbols, {sid: (s.symbol, s.ink) for sid, s in db.suits.items()},
                                  {mid: m.symbol for mid, m in db.marks.items()})
         # a text's {suit:ID} draws that suit's symbol in its ink, whatever the layout's templates read
@@ -769,6 +773,18 @@ class Composer:
             raise _Skip from None
 
     def _style(self, pe: PreparedElement, ctx: _Values, who: str, **defaults: Any) -> TextStyle:
+        """A text's style; one whose keys are all written plainly (no template) is the same for every card: worked
+        out for the first, then kept with its element (a fault in it is not kept: said for each card, as ever)."""
+        if not pe.templated & _STYLE_KEYS:
+            held = self._styles.get((id(pe), *defaults.items()))
+            if held is not None and held[0] is pe:  # (held with the element: its id cannot be another's)
+                return held[1]
+            style = self._style_now(pe, ctx, who, defaults)
+            self._styles[(id(pe), *defaults.items())] = (pe, style)
+            return style
+        return self._style_now(pe, ctx, who, defaults)
+
+    def _style_now(self, pe: PreparedElement, ctx: _Values, who: str, defaults: dict[str, Any]) -> TextStyle:
         el = pe.el
         try:
             font = self.fonts.resolve(self._get(pe, "font", ctx, who, defaults.get("font", "regular")))

@@ -207,6 +207,7 @@ PARSE_CACHE = ParseCache()
 
 @dataclass(frozen=True)
 class Size:
+    """A card size by name, in mm."""
     id: str
     width: float
     height: float
@@ -215,6 +216,7 @@ class Size:
 
 @dataclass
 class Element:
+    """One element of a layout as read from its file, with the place of each of its values."""
     data: dict[str, Any]
     place: Place
     places: dict[str, Place]  # of each key's value
@@ -226,6 +228,7 @@ class Element:
 
 @dataclass
 class Layout:
+    """One layout file as read: its card size (or a page), its variables and its elements."""
     name: str
     path: Path
     size: str | None
@@ -237,6 +240,7 @@ class Layout:
 
 @dataclass
 class PrintSettings:
+    """The print settings of the layouts (bleed, safe area, page margin), in mm."""
     bleed: float = 3.0
     safe: float = 3.0
     page_margin: float = 5.0

@@ -16,6 +16,7 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class Rect:
+    """A rectangle by its top-left corner and size (mm), its corners rounded by `radius`."""
     x: float
     y: float
     w: float
@@ -29,6 +30,7 @@ class Rect:
 
 @dataclass(frozen=True)
 class Ellipse:
+    """An ellipse by its centre and radii (mm)."""
     cx: float
     cy: float
     rx: float
@@ -95,7 +97,7 @@ class Clip:
 
 @dataclass(frozen=True)
 class Unclip:
-    pass
+    """The end of the clipping begun by the matching Clip."""
 
 
 @dataclass(frozen=True)

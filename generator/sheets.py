@@ -42,6 +42,7 @@ SIDES = ("left", "top", "right", "bottom")
 
 @dataclass(frozen=True)
 class Slot:
+    """Where one card goes on a sheet: its index, column and row, and its trim's top-left on the page (mm)."""
     index: int
     col: int
     row: int
@@ -64,6 +65,7 @@ class Band:
 
 @dataclass
 class SheetPlan:
+    """How cards of one size are laid out on a paper: the grid, bleed and gutter, where the first trim begins (mm)."""
     paper_w: float
     paper_h: float
     card_w: float

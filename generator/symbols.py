@@ -42,6 +42,7 @@ Outline = list[tuple[Point, list[Segment], bool]]
 
 @dataclass(frozen=True)
 class Part:
+    """One part of a symbol (a path, circle, rectangle...), filled or stroked; a knockout part cuts out."""
     shape: str
     data: Any
     stroke: float  # 0 = filled

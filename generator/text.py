@@ -39,6 +39,7 @@ TOPS = ("cap", "ascent")  # top: what touches the box top, the first line's capi
 
 @dataclass(frozen=True)
 class TextStyle:
+    """How a text element sets its text: font, size (shrunk to min_size to fit), colour, alignment."""
     font: str = "regular"
     size: float = 9.0
     min_size: float = 6.0
@@ -71,6 +72,7 @@ class IconBox:
 
 @dataclass
 class Fitted:
+    """Text set in a box: its runs, the size it was set at, whether it fits and how much room it took."""
     runs: list[TextRun]
     size: float
     fits: bool
@@ -159,6 +161,7 @@ def styles_asked(text: str) -> set[int]:
 
 @dataclass
 class _Line:
+    """One line of set text, before it is placed: its pieces in their styles, indent, size and the gap above."""
     pieces: list[tuple[str, str]]  # merged runs of one style
     indent: float  # mm
     size: float

@@ -60,6 +60,7 @@ DEFAULT_SIZE = "poker"  # a component's card size when game.yaml gives none (lay
 
 @dataclass(frozen=True)
 class Suit:
+    """One suit of a game: its names, the symbol drawn for it and its colour."""
     id: str
     name: str
     plural: str
@@ -138,6 +139,7 @@ def card_label(cid: str, data: Any, component: str, number: int, names: tuple[st
 
 @dataclass
 class Component:
+    """One kind of card of a game (a deck, a case file): its layouts, its fields and its cards."""
     id: str
     name: str
     code: str
@@ -192,6 +194,7 @@ def in_sets(sets: tuple[str, ...], chosen: list[str] | tuple[str, ...] | set[str
 
 @dataclass(frozen=True)
 class Sheet:
+    """A sheet a game prints that is not a card (a player aid, a board), drawn by its layout."""
     id: str
     name: str
     layout: str
@@ -200,6 +203,7 @@ class Sheet:
 
 @dataclass(frozen=True)
 class RuleEntry:
+    """One section of a game's rules, as the rules search finds it."""
     id: str
     section: str
     title: str
@@ -211,6 +215,7 @@ class RuleEntry:
 
 @dataclass(frozen=True)
 class Ruling:
+    """One FAQ ruling: a question, its answer and the rules it refers to."""
     id: str
     question: str
     ruling: str

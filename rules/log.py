@@ -36,6 +36,7 @@ HEADER_KEYS = ("game", "rules_version", "created", "players", "variants", "seed"
 
 @dataclass
 class GameLog:
+    """A game's log: the game, its rules version, players, variants, seed, setup and events in order."""
     game: str
     rules_version: int
     players: list[str]
@@ -132,6 +133,7 @@ def format_log(log: GameLog, as_json: bool = False) -> str:
 
 @dataclass
 class Replay:
+    """A log replayed: the state reached, how many events applied, and the error that stopped it, if any."""
     state: Any
     applied: int
     error: IllegalAction | None = None

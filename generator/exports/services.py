@@ -48,6 +48,7 @@ class Product:
 
 @dataclass(frozen=True)
 class Service:
+    """A print service: its name, the files it takes (PNG or PDF) at what dpi, its products by size."""
     id: str
     name: str
     files: str  # "png" or "pdf"

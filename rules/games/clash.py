@@ -314,6 +314,7 @@ class Influence(engine.Unchanging):
 
 @dataclass(frozen=True)
 class Agent(engine.Unchanging):
+    """An agent card: its side, its cost and its ability."""
     id: str
     name: str
     side: str
@@ -327,6 +328,7 @@ class Agent(engine.Unchanging):
 
 @dataclass(frozen=True)
 class Site(engine.Unchanging):
+    """A site card: its hours, its limit and its effect."""
     id: str
     name: str
     hours: int
@@ -340,6 +342,7 @@ class Site(engine.Unchanging):
 
 @dataclass(frozen=True)
 class Plan(engine.Unchanging):
+    """A plan card: the crime thread it belongs to and its effect."""
     id: str
     name: str
     thread: str  # victim, felony, object
@@ -481,6 +484,7 @@ class Conclusion(engine.QuickCopy):
 
 @dataclass
 class State(SharesDatabase):
+    """A game of Clash in play: the players, who plays Holmes, the tables, the plan and what is revealed."""
     db: GameDatabase
     players: list[str]
     holmes: int  # the index of the player who plays Holmes

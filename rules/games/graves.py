@@ -215,6 +215,7 @@ Card = tuple[Any, str]  # (rank: 2-9 or "A", suit id)
 
 @dataclass
 class Location(engine.QuickCopy):
+    """A location in play: its clocks, its ability's kind, its trump and time, each player's pile."""
     id: str
     name: str
     clocks: int
@@ -243,6 +244,7 @@ class LocationResult(engine.Unchanging):
 
 @dataclass
 class Case(engine.QuickCopy):
+    """One case: its detective, the identity, the evidence each player won and noted, and how it ended."""
     number: int
     detective: int
     identity: str | None = None
@@ -267,6 +269,7 @@ class Case(engine.QuickCopy):
 
 @dataclass
 class State(SharesDatabase):
+    """A game of Graves in play: the players, the variants, the case now played and those done, the locations."""
     db: Any = field(repr=False, compare=False)
     players: list[str]
     variants: frozenset[str]

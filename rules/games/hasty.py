@@ -157,6 +157,7 @@ def power_text(power: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class ActionCard(engine.Unchanging):
+    """An action card: its kind, restriction, effect, copies and the card sets it belongs to."""
     id: str
     name: str
     kind: str
@@ -176,6 +177,7 @@ class ActionCard(engine.Unchanging):
 
 @dataclass(frozen=True)
 class Suspect(engine.Unchanging):
+    """A suspect card and its power."""
     id: str
     name: str
     power: dict[str, Any]
@@ -323,6 +325,7 @@ class Entry(engine.QuickCopy):
 
 @dataclass
 class Review(engine.QuickCopy):
+    """A suspect's pile being reviewed: the next card to reveal and what has been revealed."""
     suspect: str
     pos: int  # index (from the bottom) of the next card to reveal; -1 when done
     revealed: list[str] = field(default_factory=list)
@@ -331,6 +334,7 @@ class Review(engine.QuickCopy):
 
 @dataclass
 class State(SharesDatabase):
+    """A game of Hasty in play: the players, variants and sets, the suspects alive and dead, secrets and piles."""
     db: GameDatabase
     players: list[str]
     variants: list[str]

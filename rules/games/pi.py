@@ -411,6 +411,7 @@ def answer_evidence(c: City, tiles: Tiles, case: tuple[str, str, str], markers: 
 
 @dataclass
 class State(SharesDatabase):
+    """A game of P.I. in play: the players and their colours, the mini-game, its phase and the tiles."""
     db: GameDatabase
     players: list[str]
     colours: list[str]

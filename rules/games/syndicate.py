@@ -212,6 +212,7 @@ class Plot(engine.Unchanging):
 
 @dataclass
 class State(SharesDatabase):
+    """A game of Syndicate in play: the players, scores, hands, the draw pile and the discards."""
     db: GameDatabase
     players: list[str]
     scores: list[int] = field(default_factory=lambda: [0, 0, 0])

@@ -100,3 +100,44 @@ def test_a_scene_key_follows_what_its_layout_reads(tiny):
     assert [a.face_key == b.face_key for a, b in zip(before, after, strict=True)] == [True, False, True, True, True, True]
     assert len({f.back_key for f in before + after}) == 1
     assert after[1].face != before[1].face and after[0].face == before[0].face
+
+
+def style_work(composer: Composer, monkeypatch) -> list[str]:
+    """The elements whose text style was worked out, once an entry each time."""
+    worked: list[str] = []
+    original = Composer._style_now
+
+    def counting(self, pe, *args):
+        worked.append(pe.data.get("id"))
+        return original(self, pe, *args)
+
+    monkeypatch.setattr(Composer, "_style_now", counting)
+    return worked
+
+
+def test_a_plainly_written_style_is_worked_out_once_not_for_each_card(tiny, monkeypatch):
+    cards, layouts = tiny
+    composer, problems = composer_for(cards, layouts)
+    worked = style_work(composer, monkeypatch)
+    faces = composer.faces(composer.db.components["deck"])
+    assert len(faces) == 6 and not problems
+    names = [run.text for f in faces for run in f.face.items if getattr(run, "size", 0) == 13]
+    assert len(set(names)) == 6  # each card's name drawn, in the style of the layout
+    assert worked.count("name") == 1  # font, size, align written plainly: the element's style, not the card's
+    # a style reading the card (the value's colour is its suit's ink) is worked out for each drawing of it
+    assert worked.count("value") == len({(f.card.data["value"], f.card.data["suit"]) for f in faces}) > 1
+
+
+def test_a_fault_in_a_plain_style_is_still_said_for_each_card(tiny, monkeypatch):
+    cards, layouts = tiny
+    face = layouts / "moth" / "face.yaml"
+    face.write_text(face.read_text(encoding="utf-8").replace("    align: center\n", "    align: middle\n", 1),
+                    encoding="utf-8")
+    problems = Problems()
+    lib = load_library(layouts, problems)
+    db = read_database("moth", cards, problems)
+    assert db is not None and not problems, problems.format()
+    composer = Composer(lib, db, problems)
+    composer.faces(composer.db.components["deck"])
+    said = [p.message for p in problems.items if "align is left/center/right" in p.message]
+    assert len(said) == 6 and len(set(said)) == 6  # each card named in its own
