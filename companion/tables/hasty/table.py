@@ -121,6 +121,7 @@ class Table(GameTable):
     pad_class = HastyPad
     pad: HastyPad
     secrets_in_pad = True  # the frame puts the holds atop the fixed pad
+    fold_actions = True  # a review has no action button: its bar's room goes to the row
 
     def scoreline(self, s: dict[str, Any]) -> str:
         names = [self._set_name(x) for x in s["sets"]]
@@ -143,8 +144,8 @@ class Table(GameTable):
             grids = [] if self._cards_in_pad() else self._card_grids(self._prefix(s))
             if self.screen.landscape:  # the cards first, in view
                 return [*grids, *([self._review(s)] if s["phase"] == "reveal" else []), self._row(s)]
-            if s["phase"] == "reveal":
-                return [self._review(s), *grids, self._row(s)]
+            if s["phase"] == "reveal":  # the row the table looks at first, whole above the pad; then the prompt
+                return [*grids, self._row(s), self._review(s)]
             return [*grids, self._row(s)]
         return [*self._row_in_state(s), self._last(s), *self._marks(s), self._deck(s)]
 
@@ -427,28 +428,41 @@ class Table(GameTable):
         return shown
 
     def _card_grids(self, prefix: str) -> list[Any]:
-        """The card types of the sets in play, three a row (grouped by set when several are in play)."""
+        """The card types of the sets in play, three a row (a revealed one named only: six or four a row where the names
+        fit), grouped by set when several are in play."""
         pad = self.pad
         sets = self.session.state.sets
+        landscape = self.screen.landscape
+        cols, size, height = 3, self.app.fs * sp(MIN_TEXT if landscape else 13), dp(48) if landscape else dp(52)
+        revealed = prefix == "reveal"  # a card revealed is named, not played: where it may be played is no matter
+        small = self.app.fs * sp(MIN_TEXT)
+        wide = next((n for n in (6, 4) if revealed and not landscape and self._names_fit(pad.cards(), n, small)), 0)
+        if wide:  # two rows (or three) less than the played cards take: the suspects' row fits above them
+            cols, size, height = wide, small, dp(48)
         out: list[Any] = []
         for set_id in sets:
             if len(sets) > 1:
                 out.append(label(self._set_name(set_id), muted=True))
-            grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(3))
+            grid = GridLayout(cols=cols, size_hint_y=None, spacing=dp(3))
             grid.bind(minimum_height=grid.setter("height"))
             for card in pad.cards():
                 if card.sets[0] != set_id and len(sets) > 1:
                     continue
-                note = RESTRICTION_SHORT[card.restriction]
+                note = "" if revealed else RESTRICTION_SHORT[card.restriction]
                 text = card.name + (f"\n[i]{note}[/i]" if note else "")
                 tile = RowTile(text=text, testid=f"{prefix}_{card.id}", flat=True, markup=True,
-                            height=dp(48) if self.screen.landscape else dp(52) * self.app.fs,
-                            font_size=self.app.fs * sp(MIN_TEXT if self.screen.landscape else 13))
+                               height=height if landscape or cols > 3 else height * self.app.fs, font_size=size)
                 tile.valign = "middle"
                 tile.bind(on_release=lambda *_, c=card.id: self._tap(self.pad.tap_card, c))
                 grid.add_widget(tile)
             out.append(grid)
         return out
+
+    def _names_fit(self, cards: list[Any], cols: int, size: float) -> bool:
+        """Whether every card's name fits `cols` tiles a row of the pad in two lines at `size`, no word split."""
+        room = (self._pad_width() - dp(3) * (cols - 1)) / cols - dp(4)  # widgets.kv: a tile's text is 4 dp narrower
+        return all(_width(w, size) <= room for c in cards for w in c.name.split()) and \
+            all(_lines(c.name, size, room) * line_height(size) + dp(8) <= dp(48) for c in cards)
 
     def _choice(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad
