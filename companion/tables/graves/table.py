@@ -320,12 +320,15 @@ class Table(GameTable):
         box = self._column()
         trump = self.session.db.suits[loc["trump"]].plural if loc["trump"] else "none"
         changed = " (changed)" if loc["trump"] != loc["printed_trump"] else ""
-        box.add_widget(pictured(f"[b]{loc['name']}[/b] · trump {trump}{changed} · {loc['time']} time token(s) left",
+        # its time tokens left are on the strip above ("4/5 time"): the line stays one line, both piles in view
+        box.add_widget(pictured(f"[b]{loc['name']}[/b] · trump {trump}{changed}",
                                 picture_for("graves", loc["id"]), self.app.colors["text"]))
         role = {s["case"]["detective"]: "Detective", s["case"]["mastermind"]: "Mastermind"}
-        for p in s["players"]:
+        for n, p in enumerate(s["players"]):
             cards = ", ".join(loc["piles"][p]) or "no cards"
-            box.add_widget(self._player_line(p, f"{p} ({role[p]}): {cards} = [b]{loc['totals'][p]}[/b]"))
+            line = self._player_line(p, f"{p} ({role[p]}): {cards} = [b]{loc['totals'][p]}[/b]")
+            line.testid = f"pile_{n}"  # for the driver: whether it is in view
+            box.add_widget(line)
         return box
 
     def _pad(self, s: dict[str, Any], pad: GravesPad) -> list[Any]:
