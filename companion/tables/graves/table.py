@@ -111,9 +111,10 @@ class Table(GameTable):
             out += [self._players(s)]
         else:
             out += [self._players(s), self._over(s)]
-        # each player's buttons before the finished cases; right under the strip while one of them still has
-        # something to enter (the identity drawn, evidence won): what a player must do next is never scrolled away
-        self.secrets_after = 1 if self._to_enter(s) else len(out)
+        # each player's buttons before the finished cases; right under the strip during play (piles that grow
+        # would push a "hold to see" off the window) and while one of them still has something to enter (the
+        # identity drawn, evidence won): what a player must do next, or look at, is never scrolled away
+        self.secrets_after = 1 if self._to_enter(s) or s["phase"] == "play" else len(out)
         if s["phase"] != "over" and s["cases_done"]:
             out.append(self._cases_done(s))
         self.message = self.pad.message
