@@ -90,6 +90,7 @@ class TableScreen(Screen):
     viewer = NumericProperty(-1)  # kept for callers: the table itself is always nobody's view
     message_kind = StringProperty("info")  # "error" (a refusal) or "info" (Undone., hints, notices)
     page_open = BooleanProperty(False)  # a picker (abilities, identity...) fills the body
+    fold_actions = BooleanProperty(False)  # the table's choice: an action bar with no button takes no room
 
     def on_pre_enter(self, *args: Any) -> None:
         # back at the table, a message belongs to the moment it was said: "Undone." and hints go stale; a refusal
@@ -191,6 +192,7 @@ class TableScreen(Screen):
         s = app.session.summary(None)
         self.ids.scoreline.text = table.scoreline(s)
         self.page_open = False
+        self.fold_actions = bool(getattr(table, "fold_actions", False))
         body, pad, actions = self.ids.body, self.ids.pad, self.ids.actions
         for box in (body, pad, actions):
             box.clear_widgets()

@@ -9,7 +9,7 @@ Each player holds their own button when the phone comes round at the start, and 
 A screenshot after each turn and each card revealed: tests/_screens/window-hasty7-<w>x<h>-<nnn>-<what>.png, with
 `...-seen.json` beside them (what the app's dump found on each). Look at them with an image viewer.
 
-Run (about 20-40 minutes on a busy machine): .venv/bin/python tools/play_hasty7.py [WIDTHxHEIGHT]
+Run (about 20-40 minutes on a busy machine): .venv/bin/python tools/play_hasty7.py [WIDTHxHEIGHT [TAG]] [--few]
 """
 
 from __future__ import annotations
@@ -82,8 +82,10 @@ def plan() -> list[tuple[str, list[str]]]:
 
 
 def main() -> None:
-    size = tuple(int(v) for v in sys.argv[1].split("x")) if len(sys.argv) > 1 else (360, 640)
-    tag = f"window-hasty7-{size[0]}x{size[1]}"
+    args = [a for a in sys.argv[1:] if a != "--few"]
+    few = "--few" in sys.argv  # a screenshot per review, per review's card and the first turns, not every turn
+    size = tuple(int(v) for v in args[0].split("x")) if args else (360, 640)
+    tag = args[1] if len(args) > 1 else f"window-hasty7-{size[0]}x{size[1]}"
     turns = plan()
     with Window(tag, (size[0], size[1])) as w:
         w.shot("start")
@@ -125,7 +127,9 @@ def main() -> None:
                     w.shot(f"{what}-choice")
             if taps[0].startswith("reveal_"):
                 reviews += 1
-            w.shot(f"{n:03d}-{what}", holds=holds(w))
+            review = (w.last["summary"] or {}).get("phase") == "reveal"
+            if not few or n < 8 or review or taps[0].startswith("reveal_") or n % 15 == 0:
+                w.shot(f"{n:03d}-{what}", holds=holds(w))
             if n == len(turns) // 2:  # mid-game: the phone goes round again for a look, among those still in
                 for hold in holds(w):
                     name = NAMES[int(hold.split("_")[1])]

@@ -117,8 +117,9 @@ class Window:
 
     @staticmethod
     def _face(dump: dict[str, Any]) -> Any:
-        """What a tap can change: the screen, the game, the texts, which controls are there and live."""
-        controls = {k: (v["disabled"], [round(n) for n in v["rect"]]) for k, v in dump["controls"].items()}
+        """What a tap can change: the screen, the game, the texts, which controls are there, live and lit (a rank
+        tapped in Graves shows only by its fill)."""
+        controls = {k: (v["disabled"], [round(n) for n in v["rect"]], v.get("fill_rgba")) for k, v in dump["controls"].items()}
         return dump["screen"], json.dumps(dump["summary"], sort_keys=True, default=str), dump["texts"], controls
 
     def where(self, testid: str, scroll: bool = False) -> tuple[int, int]:

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("kivy")
 
 ROOT = Path(__file__).resolve().parents[2]
-PLAYS = [ROOT / "tools" / "play_hasty7.py", ROOT / "tools" / "play_pi5.py"]
+PLAYS = [ROOT / "tools" / "play_hasty7.py", ROOT / "tools" / "play_pi5.py", ROOT / "tools" / "play_graves2.py"]
 
 
 def play_window(display: str, monkeypatch):
@@ -56,3 +56,14 @@ def test_a_play_that_stops_half_way_still_stops_the_app_and_the_screen(tmp_path,
     seen = json.loads((tmp_path / "ctx-seen.json").read_text())
     assert seen["warnings"] == ["a warning of the play's"] and [s["shot"] for s in seen["shots"]] == ["ctx-001-start.png"]
     assert "warning: a warning of the play's" in capsys.readouterr().out
+
+
+def test_a_control_lit_by_a_tap_is_a_change(monkeypatch):
+    """A Graves rank tapped changes only its button's fill: the play sees that at once instead of waiting out its
+    20 s for a change."""
+    pw = play_window(":99", monkeypatch)
+    rank = {"rect": [0, 0, 60, 48], "disabled": False, "fill_rgba": [1, 1, 1, 1]}
+    before = {"screen": "table", "summary": {}, "texts": ["Ann to act"], "controls": {"rank_9": rank}}
+    after = {**before, "controls": {"rank_9": {**rank, "fill_rgba": [0.2, 0.3, 0.6, 1]}}}
+    assert pw.Window._face(before) != pw.Window._face(after)
+    assert pw.Window._face(before) == pw.Window._face(json.loads(json.dumps(before)))

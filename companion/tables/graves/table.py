@@ -111,9 +111,10 @@ class Table(GameTable):
             out += [self._players(s)]
         else:
             out += [self._players(s), self._over(s)]
-        # each player's buttons before the finished cases; right under the strip while one of them still has
-        # something to enter (the identity drawn, evidence won): what a player must do next is never scrolled away
-        self.secrets_after = 1 if self._to_enter(s) else len(out)
+        # each player's buttons before the finished cases; right under the strip during play (piles that grow
+        # would push a "hold to see" off the window) and while one of them still has something to enter (the
+        # identity drawn, evidence won): what a player must do next, or look at, is never scrolled away
+        self.secrets_after = 1 if self._to_enter(s) or s["phase"] == "play" else len(out)
         if s["phase"] != "over" and s["cases_done"]:
             out.append(self._cases_done(s))
         self.message = self.pad.message
@@ -320,12 +321,15 @@ class Table(GameTable):
         box = self._column()
         trump = self.session.db.suits[loc["trump"]].plural if loc["trump"] else "none"
         changed = " (changed)" if loc["trump"] != loc["printed_trump"] else ""
-        box.add_widget(pictured(f"[b]{loc['name']}[/b] · trump {trump}{changed} · {loc['time']} time token(s) left",
+        # its time tokens left are on the strip above ("4/5 time"): the line stays one line, both piles in view
+        box.add_widget(pictured(f"[b]{loc['name']}[/b] · trump {trump}{changed}",
                                 picture_for("graves", loc["id"]), self.app.colors["text"]))
         role = {s["case"]["detective"]: "Detective", s["case"]["mastermind"]: "Mastermind"}
-        for p in s["players"]:
+        for n, p in enumerate(s["players"]):
             cards = ", ".join(loc["piles"][p]) or "no cards"
-            box.add_widget(self._player_line(p, f"{p} ({role[p]}): {cards} = [b]{loc['totals'][p]}[/b]"))
+            line = self._player_line(p, f"{p} ({role[p]}): {cards} = [b]{loc['totals'][p]}[/b]")
+            line.testid = f"pile_{n}"  # for the driver: whether it is in view
+            box.add_widget(line)
         return box
 
     def _pad(self, s: dict[str, Any], pad: GravesPad) -> list[Any]:

@@ -121,6 +121,7 @@ class Table(GameTable):
     pad_class = HastyPad
     pad: HastyPad
     secrets_in_pad = True  # the frame puts the holds atop the fixed pad
+    fold_actions = True  # a review has no action button: its bar's room goes to the row
 
     def scoreline(self, s: dict[str, Any]) -> str:
         names = [self._set_name(x) for x in s["sets"]]
@@ -140,11 +141,13 @@ class Table(GameTable):
         if pad.card is not None:  # in landscape a suspect is chosen on the row, the card's text beside it in the pad
             return [self._row(s)] if self._choice_beside_row() else [*self._choice(s), *self._row_in_state(s)]
         if self._picking(s):  # the card types take the pad (one set, portrait) or lead the state: the row below
+            if self._review_beside(s):  # landscape: the row, what the last card did, then the prompt
+                return [self._row(s, cols=4, busts=False), self._pad_line(s, self._state_width()), self._review(s)]
             grids = [] if self._cards_in_pad() else self._card_grids(self._prefix(s))
             if self.screen.landscape:  # the cards first, in view
                 return [*grids, *([self._review(s)] if s["phase"] == "reveal" else []), self._row(s)]
-            if s["phase"] == "reveal":
-                return [self._review(s), *grids, self._row(s)]
+            if s["phase"] == "reveal":  # the row the table looks at first, whole above the pad; then the prompt
+                return [*grids, self._row(s), self._review(s)]
             return [*grids, self._row(s)]
         return [*self._row_in_state(s), self._last(s), *self._marks(s), self._deck(s)]
 
@@ -195,6 +198,8 @@ class Table(GameTable):
             return [self._last(s)] if s["history"] else []
         if self._choice_beside_row():
             return self._choice(s)
+        if self._review_beside(s):  # landscape: the card types under the holds, the row and "Last:" on the left
+            return self._card_grids("reveal", beside=True)
         line = [self._pad_line(s)]
         if self._picking(s):  # landscape: the card types lead the state, the holds and this line fill the pad
             return [*self._card_grids(self._prefix(s)), *line] if self._cards_in_pad() else line
@@ -206,14 +211,30 @@ class Table(GameTable):
         width = self.screen.width - dp(12)
         return (width - dp(6)) * 0.56 if self.screen.landscape else width
 
-    def _pad_line(self, s: dict[str, Any]) -> Any:
+    def _state_width(self) -> float:
+        """The width of the state's column in landscape (table.kv: 0.44 of the window's less the gap)."""
+        return (self.screen.width - dp(12) - dp(6)) * 0.44
+
+    def _review_beside(self, s: dict[str, Any]) -> bool:
+        """Landscape, a review: whether the row (four a row, no busts) and "Last:" fit the left column and one set's
+        card types (six a row) the pad beside the holds, so that all of it shows at 640x360 without scrolling."""
+        one_set = len(self.session.state.sets) == 1
+        if not (self.screen.landscape and s["phase"] == "reveal" and self._picking(s) and one_set):
+            return False
+        size = self.app.fs * sp(MIN_TEXT)
+        room = self._tile_room(4)
+        words = all(_width(w, size, bold=True) <= room for r in s["row"] for w in r["name"].split())
+        return words and self._names_fit(self.pad.cards(), 6, size)
+
+    def _pad_line(self, s: dict[str, Any], width: float | None = None) -> Any:
         """What to do, or in a review what the last card did: as many lines as its text takes (at least one, a
         review's at least two and at most five), so that no line of it is cut at its edge; in landscape's short
-        pad column, under the holds, one line (a review's two or three)."""
+        pad column, under the holds, one line (a review's two or three). `width`: the column it is in when not the
+        pad's (a landscape review's state column)."""
         review = s["phase"] == "reveal" and bool(s["history"])  # what the last card did, in reach while entering
         text = f"[b]Last:[/b] {s['history'][-1]}" if review else self.pad.prompt()
         line = self._line(text)
-        lines = _lines(text, self.app.fs * sp(14), self._pad_width() - dp(8))
+        lines = _lines(text, self.app.fs * sp(14), (width or self._pad_width()) - dp(8))
         landscape = self.screen.landscape  # under the holds in a short column: fewer lines, the rest scrolls
         if review:
             line.lines = max(2, min(3 if landscape else 5, lines))
@@ -298,14 +319,14 @@ class Table(GameTable):
             width = (width - dp(6)) * 0.44
         return (width - dp(3) * (cols - 1)) / cols - dp(8)
 
-    def _row(self, s: dict[str, Any]) -> GridLayout:
+    def _row(self, s: dict[str, Any], cols: int | None = None, busts: bool = True) -> GridLayout:
         """Every suspect: the living left to right (pile size, the loupe, the tapped one), then the murdered.
         A tile is its name and one line under it (never smaller than MIN_TEXT): the pile's size, whose suspect
         it is once known, how many of its cards lie face up (named in the "Face up:" line) and LOUPE (also the
         bar across its top), the last two left out where the line would not fit."""
         app, pad = self.app, self.pad
         size = app.fs * sp(MIN_TEXT)
-        cols = self._cols(len(s["row"]))
+        cols = cols or self._cols(len(s["row"]))
         rows = -(-len(s["row"]) // cols)
         room = self._tile_room(cols)
         review = (s["review"] or {}).get("suspect")
@@ -314,7 +335,7 @@ class Table(GameTable):
         for r in s["row"]:
             loupe = r["id"] == s["loupe"] and s["phase"] != "over"
             name = f"[b]{r['name']}[/b]" if r["alive"] else f"[s]{r['name']}[/s]"
-            foot = self._foot(r, loupe, s["phase"] == "over", cols, size, room)
+            foot = self._foot(r, loupe, s["phase"] == "over", cols, size, room, busts)
             lines = max(lines, _lines(r["name"], size, room, bold=True)
                         + sum(_lines(part, size, room) for part in foot.split("\n")))
             lit = r["id"] == pad.picked or r["name"] == review or r["name"] in tied
@@ -324,7 +345,7 @@ class Table(GameTable):
             if not r["alive"]:
                 tile.color = self._rgba("muted")
             tile.bind(on_release=lambda *_, sid=r["id"]: self._tap(self.pad.tap_suspect, sid))
-            bust = picture_for("hasty", r["id"])  # the suspect's bust, as on the card, beside the short last line
+            bust = picture_for("hasty", r["id"]) if busts else None  # as on the card, beside the short last line
             top_picture(tile, bust, app.colors["muted" if not r["alive"] else "text"], size=BUST, at="foot")
             if loupe:  # the loupe: a thick bar in the accent colour across the tile's top
                 colour_bar(tile, app.colors["accent"], side="top", thick=6)
@@ -337,11 +358,11 @@ class Table(GameTable):
         return grid
 
     @staticmethod
-    def _foot(r: dict[str, Any], loupe: bool, over: bool, cols: int, size: float, room: float) -> str:
+    def _foot(r: dict[str, Any], loupe: bool, over: bool, cols: int, size: float, room: float, bust: bool = True) -> str:
         """The line under a suspect's name: what fits of its pile size, owner, face-up count and the loupe. It is
         centred beside the bust in the tile's bottom left corner, so it fits the tile less a bust's width on each
         side; where the pile size and owner alone do not, they take a line each (the owner's, short, the last)."""
-        clear = room + dp(8) - 2 * dp(BUST + 3)  # _tile_room's words' width is the tile's less 8 dp
+        clear = room + dp(8) - (2 * dp(BUST + 3) if bust else 0)  # _tile_room's words' width is the tile's less 8 dp
         if not r["alive"]:
             return "murdered" if _width("murdered", size) <= clear else "dead"
         owner = [f"{r['owner']}'s"] if r["owner"] and not over else []
@@ -426,29 +447,43 @@ class Table(GameTable):
         shown.testid = "review_prompt"
         return shown
 
-    def _card_grids(self, prefix: str) -> list[Any]:
-        """The card types of the sets in play, three a row (grouped by set when several are in play)."""
+    def _card_grids(self, prefix: str, beside: bool = False) -> list[Any]:
+        """The card types of the sets in play, three a row (a revealed one named only: six or four a row where the names
+        fit), grouped by set when several are in play."""
         pad = self.pad
         sets = self.session.state.sets
+        landscape = self.screen.landscape
+        cols, size, height = 3, self.app.fs * sp(MIN_TEXT if landscape else 13), dp(48) if landscape else dp(52)
+        revealed = prefix == "reveal"  # a card revealed is named, not played: where it may be played is no matter
+        small = self.app.fs * sp(MIN_TEXT)
+        pad_cols = revealed and (not landscape or beside)
+        wide = next((n for n in (6, 4) if pad_cols and self._names_fit(pad.cards(), n, small)), 0)
+        if wide:  # two rows (or three) less than the played cards take: the suspects' row fits above them
+            cols, size, height = wide, small, dp(48)
         out: list[Any] = []
         for set_id in sets:
             if len(sets) > 1:
                 out.append(label(self._set_name(set_id), muted=True))
-            grid = GridLayout(cols=3, size_hint_y=None, spacing=dp(3))
+            grid = GridLayout(cols=cols, size_hint_y=None, spacing=dp(3))
             grid.bind(minimum_height=grid.setter("height"))
             for card in pad.cards():
                 if card.sets[0] != set_id and len(sets) > 1:
                     continue
-                note = RESTRICTION_SHORT[card.restriction]
+                note = "" if revealed else RESTRICTION_SHORT[card.restriction]
                 text = card.name + (f"\n[i]{note}[/i]" if note else "")
                 tile = RowTile(text=text, testid=f"{prefix}_{card.id}", flat=True, markup=True,
-                            height=dp(48) if self.screen.landscape else dp(52) * self.app.fs,
-                            font_size=self.app.fs * sp(MIN_TEXT if self.screen.landscape else 13))
+                               height=height if landscape or cols > 3 else height * self.app.fs, font_size=size)
                 tile.valign = "middle"
                 tile.bind(on_release=lambda *_, c=card.id: self._tap(self.pad.tap_card, c))
                 grid.add_widget(tile)
             out.append(grid)
         return out
+
+    def _names_fit(self, cards: list[Any], cols: int, size: float) -> bool:
+        """Whether every card's name fits `cols` tiles a row of the pad in two lines at `size`, no word split."""
+        room = (self._pad_width() - dp(3) * (cols - 1)) / cols - dp(4)  # widgets.kv: a tile's text is 4 dp narrower
+        return all(_width(w, size) <= room for c in cards for w in c.name.split()) and \
+            all(_lines(c.name, size, room) * line_height(size) + dp(8) <= dp(48) for c in cards)
 
     def _choice(self, s: dict[str, Any]) -> list[Any]:
         pad = self.pad
