@@ -5,8 +5,8 @@ __hash__) as Python source and compiles it: for the 48 dataclasses a build impor
 what its imports cost (~24 ms of CPU a run, a one-card edit's rebuild being ~160 ms). Once this module is
 imported, the dataclasses module compiles each such source once: the code is kept in the user's cache
 (rules/cache_dir.py; $CASEBOOK_CACHE_DIR empty keeps nothing) under a folder named for Python's exact
-version, found again by the source itself, and run as the source would be. The classes are the same: the
-same source, compiled by the same compiler with the same flags, run in the same namespaces.
+version and -O level, found again by the source itself, and run as the source would be. The classes are the
+same: the same source, compiled by the same compiler with the same flags, run in the same namespaces.
 
 Only the command line imports it (casebook/cli.py, before its first dataclass); a file that cannot be read
 or written is not used, and a run that compiled something new writes the file again as it ends.
@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import marshal
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import CodeType
@@ -38,7 +39,7 @@ class ClassCode:
         self.new: dict[str, CodeType] = {}
         self.used: set[str] = set()
         self.path: Path | None = None
-        folder = cache_folder("classcode", (), "")
+        folder = cache_folder("classcode", (), f"optimize {sys.flags.optimize}")  # -O compiles differently
         if folder is not None:
             self.path = folder / FILE
             try:
