@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import casebook.generator.classcode  # noqa: F401 - before the first dataclass: their methods compiled once, kept
 from casebook.generator.scene import PictureChanged
 from casebook.rules.problems import Problems
 

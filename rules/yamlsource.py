@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from casebook.rules.cache_dir import cache_folder as cache_folder
 from casebook.rules.problems import Place, Problem, Problems
 
 if TYPE_CHECKING:
@@ -670,30 +671,6 @@ def load_yaml(path: Path, problems: Problems, packed: str | None = None) -> Any:
     """Load one YAML document with places; on a syntax error or a hostile file, add it and return None."""
     text = read_source(path, problems)
     return None if text is None else parse_yaml(text, str(path), problems, packed=packed)
-
-
-def cache_folder(kind: str, sources: tuple[Path, ...], versions: str) -> Path | None:
-    """A folder of the user's cache for what was made by the code in `sources` (and libraries at `versions`).
-
-    `$CASEBOOK_CACHE_DIR` chooses the cache (empty: keep nothing); else `$XDG_CACHE_HOME/casebook`,
-    else `~/.cache/casebook`. None when nothing is kept.
-    """
-    import hashlib
-    import os
-
-    chosen = os.environ.get("CASEBOOK_CACHE_DIR")
-    if chosen is None:
-        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        chosen = os.path.join(home, "casebook")
-    if not chosen:
-        return None
-    flavour = hashlib.sha1(f"{versions} {sys.version} {sys.implementation.cache_tag}".encode())
-    try:  # (a package shipped as bytecode alone has no source to name the folder by: nothing kept)
-        for source in sources:
-            flavour.update(source.read_bytes())
-    except OSError:
-        return None
-    return Path(chosen) / f"{kind}-{flavour.hexdigest()[:16]}"
 
 
 _UNSET = object()
