@@ -149,6 +149,13 @@ def hasty_index() -> RulesIndex:
     ("is the review thing random", "review_largest"),
     ("is it normal that my suspect died before i even had a turn", "faq_first_round"),
     ("when the cards run out completely do we shuffle the used ones back in", "faq_empty_deck"),
+    # round seven (held-out 20-21 misses, other words): a face-up card met again in a review, denying your own
+    # suspect, everyone out of cards, play-then-draw order, the first time the loupe passes the end
+    ("a face up card sits in the pile being reviewed, do we do it a second time", "faq_face_up_in_review"),
+    ("can i deny that the cook is my suspect", "faq_bluffing"),
+    ("what if none of us has a card left at all, who wins", "end_no_cards"),
+    ("do i play first or draw first", "turn_draw"),
+    ("the loupe went past the last suspect for the first time, is there a review", "turn_first_round"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
