@@ -111,6 +111,10 @@ TABLE_QUESTIONS = [
      {"misleading"}),
     ("how many players can share a points box", {"scoring_same_turns"}),
     ("ok so whats the deal with the cubes", {"investigate_answer"}),
+    # round seven (held-out 20-21 misses, other words): no investigators left (what you can still do), display and
+    # discards both empty
+    ("my daughter has no investigators left in the second mini-game, what can she do", {"faq_no_investigators"}),
+    ("no more evidence cards anywhere, do we stop putting new ones out", {"faq_exhausted_deck"}),
 ]
 
 
