@@ -156,6 +156,10 @@ def hasty_index() -> RulesIndex:
     ("what if none of us has a card left at all, who wins", "end_no_cards"),
     ("do i play first or draw first", "turn_draw"),
     ("the loupe went past the last suspect for the first time, is there a review", "turn_first_round"),
+    # rulebook facts no set had asked: who starts and the turn order, the pile once a review is over
+    ("which player begins", "setup_hands"),
+    ("which order do we take turns", "setup_hands"),
+    ("once the review is done what do we do with what's left of the pile", "review_end"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

@@ -115,6 +115,8 @@ TABLE_QUESTIONS = [
     # discards both empty
     ("my daughter has no investigators left in the second mini-game, what can she do", {"faq_no_investigators"}),
     ("no more evidence cards anywhere, do we stop putting new ones out", {"faq_exhausted_deck"}),
+    # a rulebook fact in short words: whose case you work on
+    ("whose case am i solving", {"setup_cases"}),
 ]
 
 
