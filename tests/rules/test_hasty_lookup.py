@@ -160,6 +160,10 @@ def hasty_index() -> RulesIndex:
     ("which player begins", "setup_hands"),
     ("which order do we take turns", "setup_hands"),
     ("once the review is done what do we do with what's left of the pile", "review_end"),
+    # the Traitor left with other suspects in the row, drawing in Big Hands, a card on a pile its icon forbids
+    ("the traitor is still in but everyone else is out, who wins", "variant_traitor"),
+    ("big hands, do we still draw up to 4", "variant_big_hands"),
+    ("my son played a card at his own suspect that says it can't go there, what now", "cards_restrictions"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")
