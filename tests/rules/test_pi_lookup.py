@@ -117,6 +117,8 @@ TABLE_QUESTIONS = [
     ("no more evidence cards anywhere, do we stop putting new ones out", {"faq_exhausted_deck"}),
     # a rulebook fact in short words: whose case you work on
     ("whose case am i solving", {"setup_cases"}),
+    # the holder never says which tile a marker is for
+    ("do i get told which tile the disc is for", {"investigate_answer"}),
 ]
 
 
