@@ -154,3 +154,20 @@ def test_every_crime_answers_what_its_tile_means(index: RulesIndex) -> None:
         if crime.id not in {first.entry.id, *(e.id for e in first.also)}:
             wrong.append((question, first.entry.id))
     assert not wrong
+
+
+def test_a_question_on_two_neighbouring_districts_finds_one_of_them(index: RulesIndex) -> None:
+    # "does X count as adjacent to Y for cubes", for every two cells side by side (canal pairs too): one of the
+    # two districts answers (its card says what borders it), not a ruling that only names them in an example
+    districts = load_database("pi").records["districts"].cards
+    by_cell = {tuple(d.data["cell"]): d for d in districts}
+    wrong = []
+    for (x, y), district in by_cell.items():
+        for other in (by_cell.get((x + 1, y)), by_cell.get((x, y + 1))):
+            if other is None:
+                continue
+            question = f"does {other.data['name']} count as adjacent to {district.data['name']} for cubes"
+            first = index.search(question, game="pi", limit=1)[0]
+            if not {district.id, other.id} & {first.entry.id, *(e.id for e in first.also)}:
+                wrong.append((question, first.entry.id))
+    assert not wrong
