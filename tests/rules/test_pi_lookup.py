@@ -117,6 +117,8 @@ TABLE_QUESTIONS = [
     ("no more evidence cards anywhere, do we stop putting new ones out", {"faq_exhausted_deck"}),
     # a rulebook fact in short words: whose case you work on
     ("whose case am i solving", {"setup_cases"}),
+    # a tie at the end told as being level after the three mini-games
+    ("we're level after the three mini games, who wins", {"tie_breaks"}),
     # the holder never says which tile a marker is for
     ("do i get told which tile the disc is for", {"investigate_answer"}),
 ]
