@@ -117,6 +117,9 @@ TABLE_QUESTIONS = [
     ("no more evidence cards anywhere, do we stop putting new ones out", {"faq_exhausted_deck"}),
     # a rulebook fact in short words: whose case you work on
     ("whose case am i solving", {"setup_cases"}),
+    # a named suspect's evidence card whose tile shares the district of the case's element ("the one i'm after")
+    ("took the velvet vance card, her tile is in the same district as the suspect i'm after, cube?",
+     {"faq_evidence_same_district"}),
     # a tie at the end told as being level after the three mini-games
     ("we're level after the three mini games, who wins", {"tie_breaks"}),
     # the holder never says which tile a marker is for
