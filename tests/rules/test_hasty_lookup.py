@@ -164,6 +164,8 @@ def hasty_index() -> RulesIndex:
     ("the traitor is still in but everyone else is out, who wins", "variant_traitor"),
     ("big hands, do we still draw up to 4", "variant_big_hands"),
     ("my son played a card at his own suspect that says it can't go there, what now", "cards_restrictions"),
+    # the hand of a player who is out
+    ("what happens to my hand when im out", "review_elimination"),
     # a step forgotten or done twice (a ruling: put it right from where the game stands)
     ("the magnifier didn't get moved last go, can we fix it", "faq_forgotten_step"),
     ("my daughter picked up 5 cards by accident", "faq_forgotten_step"),
