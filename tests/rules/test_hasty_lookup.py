@@ -149,6 +149,26 @@ def hasty_index() -> RulesIndex:
     ("is the review thing random", "review_largest"),
     ("is it normal that my suspect died before i even had a turn", "faq_first_round"),
     ("when the cards run out completely do we shuffle the used ones back in", "faq_empty_deck"),
+    # round seven (held-out 20-21 misses, other words): a face-up card met again in a review, denying your own
+    # suspect, everyone out of cards, play-then-draw order, the first time the loupe passes the end
+    ("a face up card sits in the pile being reviewed, do we do it a second time", "faq_face_up_in_review"),
+    ("can i deny that the cook is my suspect", "faq_bluffing"),
+    ("what if none of us has a card left at all, who wins", "end_no_cards"),
+    ("do i play first or draw first", "turn_draw"),
+    ("the loupe went past the last suspect for the first time, is there a review", "turn_first_round"),
+    # rulebook facts no set had asked: who starts and the turn order, the pile once a review is over
+    ("which player begins", "setup_hands"),
+    ("which order do we take turns", "setup_hands"),
+    ("once the review is done what do we do with what's left of the pile", "review_end"),
+    # the Traitor left with other suspects in the row, drawing in Big Hands, a card on a pile its icon forbids
+    ("the traitor is still in but everyone else is out, who wins", "variant_traitor"),
+    ("big hands, do we still draw up to 4", "variant_big_hands"),
+    ("my son played a card at his own suspect that says it can't go there, what now", "cards_restrictions"),
+    # the hand of a player who is out
+    ("what happens to my hand when im out", "review_elimination"),
+    # a step forgotten or done twice (a ruling: put it right from where the game stands)
+    ("the magnifier didn't get moved last go, can we fix it", "faq_forgotten_step"),
+    ("my daughter picked up 5 cards by accident", "faq_forgotten_step"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

@@ -111,6 +111,19 @@ TABLE_QUESTIONS = [
      {"misleading"}),
     ("how many players can share a points box", {"scoring_same_turns"}),
     ("ok so whats the deal with the cubes", {"investigate_answer"}),
+    # round seven (held-out 20-21 misses, other words): no investigators left (what you can still do), display and
+    # discards both empty
+    ("my daughter has no investigators left in the second mini-game, what can she do", {"faq_no_investigators"}),
+    ("no more evidence cards anywhere, do we stop putting new ones out", {"faq_exhausted_deck"}),
+    # a rulebook fact in short words: whose case you work on
+    ("whose case am i solving", {"setup_cases"}),
+    # a named suspect's evidence card whose tile shares the district of the case's element ("the one i'm after")
+    ("took the velvet vance card, her tile is in the same district as the suspect i'm after, cube?",
+     {"faq_evidence_same_district"}),
+    # a tie at the end told as being level after the three mini-games
+    ("we're level after the three mini games, who wins", {"tie_breaks"}),
+    # the holder never says which tile a marker is for
+    ("do i get told which tile the disc is for", {"investigate_answer"}),
 ]
 
 
@@ -145,4 +158,21 @@ def test_every_crime_answers_what_its_tile_means(index: RulesIndex) -> None:
         first = index.search(question, game="pi", limit=1)[0]
         if crime.id not in {first.entry.id, *(e.id for e in first.also)}:
             wrong.append((question, first.entry.id))
+    assert not wrong
+
+
+def test_a_question_on_two_neighbouring_districts_finds_one_of_them(index: RulesIndex) -> None:
+    # "does X count as adjacent to Y for cubes", for every two cells side by side (canal pairs too): one of the
+    # two districts answers (its card says what borders it), not a ruling that only names them in an example
+    districts = load_database("pi").records["districts"].cards
+    by_cell = {tuple(d.data["cell"]): d for d in districts}
+    wrong = []
+    for (x, y), district in by_cell.items():
+        for other in (by_cell.get((x + 1, y)), by_cell.get((x, y + 1))):
+            if other is None:
+                continue
+            question = f"does {other.data['name']} count as adjacent to {district.data['name']} for cubes"
+            first = index.search(question, game="pi", limit=1)[0]
+            if not {district.id, other.id} & {first.entry.id, *(e.id for e in first.also)}:
+                wrong.append((question, first.entry.id))
     assert not wrong
