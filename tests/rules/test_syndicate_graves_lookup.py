@@ -78,6 +78,10 @@ QUESTIONS = {
         ("is it better to be the mastermind", "tip_mastermind_edge"),
         ("does the mountain follow an event lead", "follow_mark"),  # a one-mark card: not the two-mark rule
         ("i led a crown, what counts", "count_mark_lead"),  # a Crown lead is a mark lead; not the Ace-and-Crown ruling
+        # the seventh round: the kinds of phrasing held-out 20-21 missed, in other words
+        ("nine against nine this round, does anybody get a point", "score_tie"),  # a tie told as a score
+        ("he had a location but played smth different, what now", "faq_misplay"),  # not the rule he broke
+        ("the origin has two little symbols, what kind of card is it", "origin"),  # symbols = marks
         # the sixth round (gamer, teen and parent words)
         ("can we play syndicate with normal playing cards", "faq_playing_cards"),  # a ruling: the Decktet is needed
         ("secret second card", "plot_face_down"),  # not the secret hands of the deal
