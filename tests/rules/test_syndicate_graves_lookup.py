@@ -150,6 +150,10 @@ QUESTIONS = {
         ("who wins if we're tied after two cases", "end_tiebreak"),  # not plain winning
         ("can i play as many cards as i want", "turn_what_may_be_played"),  # playing, not holding
         ("can i play a 2 without using its power", "term_special_abilities"),  # the deuce's power is optional
+        # the seventh round: the kinds of phrasing held-out 20-21 missed, in other words
+        ("how many of the time tokens go on the library", "location_library"),  # a count of one location
+        ("how many little time tokens go on the alley", "location_alley"),  # not the setup for every location
+        ("we've just reached the countryside, what's different about playing there", "location_countryside"),
         # the sixth round (gamer, teen and parent words)
         ("tiebreaker at a location", "resolve_tie"),  # not the end-of-game tie-break
         ("is there player elimination", "end_winner"),
