@@ -88,6 +88,7 @@ QUESTIONS = [
     ("how many of the secret crime cards go down between us at the start", "setup_crime_plan"),  # not a Stage's
     ("we turned over the forgery, does anything happen now it's face up", "forgery"),  # a Crime Plan card revealed
     ("win cons for both sides", "goal"),
+    ("is it asymmetric", "goal"),  # gamer's word; nothing came before
     ("she has 7 cards in hand, is she allowed to keep them all", "faq_hand_limit"),  # not Archiving's discard
 ]
 

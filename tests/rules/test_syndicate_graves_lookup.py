@@ -82,6 +82,7 @@ QUESTIONS = {
         ("nine against nine this round, does anybody get a point", "score_tie"),  # a tie told as a score
         ("he had a location but played smth different, what now", "faq_misplay"),  # not the rule he broke
         ("the origin has two little symbols, what kind of card is it", "origin"),  # symbols = marks
+        ("can someone get kicked out of the game", "faq_no_elimination"),  # a ruling: the rulebook is silent
         # the sixth round (gamer, teen and parent words)
         ("can we play syndicate with normal playing cards", "faq_playing_cards"),  # a ruling: the Decktet is needed
         ("secret second card", "plot_face_down"),  # not the secret hands of the deal
