@@ -155,6 +155,8 @@ QUESTIONS = {
         ("how many of the time tokens go on the library", "location_library"),  # a count of one location
         ("how many little time tokens go on the alley", "location_alley"),  # not the setup for every location
         ("we've just reached the countryside, what's different about playing there", "location_countryside"),
+        ("oops wrong card, can i undo", "faq_misplay"),  # a ruling (designed): the rulebook names no penalty
+        ("My son played a card of the wrong suit by mistake, can he take it back?", "faq_misplay"),
         # the sixth round (gamer, teen and parent words)
         ("tiebreaker at a location", "resolve_tie"),  # not the end-of-game tie-break
         ("is there player elimination", "end_winner"),
