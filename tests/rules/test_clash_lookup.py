@@ -89,6 +89,7 @@ QUESTIONS = [
     ("we turned over the forgery, does anything happen now it's face up", "forgery"),  # a Crime Plan card revealed
     ("win cons for both sides", "goal"),
     ("is it asymmetric", "goal"),  # gamer's word; nothing came before
+    ("My son played his card on my side by mistake, can he take it back?", "faq_misplay"),  # designed ruling
     ("she has 7 cards in hand, is she allowed to keep them all", "faq_hand_limit"),  # not Archiving's discard
 ]
 
