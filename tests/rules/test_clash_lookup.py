@@ -79,6 +79,18 @@ QUESTIONS = [
     ("how does the game work", "goal"),  # the game in brief, not the Agents mode
     ("we are not sure when the agents come into the game, do we use them from the very first game",
      "agents_setup"),  # the mode and when to add it, not the list of Agents
+    # the kinds of phrasing held-out 20-21 missed, in other words: a table word, the situation told first
+    ("every place card has been used and the clock isn't at 12 yet", "faq_sites_run_out"),  # place card = Site
+    ("last turn, is the site's card cap still on", "faq_limit_final"),  # card cap = the limit; not both at it
+    ("we both reached the card cap this stage, who gets the final turn", "faq_limit_both"),
+    ("my son has six support cards face down in a thread, is there a cap", "faq_support_limit"),
+    ("we flipped the first place card, where do its hours go", "start_site"),
+    ("how many of the secret crime cards go down between us at the start", "setup_crime_plan"),  # not a Stage's
+    ("we turned over the forgery, does anything happen now it's face up", "forgery"),  # a Crime Plan card revealed
+    ("win cons for both sides", "goal"),
+    ("is it asymmetric", "goal"),  # gamer's word; nothing came before
+    ("My son played his card on my side by mistake, can he take it back?", "faq_misplay"),  # designed ruling
+    ("she has 7 cards in hand, is she allowed to keep them all", "faq_hand_limit"),  # not Archiving's discard
 ]
 
 

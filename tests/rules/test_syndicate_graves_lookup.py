@@ -78,6 +78,11 @@ QUESTIONS = {
         ("is it better to be the mastermind", "tip_mastermind_edge"),
         ("does the mountain follow an event lead", "follow_mark"),  # a one-mark card: not the two-mark rule
         ("i led a crown, what counts", "count_mark_lead"),  # a Crown lead is a mark lead; not the Ace-and-Crown ruling
+        # the seventh round: the kinds of phrasing held-out 20-21 missed, in other words
+        ("nine against nine this round, does anybody get a point", "score_tie"),  # a tie told as a score
+        ("he had a location but played smth different, what now", "faq_misplay"),  # not the rule he broke
+        ("the origin has two little symbols, what kind of card is it", "origin"),  # symbols = marks
+        ("can someone get kicked out of the game", "faq_no_elimination"),  # a ruling: the rulebook is silent
         # the sixth round (gamer, teen and parent words)
         ("can we play syndicate with normal playing cards", "faq_playing_cards"),  # a ruling: the Decktet is needed
         ("secret second card", "plot_face_down"),  # not the secret hands of the deal
@@ -146,6 +151,12 @@ QUESTIONS = {
         ("who wins if we're tied after two cases", "end_tiebreak"),  # not plain winning
         ("can i play as many cards as i want", "turn_what_may_be_played"),  # playing, not holding
         ("can i play a 2 without using its power", "term_special_abilities"),  # the deuce's power is optional
+        # the seventh round: the kinds of phrasing held-out 20-21 missed, in other words
+        ("how many of the time tokens go on the library", "location_library"),  # a count of one location
+        ("how many little time tokens go on the alley", "location_alley"),  # not the setup for every location
+        ("we've just reached the countryside, what's different about playing there", "location_countryside"),
+        ("oops wrong card, can i undo", "faq_misplay"),  # a ruling (designed): the rulebook names no penalty
+        ("My son played a card of the wrong suit by mistake, can he take it back?", "faq_misplay"),
         # the sixth round (gamer, teen and parent words)
         ("tiebreaker at a location", "resolve_tie"),  # not the end-of-game tie-break
         ("is there player elimination", "end_winner"),
