@@ -389,6 +389,11 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"^(?!.*\b(?:turn|turns|go|round|rounds|plot|review|location|case)\b)(.*?)"
         r"\b(?:what\s+do\s+we\s+do\s+first|(?:what(?:s|\s+is)\s+)?(?:the\s+)?first\s+thing\s+we\s+do)\b",
         r"\1how do we setup", "whats the first thing we do when we sit down"),
+    # the whole question "how do you play", "how do we play this game", "how does the game work": the game's overview
+    # and goal ("play" alone is in every rule on playing a card, and the other words are function words)
+    _rw(r"^\s*(?:so\s+|ok\s+|okay\s+)?how\s+(?:do|does|should|would)\s+(?:you|we|i|one|(?:this|the)\s+game)\s+"
+        r"(?:play|work)(?:\s+(?:this|the)(?:\s+game)?|\s+(?:it|again|exactly))?\s*[?.!]*\s*$",
+        "overview goal how to play", "how do you play"),
     # "in the same game", "in one game": played together (not equal totals, which "same" leans to)
     _rw(r"\b(?:in|during|for)\s+(?:the\s+)?(?:same|one)\s+(?:game|match)\b", "together",
         "can we do the traitor and the suspect powers in the same game"),

@@ -1268,3 +1268,16 @@ def test_an_unknown_word_is_never_read_as_a_mistyped_function_word():
     game = RulesIndex.build([load_database("clash")])._games["clash"]
     assert "her" in game.postings and "per" not in game.postings
     assert all(base.term != "her" for base in game.plan("per", 3, set()))
+
+
+@pytest.mark.parametrize(("game", "want"), [("graves", "overview"), ("syndicate", "overview"), ("clash", "goal"),
+                                            ("pi", "goal"), ("hasty", "goal")])
+def test_how_do_you_play_finds_the_overview(game, want):
+    """ "how do you play" left only "play" (every rule on playing a card) even where the overview holds that very
+    ask: the whole question asks for the game's overview and goal; "how do you play a 7" keeps its card."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database(game)])
+    for question in ("how do you play", "How do we play this game?", "how does the game work"):
+        assert idx.search(question, game=game, limit=1)[0].entry.id == want, question
+    assert rewrite("how do you play a 7", "query") == "how do you play a 7"
