@@ -1036,6 +1036,7 @@ def _card_asks(data: Any) -> list[str]:
     return [a for a in asks if isinstance(a, str)] if isinstance(asks, list) else []
 
 
+CARD_WORD = stem("card")  # "the Market card" names the card called Market (see named_in)
 GENERIC_KIND_WORDS = frozenset(stem(w) for w in ("card", "deck", "tile", "token", "piece", "marker", "tower"))
 
 
@@ -1691,13 +1692,17 @@ class _GameIndex:
         return found
 
     def named_in(self, raw: list[str]) -> set[int]:
-        """The cards whose name (of two words or more) the query spells out, word for word."""
+        """The cards whose name (of two words or more) the query spells out, word for word; and a card of a
+        one-word name the query calls a card ("the End card", "the Market card": not "the end", a word of many
+        rules)."""
         tokens = [stem(w) for w in raw if w not in STOPWORDS]
         found: set[int] = set()
         for at, tok in enumerate(tokens):
             for name, d in self.names.get(tok, ()):
                 if tuple(tokens[at:at + len(name)]) == name:
                     found.add(d)
+            if tokens[at + 1:at + 2] == [CARD_WORD]:
+                found.update(self.one_word_names.get(tok, ()))
         return found
 
 

@@ -1281,3 +1281,16 @@ def test_how_do_you_play_finds_the_overview(game, want):
     for question in ("how do you play", "How do we play this game?", "how does the game work"):
         assert idx.search(question, game=game, limit=1)[0].entry.id == want, question
     assert rewrite("how do you play a 7", "query") == "how do you play a 7"
+
+
+def test_a_one_word_name_called_a_card_names_that_card():
+    """ "the End card", "the Windfall card": a one-word name that many rules also hold ("end") or that a long
+    question buries was only a word among the rest; called a card, it names the card, which answers what it is
+    worth and which suits it has. "the end" alone stays a word of the rules."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("syndicate")])
+    for question, want in [("The Windfall card just came out. What is that one worth and which suit is it?", "windfall"),
+                           ("stat line on the End card? rank, suits and marks", "end")]:
+        assert idx.search(question, game="syndicate", limit=1)[0].entry.id == want, question
+    assert idx.search("what happens at the end of the plot", game="syndicate", limit=1)[0].entry.id != "end"
