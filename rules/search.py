@@ -415,8 +415,11 @@ REWRITES: tuple[Rewrite, ...] = (
     # of what is asked about (neither is work)
     _rw(rf"\b{_OUT_VERB}\b(?=(\s+(?:which|what|who|where|whose)\b)?)", lambda m: "know" if m.group(1) else "",
         "i worked out which tile my disc is for"),
-    # playing it there
-    _rw(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b",
+    # playing it there: "put my card on", and the table's "chuck", "slap", "stick", "shove" a card on or into a
+    # place (not on the discard pile; "chuck it away" is discarding, below; "put a card into play" is the action)
+    _rw(r"\b(?:put|puts|putting|chuck|chucks|chucked|chucking|slap|slaps|slapped|stick|sticks|shove|shoves|shoved|"
+        r"plonk|plonks|plonked|bung|bungs|bunged)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)"
+        r"(?:\s+(?:over|down|back))?\s+(on|onto|to|under|into|in)\b(?!\s+(?:the\s+|a\s+)?discard|\s+play\b)",
         r"play \1 \2", "can i put my card on any suspect"),
     # a player count: "can we play 2v2", "3 vs 1"
     _rw(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b", r"\1 against \2 players", "can we play 2v2"),

@@ -1294,3 +1294,18 @@ def test_a_one_word_name_called_a_card_names_that_card():
                            ("stat line on the End card? rank, suits and marks", "end")]:
         assert idx.search(question, game="syndicate", limit=1)[0].entry.id == want, question
     assert idx.search("what happens at the end of the plot", game="syndicate", limit=1)[0].entry.id != "end"
+
+
+@pytest.mark.parametrize(("game", "question", "want"), [
+    ("hasty", "can i chuck my card on any pile or only the one the magnifier is on", "turn_play"),
+    ("clash", "can i shove my card over into the thread thats already flipped", "faq_move_revealed"),
+])
+def test_a_card_chucked_or_shoved_onto_a_place_is_played_there(game, question, want):
+    """ "chuck my card on any pile" read as discarding (chuck leans to discard) and "shove my card into the
+    thread" as nothing: a card chucked, slapped or shoved on or into a place is played there, as a card put there
+    is; "chuck it on the discard pile" and "chuck it away" stay discarding. Hasty's "the magnifier" is the loupe."""
+    from casebook.rules.cards import load_database
+
+    assert RulesIndex.build([load_database(game)]).search(question, game=game, limit=1)[0].entry.id == want
+    assert rewrite("can i chuck my card on the discard pile", "query") == "can i chuck my card on the discard pile"
+    assert rewrite("can i slap a card down on his pile", "query") == "can i play a card on his pile"
