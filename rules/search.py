@@ -360,8 +360,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # what a card "counts for", asked at the end of a what-question, is its worth ("what does a support card count
     # for"); "does it count for us" asks whose side it counts for
     _rw(r"\b(whats?\b.*?\b)count\s+for(?=\s*(?:$|[?.!,;]))", r"\1count worth", "what does a support card count for"),
-    # even totals are equal ones: "the totals are even", "we came out even" (not "even if", "even though")
-    _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?even\b"
+    # even totals are equal ones: "the totals are even", "we came out (exactly) even" (not "even if", "even though")
+    _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?(?:exactly\s+|dead\s+|perfectly\s+)?even\b"
         r"(?!\s+(?:if|though|tho|when|after|before|with|so|more|less)\b)", "equal", "what if the totals are even"),
     # how many may play: "can four of us play", "can six people play", "can 7 of us squeeze into one game", "max
     # players?", "minimum number of players",

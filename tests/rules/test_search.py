@@ -1309,3 +1309,15 @@ def test_a_card_chucked_or_shoved_onto_a_place_is_played_there(game, question, w
     assert RulesIndex.build([load_database(game)]).search(question, game=game, limit=1)[0].entry.id == want
     assert rewrite("can i chuck my card on the discard pile", "query") == "can i chuck my card on the discard pile"
     assert rewrite("can i slap a card down on his pile", "query") == "can i play a card on his pile"
+
+
+def test_totals_that_came_out_exactly_even_are_equal():
+    """ "our round came out exactly even, eleven against eleven" missed the tie rule: an adverb between "came out"
+    and "even" ("exactly", "dead") still makes equal totals; "even if" stays a word of the question."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("syndicate")])
+    question = "Our round came out exactly even, eleven against eleven. Does anybody get a point for that?"
+    assert idx.search(question, game="syndicate", limit=1)[0].entry.id == "score_tie"
+    assert rewrite("we came out dead even", "query") == "we equal"
+    assert rewrite("it came out exactly even if we count the ace", "query").endswith("even if we count the ace")
