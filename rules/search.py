@@ -1387,10 +1387,13 @@ class _GameIndex:
                  for d, s in scores.items()}
         # not "which cards can't be played": those cards; nor over an entry whose ask is the question (ASK_SAME:
         # "what happens to the evidence card nobody wins" was written for 'A tie loses the evidence', not for
-        # 'Neither player played a card at a location')
-        if not card_wanted and not found.ask_same and NEGATIONS.intersection(raw):
+        # 'Neither player played a card at a location'); among entries whose asks are all the question, the one
+        # that denies still does ("do i draw when its not my turn": 'Enforcers never draw', not 'Draw up to five',
+        # "not" being no word of either ask)
+        if not card_wanted and NEGATIONS.intersection(raw):
             for d in self.denying.intersection(final):
-                final[d] *= NEGATED_TITLE_WEIGHT
+                if not found.ask_same or d in found.ask_same:
+                    final[d] *= NEGATED_TITLE_WEIGHT
         words_of = found.words_of
         for f, refined in self.refines.items():
             if f not in final:

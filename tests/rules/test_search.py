@@ -1321,3 +1321,15 @@ def test_totals_that_came_out_exactly_even_are_equal():
     assert idx.search(question, game="syndicate", limit=1)[0].entry.id == "score_tie"
     assert rewrite("we came out dead even", "query") == "we equal"
     assert rewrite("it came out exactly even if we count the ace", "query").endswith("even if we count the ace")
+
+
+def test_a_negated_question_that_two_asks_equal_prefers_the_denying_entry():
+    """ "do i draw when its not my turn" is, without its function words, an ask of 'Draw up to five' as much as of
+    'Enforcers never draw' (ASK_SAME for both), and an ASK_SAME entry kept the negated question from preferring the
+    title that denies: between entries the question equals, the denying one comes first."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("syndicate")])
+    assert idx.search("do i draw when its not my turn", game="syndicate", limit=1)[0].entry.id == \
+        "turn_enforcers_never_draw"
+    assert idx.search("when do i draw", game="syndicate", limit=1)[0].entry.id == "turn_draw"
