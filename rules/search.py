@@ -1699,16 +1699,17 @@ class _GameIndex:
 
     def named_in(self, raw: list[str]) -> set[int]:
         """The cards whose name (of two words or more) the query spells out, word for word; and a card of a
-        one-word name the query calls a card ("the End card", "the Market card": not "the end", a word of many
-        rules)."""
+        one-word name the query calls the card ("the End card", "the Market card": not "the end", a word of many
+        rules, nor "play a card", Clash's Play tile)."""
         tokens = [stem(w) for w in raw if w not in STOPWORDS]
         found: set[int] = set()
         for at, tok in enumerate(tokens):
             for name, d in self.names.get(tok, ()):
                 if tuple(tokens[at:at + len(name)]) == name:
                     found.add(d)
-            if tokens[at + 1:at + 2] == [CARD_WORD]:
-                found.update(self.one_word_names.get(tok, ()))
+        for at, word in enumerate(raw[:-2]):
+            if word == "the" and stem(raw[at + 2]) == CARD_WORD:  # not "play a card": the verb
+                found.update(self.one_word_names.get(stem(raw[at + 1]), ()))
         return found
 
 

@@ -1294,6 +1294,9 @@ def test_a_one_word_name_called_a_card_names_that_card():
                            ("stat line on the End card? rank, suits and marks", "end")]:
         assert idx.search(question, game="syndicate", limit=1)[0].entry.id == want, question
     assert idx.search("what happens at the end of the plot", game="syndicate", limit=1)[0].entry.id != "end"
+    # "play a card" is the verb, not a card of that name
+    clash = RulesIndex.build([load_database("clash")])
+    assert clash.search("can I play a card onto moriarty's side", game="clash", limit=1)[0].entry.id == "turn_own_side"
 
 
 @pytest.mark.parametrize(("game", "question", "want"), [
