@@ -394,6 +394,10 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"^\s*(?:so\s+|ok\s+|okay\s+)?how\s+(?:do|does|should|would)\s+(?:you|we|i|one|(?:this|the)\s+game)\s+"
         r"(?:play|work)(?:\s+(?:this|the)(?:\s+game)?|\s+(?:it|again|exactly))?\s*[?.!]*\s*$",
         "overview goal how to play", "how do you play"),
+    # "what's different about playing there", "what's special about the museum": what the place or card does
+    # ("different" and "playing" alone lean to the rulings that tell one case apart)
+    _rw(r"\bwhat(?:s|\s+is|\s+are)?\s+(?:so\s+)?(?:different|special|unusual)\s+(?:about|at|with|in)"
+        r"(?:\s+(?:playing|being|going|it))?\b", "what does it do", "whats different about playing there"),
     # "in the same game", "in one game": played together (not equal totals, which "same" leans to)
     _rw(r"\b(?:in|during|for)\s+(?:the\s+)?(?:same|one)\s+(?:game|match)\b", "together",
         "can we do the traitor and the suspect powers in the same game"),

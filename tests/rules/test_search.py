@@ -1336,3 +1336,11 @@ def test_a_negated_question_that_two_asks_equal_prefers_the_denying_entry():
     assert idx.search("do i draw when its not my turn", game="syndicate", limit=1)[0].entry.id == \
         "turn_enforcers_never_draw"
     assert idx.search("when do i draw", game="syndicate", limit=1)[0].entry.id == "turn_draw"
+
+
+@pytest.mark.parametrize("question", ["We've just reached the Museum. What's different about playing there?",
+                                      "whats special about the museum"])
+def test_whats_different_about_a_place_asks_what_it_does(index, question):
+    """ "what's different about playing there" leaned through "different" and "playing" to the rulings that tell
+    one Museum case apart: it asks what the place does, as "what does the museum do"."""
+    assert index.search(question, game="graves")[0].entry.id in ("location_museum", "museum")
