@@ -394,6 +394,9 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"^\s*(?:so\s+|ok\s+|okay\s+)?how\s+(?:do|does|should|would)\s+(?:you|we|i|one|(?:this|the)\s+game)\s+"
         r"(?:play|work)(?:\s+(?:this|the)(?:\s+game)?|\s+(?:it|again|exactly))?\s*[?.!]*\s*$",
         "overview goal how to play", "how do you play"),
+    # "all my cubes are on the board already": every one is out, none left to place (not where they lie)
+    _rw(r"\ball\s+(?:of\s+)?(?:my|our|your|his|her|their|the)\s+(\w+)\s+(?:are|r|is|were)\s+(?:already\s+)?(?:on|in|out\s+on)"
+        r"\s+the\s+(?:board|table|map)(?:\s+already)?\b", r"run out of \1", "all my cubes r on the board already"),
     # "what's different about playing there", "what's special about the museum": what the place or card does
     # ("different" and "playing" alone lean to the rulings that tell one case apart)
     _rw(r"\bwhat(?:s|\s+is|\s+are)?\s+(?:so\s+)?(?:different|special|unusual)\s+(?:about|at|with|in)"

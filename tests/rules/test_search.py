@@ -1344,3 +1344,11 @@ def test_whats_different_about_a_place_asks_what_it_does(index, question):
     """ "what's different about playing there" leaned through "different" and "playing" to the rulings that tell
     one Museum case apart: it asks what the place does, as "what does the museum do"."""
     assert index.search(question, game="graves")[0].entry.id in ("location_museum", "museum")
+
+
+def test_all_my_pieces_on_the_board_means_run_out(pi_hasty_index):
+    """ "all my cubes r on the board already and i need another one" found the ruling on a shared district (cubes,
+    board): every cube on the board is none left, the ruling on running out of cubes."""
+    question = "all my cubes r on the board already and i need another one"
+    assert pi_hasty_index.search(question, game="pi")[0].entry.id == "faq_out_of_cubes"
+    assert rewrite("all of our discs are already on the table", "query") == "run out of discs"
