@@ -394,6 +394,9 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"^\s*(?:so\s+|ok\s+|okay\s+)?how\s+(?:do|does|should|would)\s+(?:you|we|i|one|(?:this|the)\s+game)\s+"
         r"(?:play|work)(?:\s+(?:this|the)(?:\s+game)?|\s+(?:it|again|exactly))?\s*[?.!]*\s*$",
         "overview goal how to play", "how do you play"),
+    # "none of us have a single card left": nobody has any ("none" and "single" alone lean to the single last player)
+    _rw(r"\b(?:none\s+of\s+(?:us|you|them)|nobody|no\s+one|noone)\s+(?:has|have|had|holds?|hold)\s+(?:a\s+single|even\s+one)"
+        r"\s+(card|cube|disc|tile)s?\b", r"nobody has any \1s", "none of us have a single card left"),
     # "all my cubes are on the board already": every one is out, none left to place (not where they lie)
     _rw(r"\ball\s+(?:of\s+)?(?:my|our|your|his|her|their|the)\s+(\w+)\s+(?:are|r|is|were)\s+(?:already\s+)?(?:on|in|out\s+on)"
         r"\s+the\s+(?:board|table|map)(?:\s+already)?\b", r"run out of \1", "all my cubes r on the board already"),

@@ -1352,3 +1352,11 @@ def test_all_my_pieces_on_the_board_means_run_out(pi_hasty_index):
     question = "all my cubes r on the board already and i need another one"
     assert pi_hasty_index.search(question, game="pi")[0].entry.id == "faq_out_of_cubes"
     assert rewrite("all of our discs are already on the table", "query") == "run out of discs"
+
+
+def test_none_of_us_with_a_single_card_left_is_nobody_with_any(pi_hasty_index):
+    """ "none of us have a single card left" leaned through "single" and a lone "none" to 'The last player wins':
+    nobody has any cards, the rule on everyone running out."""
+    question = "If none of us have a single card left, how does the game finish, and who has won then?"
+    assert pi_hasty_index.search(question, game="hasty")[0].entry.id == "end_no_cards"
+    assert rewrite("nobody holds even one card", "query") == "nobody has any cards"
