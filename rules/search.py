@@ -394,6 +394,9 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"^\s*(?:so\s+|ok\s+|okay\s+)?how\s+(?:do|does|should|would)\s+(?:you|we|i|one|(?:this|the)\s+game)\s+"
         r"(?:play|work)(?:\s+(?:this|the)(?:\s+game)?|\s+(?:it|again|exactly))?\s*[?.!]*\s*$",
         "overview goal how to play", "how do you play"),
+    # a "cap" on cards is their limit: "the card cap from the site", "is there a hand cap"
+    _rw(r"\b(card|cards|hand|influence|support|site|location)\s+caps?\b|\b(the|a)\s+caps?\b(?=\s+(?:on|of|for|from)\b)",
+        lambda m: f"{m.group(1) or m.group(2)} limit", "does the card cap from the site still apply"),
     # "none of us have a single card left": nobody has any ("none" and "single" alone lean to the single last player)
     _rw(r"\b(?:none\s+of\s+(?:us|you|them)|nobody|no\s+one|noone)\s+(?:has|have|had|holds?|hold)\s+(?:a\s+single|even\s+one)"
         r"\s+(card|cube|disc|tile)s?\b", r"nobody has any \1s", "none of us have a single card left"),

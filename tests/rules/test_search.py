@@ -1360,3 +1360,16 @@ def test_none_of_us_with_a_single_card_left_is_nobody_with_any(pi_hasty_index):
     question = "If none of us have a single card left, how does the game finish, and who has won then?"
     assert pi_hasty_index.search(question, game="hasty")[0].entry.id == "end_no_cards"
     assert rewrite("nobody holds even one card", "query") == "nobody has any cards"
+
+
+def test_a_card_cap_is_a_limit():
+    """ "does the card cap from the site still apply during the final turn": "cap" is no word of the rules, so the
+    ruling on the limit in the final turn lost to the rule that triggers it; a cap on cards is their limit."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("clash")])
+    question = "does the card cap from the site still apply during the final turn"
+    assert idx.search(question, game="clash", limit=1)[0].entry.id == "faq_limit_final"
+    assert rewrite("is there a cap on support cards", "query") == "is there a limit on support cards"
+    assert rewrite("the cap is on the table", "query") == "the cap is on the table"
+    assert rewrite("whats the cap on cards", "query") == "whats the limit on cards"
