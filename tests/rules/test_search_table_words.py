@@ -51,6 +51,8 @@ def test_pi_reads_its_table_words(question: str, want: str) -> None:
     ("how many cards does bonfire throw away", "bonfire"),  # throwing away is discarding
     ("magnifier went off the end and theres nothing on any suspect at all", "faq_all_piles_empty"),
     ("loupe falls off the end of the row, then what", "turn_move_loupe"),  # the row's end is no suspect
+    # a suspect whacked is murdered
+    ("someone gets whacked halfway through resolving the pile, do we keep flipping the rest", "review_murder"),
 ])
 def test_hasty_reads_its_table_words(question: str, want: str) -> None:
     assert first("hasty", question) == want
