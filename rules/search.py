@@ -394,6 +394,9 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"^\s*(?:so\s+|ok\s+|okay\s+)?how\s+(?:do|does|should|would)\s+(?:you|we|i|one|(?:this|the)\s+game)\s+"
         r"(?:play|work)(?:\s+(?:this|the)(?:\s+game)?|\s+(?:it|again|exactly))?\s*[?.!]*\s*$",
         "overview goal how to play", "how do you play"),
+    # where the players sit is the seating ("everyone" and a lone "sit" lean anywhere)
+    _rw(r"\bwhere\s+(?:(?:do|does|should|will|must)\s+)?(?:we|everyone|everybody|people|players|each\s+player|i|you)\s+"
+        r"(?:sit|sits|sitting)\b", "seating sit", "how do we decide where everyone sits"),
     # a "cap" on cards is their limit: "the card cap from the site", "is there a hand cap"
     _rw(r"\b(card|cards|hand|influence|support|site|location)\s+caps?\b|\b(the|a)\s+caps?\b(?=\s+(?:on|of|for|from)\b)",
         lambda m: f"{m.group(1) or m.group(2)} limit", "does the card cap from the site still apply"),

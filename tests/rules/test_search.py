@@ -1373,3 +1373,14 @@ def test_a_card_cap_is_a_limit():
     assert rewrite("is there a cap on support cards", "query") == "is there a limit on support cards"
     assert rewrite("the cap is on the table", "query") == "the cap is on the table"
     assert rewrite("whats the cap on cards", "query") == "whats the limit on cards"
+
+
+@pytest.mark.parametrize("question", ["Who should go first, and how do we decide where everyone sits?",
+                                      "where does everyone sit"])
+def test_where_everyone_sits_is_the_seating(question):
+    """ "where everyone sits" left "everyone" and a lone "sit", which lean to any rule on every player: where the
+    players sit is the seating, the setup rule on the player order."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("syndicate")])
+    assert idx.search(question, game="syndicate", limit=1)[0].entry.id == "setup_players"
