@@ -360,8 +360,8 @@ REWRITES: tuple[Rewrite, ...] = (
     # what a card "counts for", asked at the end of a what-question, is its worth ("what does a support card count
     # for"); "does it count for us" asks whose side it counts for
     _rw(r"\b(whats?\b.*?\b)count\s+for(?=\s*(?:$|[?.!,;]))", r"\1count worth", "what does a support card count for"),
-    # even totals are equal ones: "the totals are even", "we came out even" (not "even if", "even though")
-    _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?even\b"
+    # even totals are equal ones: "the totals are even", "we came out (exactly) even" (not "even if", "even though")
+    _rw(r"\b(?:are|is|was|were|be|its|come|comes|came|end|ends|ended|finish|finished)\s+(?:up\s+|out\s+)?(?:exactly\s+|dead\s+|perfectly\s+)?even\b"
         r"(?!\s+(?:if|though|tho|when|after|before|with|so|more|less)\b)", "equal", "what if the totals are even"),
     # how many may play: "can four of us play", "can six people play", "can 7 of us squeeze into one game", "max
     # players?", "minimum number of players",
@@ -389,6 +389,27 @@ REWRITES: tuple[Rewrite, ...] = (
     _rw(r"^(?!.*\b(?:turn|turns|go|round|rounds|plot|review|location|case)\b)(.*?)"
         r"\b(?:what\s+do\s+we\s+do\s+first|(?:what(?:s|\s+is)\s+)?(?:the\s+)?first\s+thing\s+we\s+do)\b",
         r"\1how do we setup", "whats the first thing we do when we sit down"),
+    # the whole question "how do you play", "how do we play this game", "how does the game work": the game's overview
+    # and goal ("play" alone is in every rule on playing a card, and the other words are function words)
+    _rw(r"^\s*(?:so\s+|ok\s+|okay\s+)?how\s+(?:do|does|should|would)\s+(?:you|we|i|one|(?:this|the)\s+game)\s+"
+        r"(?:play|work)(?:\s+(?:this|the)(?:\s+game)?|\s+(?:it|again|exactly))?\s*[?.!]*\s*$",
+        "overview goal how to play", "how do you play"),
+    # where the players sit is the seating ("everyone" and a lone "sit" lean anywhere)
+    _rw(r"\bwhere\s+(?:(?:do|does|should|will|must)\s+)?(?:we|everyone|everybody|people|players|each\s+player|i|you)\s+"
+        r"(?:sit|sits|sitting)\b", "seating sit", "how do we decide where everyone sits"),
+    # a "cap" on cards is their limit: "the card cap from the site", "is there a hand cap"
+    _rw(r"\b(card|cards|hand|influence|support|site|location)\s+caps?\b|\b(the|a)\s+caps?\b(?=\s+(?:on|of|for|from)\b)",
+        lambda m: f"{m.group(1) or m.group(2)} limit", "does the card cap from the site still apply"),
+    # "none of us have a single card left": nobody has any ("none" and "single" alone lean to the single last player)
+    _rw(r"\b(?:none\s+of\s+(?:us|you|them)|nobody|no\s+one|noone)\s+(?:has|have|had|holds?|hold)\s+(?:a\s+single|even\s+one)"
+        r"\s+(card|cube|disc|tile)s?\b", r"nobody has any \1s", "none of us have a single card left"),
+    # "all my cubes are on the board already": every one is out, none left to place (not where they lie)
+    _rw(r"\ball\s+(?:of\s+)?(?:my|our|your|his|her|their|the)\s+(\w+)\s+(?:are|r|is|were)\s+(?:already\s+)?(?:on|in|out\s+on)"
+        r"\s+the\s+(?:board|table|map)(?:\s+already)?\b", r"run out of \1", "all my cubes r on the board already"),
+    # "what's different about playing there", "what's special about the museum": what the place or card does
+    # ("different" and "playing" alone lean to the rulings that tell one case apart)
+    _rw(r"\bwhat(?:s|\s+is|\s+are)?\s+(?:so\s+)?(?:different|special|unusual)\s+(?:about|at|with|in)"
+        r"(?:\s+(?:playing|being|going|it))?\b", "what does it do", "whats different about playing there"),
     # "in the same game", "in one game": played together (not equal totals, which "same" leans to)
     _rw(r"\b(?:in|during|for)\s+(?:the\s+)?(?:same|one)\s+(?:game|match)\b", "together",
         "can we do the traitor and the suspect powers in the same game"),
@@ -410,8 +431,11 @@ REWRITES: tuple[Rewrite, ...] = (
     # of what is asked about (neither is work)
     _rw(rf"\b{_OUT_VERB}\b(?=(\s+(?:which|what|who|where|whose)\b)?)", lambda m: "know" if m.group(1) else "",
         "i worked out which tile my disc is for"),
-    # playing it there
-    _rw(r"\b(?:put|puts|putting)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)\s+(on|onto|to|under)\b",
+    # playing it there: "put my card on", and the table's "chuck", "slap", "stick", "shove" a card on or into a
+    # place (not on the discard pile; "chuck it away" is discarding, below; "put a card into play" is the action)
+    _rw(r"\b(?:put|puts|putting|chuck|chucks|chucked|chucking|slap|slaps|slapped|stick|sticks|shove|shoves|shoved|"
+        r"plonk|plonks|plonked|bung|bungs|bunged)\s+((?:a|my|the|this|that|your|one)\s+(?:\w+\s+)?cards?)"
+        r"(?:\s+(?:over|down|back))?\s+(on|onto|to|under|into|in)\b(?!\s+(?:the\s+|a\s+)?discard|\s+play\b)",
         r"play \1 \2", "can i put my card on any suspect"),
     # a player count: "can we play 2v2", "3 vs 1"
     _rw(r"\b(\d)\s*(?:v|vs|versus)\s*(\d)\b", r"\1 against \2 players", "can we play 2v2"),
@@ -1031,6 +1055,7 @@ def _card_asks(data: Any) -> list[str]:
     return [a for a in asks if isinstance(a, str)] if isinstance(asks, list) else []
 
 
+CARD_WORD = stem("card")  # "the Market card" names the card called Market (see named_in)
 GENERIC_KIND_WORDS = frozenset(stem(w) for w in ("card", "deck", "tile", "token", "piece", "marker", "tower"))
 
 
@@ -1378,10 +1403,13 @@ class _GameIndex:
                  for d, s in scores.items()}
         # not "which cards can't be played": those cards; nor over an entry whose ask is the question (ASK_SAME:
         # "what happens to the evidence card nobody wins" was written for 'A tie loses the evidence', not for
-        # 'Neither player played a card at a location')
-        if not card_wanted and not found.ask_same and NEGATIONS.intersection(raw):
+        # 'Neither player played a card at a location'); among entries whose asks are all the question, the one
+        # that denies still does ("do i draw when its not my turn": 'Enforcers never draw', not 'Draw up to five',
+        # "not" being no word of either ask)
+        if not card_wanted and NEGATIONS.intersection(raw):
             for d in self.denying.intersection(final):
-                final[d] *= NEGATED_TITLE_WEIGHT
+                if not found.ask_same or d in found.ask_same:
+                    final[d] *= NEGATED_TITLE_WEIGHT
         words_of = found.words_of
         for f, refined in self.refines.items():
             if f not in final:
@@ -1686,13 +1714,18 @@ class _GameIndex:
         return found
 
     def named_in(self, raw: list[str]) -> set[int]:
-        """The cards whose name (of two words or more) the query spells out, word for word."""
+        """The cards whose name (of two words or more) the query spells out, word for word; and a card of a
+        one-word name the query calls the card ("the End card", "the Market card": not "the end", a word of many
+        rules, nor "play a card", Clash's Play tile)."""
         tokens = [stem(w) for w in raw if w not in STOPWORDS]
         found: set[int] = set()
         for at, tok in enumerate(tokens):
             for name, d in self.names.get(tok, ()):
                 if tuple(tokens[at:at + len(name)]) == name:
                     found.add(d)
+        for at, word in enumerate(raw[:-2]):
+            if word == "the" and stem(raw[at + 2]) == CARD_WORD:  # not "play a card": the verb
+                found.update(self.one_word_names.get(stem(raw[at + 1]), ()))
         return found
 
 

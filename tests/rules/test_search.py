@@ -1268,3 +1268,119 @@ def test_an_unknown_word_is_never_read_as_a_mistyped_function_word():
     game = RulesIndex.build([load_database("clash")])._games["clash"]
     assert "her" in game.postings and "per" not in game.postings
     assert all(base.term != "her" for base in game.plan("per", 3, set()))
+
+
+@pytest.mark.parametrize(("game", "want"), [("graves", "overview"), ("syndicate", "overview"), ("clash", "goal"),
+                                            ("pi", "goal"), ("hasty", "goal")])
+def test_how_do_you_play_finds_the_overview(game, want):
+    """ "how do you play" left only "play" (every rule on playing a card) even where the overview holds that very
+    ask: the whole question asks for the game's overview and goal; "how do you play a 7" keeps its card."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database(game)])
+    for question in ("how do you play", "How do we play this game?", "how does the game work"):
+        assert idx.search(question, game=game, limit=1)[0].entry.id == want, question
+    assert rewrite("how do you play a 7", "query") == "how do you play a 7"
+
+
+def test_a_one_word_name_called_a_card_names_that_card():
+    """ "the End card", "the Windfall card": a one-word name that many rules also hold ("end") or that a long
+    question buries was only a word among the rest; called a card, it names the card, which answers what it is
+    worth and which suits it has. "the end" alone stays a word of the rules."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("syndicate")])
+    for question, want in [("The Windfall card just came out. What is that one worth and which suit is it?", "windfall"),
+                           ("stat line on the End card? rank, suits and marks", "end")]:
+        assert idx.search(question, game="syndicate", limit=1)[0].entry.id == want, question
+    assert idx.search("what happens at the end of the plot", game="syndicate", limit=1)[0].entry.id != "end"
+    # "play a card" is the verb, not a card of that name
+    clash = RulesIndex.build([load_database("clash")])
+    assert clash.search("can I play a card onto moriarty's side", game="clash", limit=1)[0].entry.id == "turn_own_side"
+
+
+@pytest.mark.parametrize(("game", "question", "want"), [
+    ("hasty", "can i chuck my card on any pile or only the one the magnifier is on", "turn_play"),
+    ("clash", "can i shove my card over into the thread thats already flipped", "faq_move_revealed"),
+])
+def test_a_card_chucked_or_shoved_onto_a_place_is_played_there(game, question, want):
+    """ "chuck my card on any pile" read as discarding (chuck leans to discard) and "shove my card into the
+    thread" as nothing: a card chucked, slapped or shoved on or into a place is played there, as a card put there
+    is; "chuck it on the discard pile" and "chuck it away" stay discarding. Hasty's "the magnifier" is the loupe."""
+    from casebook.rules.cards import load_database
+
+    assert RulesIndex.build([load_database(game)]).search(question, game=game, limit=1)[0].entry.id == want
+    assert rewrite("can i chuck my card on the discard pile", "query") == "can i chuck my card on the discard pile"
+    assert rewrite("can i slap a card down on his pile", "query") == "can i play a card on his pile"
+
+
+def test_totals_that_came_out_exactly_even_are_equal():
+    """ "our round came out exactly even, eleven against eleven" missed the tie rule: an adverb between "came out"
+    and "even" ("exactly", "dead") still makes equal totals; "even if" stays a word of the question."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("syndicate")])
+    question = "Our round came out exactly even, eleven against eleven. Does anybody get a point for that?"
+    assert idx.search(question, game="syndicate", limit=1)[0].entry.id == "score_tie"
+    assert rewrite("we came out dead even", "query") == "we equal"
+    assert rewrite("it came out exactly even if we count the ace", "query").endswith("even if we count the ace")
+
+
+def test_a_negated_question_that_two_asks_equal_prefers_the_denying_entry():
+    """ "do i draw when its not my turn" is, without its function words, an ask of 'Draw up to five' as much as of
+    'Enforcers never draw' (ASK_SAME for both), and an ASK_SAME entry kept the negated question from preferring the
+    title that denies: between entries the question equals, the denying one comes first."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("syndicate")])
+    assert idx.search("do i draw when its not my turn", game="syndicate", limit=1)[0].entry.id == \
+        "turn_enforcers_never_draw"
+    assert idx.search("when do i draw", game="syndicate", limit=1)[0].entry.id == "turn_draw"
+
+
+@pytest.mark.parametrize("question", ["We've just reached the Museum. What's different about playing there?",
+                                      "whats special about the museum"])
+def test_whats_different_about_a_place_asks_what_it_does(index, question):
+    """ "what's different about playing there" leaned through "different" and "playing" to the rulings that tell
+    one Museum case apart: it asks what the place does, as "what does the museum do"."""
+    assert index.search(question, game="graves")[0].entry.id in ("location_museum", "museum")
+
+
+def test_all_my_pieces_on_the_board_means_run_out(pi_hasty_index):
+    """ "all my cubes r on the board already and i need another one" found the ruling on a shared district (cubes,
+    board): every cube on the board is none left, the ruling on running out of cubes."""
+    question = "all my cubes r on the board already and i need another one"
+    assert pi_hasty_index.search(question, game="pi")[0].entry.id == "faq_out_of_cubes"
+    assert rewrite("all of our discs are already on the table", "query") == "run out of discs"
+
+
+def test_none_of_us_with_a_single_card_left_is_nobody_with_any(pi_hasty_index):
+    """ "none of us have a single card left" leaned through "single" and a lone "none" to 'The last player wins':
+    nobody has any cards, the rule on everyone running out."""
+    question = "If none of us have a single card left, how does the game finish, and who has won then?"
+    assert pi_hasty_index.search(question, game="hasty")[0].entry.id == "end_no_cards"
+    assert rewrite("nobody holds even one card", "query") == "nobody has any cards"
+
+
+def test_a_card_cap_is_a_limit():
+    """ "does the card cap from the site still apply during the final turn": "cap" is no word of the rules, so the
+    ruling on the limit in the final turn lost to the rule that triggers it; a cap on cards is their limit."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("clash")])
+    question = "does the card cap from the site still apply during the final turn"
+    assert idx.search(question, game="clash", limit=1)[0].entry.id == "faq_limit_final"
+    assert rewrite("is there a cap on support cards", "query") == "is there a limit on support cards"
+    assert rewrite("the cap is on the table", "query") == "the cap is on the table"
+    assert rewrite("whats the cap on cards", "query") == "whats the limit on cards"
+
+
+@pytest.mark.parametrize("question", ["Who should go first, and how do we decide where everyone sits?",
+                                      "where does everyone sit"])
+def test_where_everyone_sits_is_the_seating(question):
+    """ "where everyone sits" left "everyone" and a lone "sit", which lean to any rule on every player: where the
+    players sit is the seating, the setup rule on the player order."""
+    from casebook.rules.cards import load_database
+
+    idx = RulesIndex.build([load_database("syndicate")])
+    assert idx.search(question, game="syndicate", limit=1)[0].entry.id == "setup_players"

@@ -51,6 +51,8 @@ def test_pi_reads_its_table_words(question: str, want: str) -> None:
     ("how many cards does bonfire throw away", "bonfire"),  # throwing away is discarding
     ("magnifier went off the end and theres nothing on any suspect at all", "faq_all_piles_empty"),
     ("loupe falls off the end of the row, then what", "turn_move_loupe"),  # the row's end is no suspect
+    # a suspect whacked is murdered
+    ("someone gets whacked halfway through resolving the pile, do we keep flipping the rest", "review_murder"),
 ])
 def test_hasty_reads_its_table_words(question: str, want: str) -> None:
     assert first("hasty", question) == want
@@ -67,6 +69,8 @@ def test_hasty_reads_its_table_words(question: str, want: str) -> None:
     ("graves", "when does a card's power go off", "term_special_abilities"),  # a power is an ability
     ("graves", "who goes first at each new place", "term_lead_player"),  # a place is a location, not placing
     ("hasty", "which pile gets looked at", "review_largest"),  # a pile looked at is reviewed
+    ("clash", "We've just turned over the first place card. What do we do with the hours printed on it?",
+     "start_site"),  # a place card is a site card
     ("graves", "how many of the big place cards are we meant to lay out on the table", "setup_locations"),
     ("graves", "who is meant to go first at the very first place, the detective or the mastermind?", "setup_start"),
     ("clash", "at the end of the round how do we work out who is winning each of the three crimes, do we just add up "
