@@ -52,7 +52,7 @@ def _is_row(data: object) -> TypeGuard[SheetRow]:
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 FIELD_TYPES = {"str", "text", "int", "bool", "enum", "suit", "mark", "symbol", "ref", "list", "map"}
-SPEC_KEYS = {"type", "required", "nullable", "values", "min", "max", "to", "item", "length", "fields"}
+SPEC_KEYS = {"type", "required", "nullable", "values", "words", "min", "max", "to", "item", "length", "fields"}
 CARD_KEYS = {"id", "copies", "designed", "sets", "asks"}  # asks: questions players ask that the card answers (rules lookup)
 DEFAULT_COLOUR = "#000000"  # a suit's colour (and ink) when game.yaml gives none
 DEFAULT_SIZE = "poker"  # a component's card size when game.yaml gives none (layouts/sizes.yaml)
@@ -779,6 +779,8 @@ def _check_spec(spec: Any, place: Place, name: str, problems: Problems) -> None:
             del spec[key]
     if ftype == "enum" and not isinstance(spec.get("values"), list):
         problems.add(spec.place, f"enum field '{name}' needs 'values'", "values: [a, b, c]")
+    if "words" in spec:
+        _check_words(spec, name, ftype, problems)
     to = spec.get("to")
     if ftype == "ref" and not (isinstance(to, str) or isinstance(to, list) and to and all(isinstance(t, str) for t in to)):
         problems.add(spec.place, f"ref field '{name}' needs 'to' (a component or record set id, or a list of them)",
@@ -793,6 +795,24 @@ def _check_spec(spec: Any, place: Place, name: str, problems: Problems) -> None:
             _check_specs(spec["fields"], problems)
         else:
             problems.add(spec.value_place("fields"), f"'fields' of '{name}' must be a mapping")
+
+
+def _check_words(spec: Node, name: str, ftype: Any, problems: Problems) -> None:
+    """An enum's optional `words`: what a player reads for a value (the rules lookup shows "Restriction: can't be
+    played at the loupe", not the value's id `cant_loupe`). Every key one of its values, every word a text."""
+    words, values = spec["words"], spec.get("values")
+    if ftype != "enum":
+        problems.add(spec.key_place("words"), f"'words' of field '{name}' is for an enum field only, not '{ftype}'",
+                     "remove 'words', or make the field {type: enum, values: [...]}")
+        return
+    if not isinstance(words, Node) or not all(isinstance(w, str) and w.strip() for w in words.values()):
+        problems.add(spec.value_place("words"), f"'words' of field '{name}' must map each value to its words",
+                     'words: {must_loupe: "must be played at the loupe"}')
+        return
+    for key in words:
+        if isinstance(values, list) and key not in values:
+            problems.add(words.key_place(key), f"'words' of field '{name}' names '{key}', which is not one of its values",
+                         "one of: " + ", ".join(str(v) for v in values))
 
 
 def _read_card(node: Node, number: int, component: Component, db: GameDatabase, problems: Problems) -> Card | None:

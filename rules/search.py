@@ -977,6 +977,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                 if isinstance(data.get("epithet"), str) and data["epithet"].strip():
                     title += ", " + data["epithet"].strip()
                 facts = []
+                worded: dict[str, str] = {}  # a fact as a player reads it, shown in its place (indexed as it was)
                 listed: list[str] = []  # what a list of the card's counts: "Adjacent: ..." counts districts
                 for key, spec in specs.items():
                     ftype = _field_type(spec)
@@ -987,6 +988,9 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                             (ftype == "str" and isinstance(data[key], str)):
                         label = key.replace("_", " ").capitalize()
                         facts.append(f"{label}: {_value_text(data[key], ftype, db)}")
+                        words = spec.get("words") if ftype == "enum" else None  # shown: "can't be played at the loupe"
+                        if isinstance(words, dict) and isinstance(words.get(data[key]), str):
+                            worded[facts[-1]] = f"{label}: {words[data[key]]}"
                     elif item in ("suit", "mark") and isinstance(data[key], list):
                         label = key.replace("_", " ").capitalize()
                         facts.append(f"{label}: {_value_text(data[key], item, db)}")
@@ -996,9 +1000,10 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                         listed += [*tokenize(key.replace("_", " ")), *{kinds.get(v, "") for v in data[key]} - {""}]
                 states_a_count = _states_a_count(" ".join(facts)) or bool(listed)
                 fact_line = ". ".join(facts) + "." if facts else ""
+                shown_facts = ". ".join(worded.get(f, f) for f in facts) + "." if facts else ""
             else:
                 title = _deck_card_title(card, component, specs, db)
-                fact_line, states_a_count, listed = "", False, []
+                fact_line, shown_facts, states_a_count, listed = "", "", False, []
             copies = getattr(card, "copies", 1)
             # "how many garrottes are there": the card shows its copies, and counts itself (only in the count
             # field: as a word of its facts, "copies" on most cards would no longer find the rule on copies)
@@ -1012,7 +1017,7 @@ def _card_docs(db: Any) -> Iterator[_Doc]:
                         paragraphs.append(data[key].strip())
             body = [*powers, *paragraphs]
             if fact_line or shown_copies:
-                body.append(f"{fact_line} {shown_copies}".strip())
+                body.append(f"{shown_facts} {shown_copies}".strip())
             own_name = title.removesuffix(f" ({component.name})")
             rank = data.get("rank", data.get("value"))
             suits = frozenset(_card_suits(data, specs, db))

@@ -901,7 +901,7 @@ def test_cards_printing_the_same_rules_text_fold_whatever_their_facts(pi_hasty_i
     assert {hit.entry.id, *(e.id for e in hit.also)} == {"keyhole", "spyglass"}
     assert rules_command("hasty", "a card to look at another player's secret suspect", "--limit", "1") == 0
     out = capsys.readouterr().out
-    assert "Restriction: none" in out and "Spyglass: Kind: information. Restriction: must_loupe." in out
+    assert "Restriction: none" in out and "Spyglass: Kind: information. Restriction: must be played at the loupe." in out
 
 
 @pytest.mark.parametrize(("game", "query", "expected"), [
