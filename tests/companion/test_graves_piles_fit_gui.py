@@ -49,3 +49,9 @@ def test_the_holds_stay_in_view_as_the_piles_grow(tmp_path, size):
     assert [len(p) for p in piles.values()] == [2, 2] and "note_evidence" not in d["controls"]
     out = [k for k in ("secret_1", "play", "pass", "rank_9", "suit_briefcase") if not d["controls"][k]["in_window"]]
     assert out == [], f"{where} The Library: not whole on the window without scrolling: {out}"
+    # each pile's total is on its first line, and that line is on the window (a long pile wraps after it)
+    totals = d["summary"]["locations"][d["summary"]["active"]]["totals"]
+    for n, player in enumerate(piles):
+        pile = d["controls"][f"pile_{n}"]
+        assert f": {totals[player]} · " in pile["lines"][0], pile["lines"]
+        assert pile["edges_in_view"][1], f"{where}: the first line of {player}'s pile is off the window"

@@ -327,7 +327,8 @@ class Table(GameTable):
         role = {s["case"]["detective"]: "Detective", s["case"]["mastermind"]: "Mastermind"}
         for n, p in enumerate(s["players"]):
             cards = ", ".join(loc["piles"][p]) or "no cards"
-            line = self._player_line(p, f"{p} ({role[p]}): {cards} = [b]{loc['totals'][p]}[/b]")
+            # the total first: a pile of several cards wraps, and its total stays on the line a player sees
+            line = self._player_line(p, f"{p} ({role[p]}): [b]{loc['totals'][p]}[/b] · {cards}")
             line.testid = f"pile_{n}"  # for the driver: whether it is in view
             box.add_widget(line)
         return box
