@@ -324,9 +324,10 @@ REWRITES: tuple[Rewrite, ...] = (
         "adjacent", "which districts touch downtown"),
     # equal totals: "it ended in a draw" (a drawn card is not, nor "a draw step"), "both sides add up (to) the same", "the same total";
     # a drawn contest, "we drew on points", "they drew there" ("we drew 2 cards", "we both drew the last card",
-    # "drew from the deck" keep the draw)
+    # "drew from the deck" keep the draw); a score against the same score, "9 v 9", "10 vs 10" (not a player
+    # count, "2v2": from 5 on)
     _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b(?!\s+(?:step|phase|pile|deck|action|cards?)\b)|\badd(?:s|ed|ing)?\s+up\s+(?:to\s+)?(?:the\s+)?same\b"
-        r"|\bthe\s+same\s+(?:total|score|points)\b"
+        r"|\bthe\s+same\s+(?:total|score|points)\b|\b([5-9]|\d\d)\s*(?:v|vs|versus)\.?\s*\1\b(?![.,]?\d)"
         r"|\b(?:we|they|both|you|it)\s+(?:both\s+)?drew\b(?!\s+(?:a|an|the|\d+|one|two|three|four|five|six|seven"
         r"|eight|nine|ten|all|cards?|from|up|back|more|another|some|new|our|my|your|their|his|her|its|no|any|every"
         r"|last|first|extra)\b)", "tie", "what if both sides add up to the same"),
