@@ -100,6 +100,9 @@ QUESTIONS = {
         ("my husband played an ace when he couldnt follow, he says it counts as one, is he right",
          "faq_ace_in_mark_plot"),  # an Ace off the lead counts nothing; not the enforcers' order of play
         ("is it normal that the mastermind only gets one point sometimes and two other times", "score_success"),
+        # the turn told as scored before asking who is the mastermind next ('counted', 'scoring' took it to scoring)
+        ("everything is counted up, who takes over the mastermind role", "turn_next"),
+        ("we finished scoring, does the boss pass left or right", "turn_next"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
