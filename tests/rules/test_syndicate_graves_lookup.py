@@ -174,6 +174,9 @@ QUESTIONS = {
         ("do we both go at the same time", "turn_play_or_pass"),  # one after the other, not two passes
         ("is graves ok for a 9 year old", "faq_age"),  # a ruling (designed): the rulebook gives no age
         ("whats the aim", "overview"),  # the game in brief; before, the trump rule came first
+        # flipping or switching trump is changing it (table words); the location's own entries took it
+        ("we are at the palace grounds, does a deuce still flip the trump", "faq_palace_deuce"),
+        ("palace grounds: can i still switch trump with a deuce", "faq_palace_deuce"),
         ("how do we set up", "setup_overview"),  # the steps in order, not only the first one
         ("is there a rules summary card", "components_aid"),  # the printed aid; the golden rule came first
     ],
