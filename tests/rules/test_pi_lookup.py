@@ -124,6 +124,9 @@ TABLE_QUESTIONS = [
     ("we're level after the three mini games, who wins", {"tie_breaks"}),
     # the holder never says which tile a marker is for
     ("do i get told which tile the disc is for", {"investigate_answer"}),
+    # investigators asked as refreshed or replenished each mini-game (the mini-game's end took it)
+    ("investigators, do they replenish between mini-games", {"investigators_one_use"}),
+    ("do we get a new set of investigators per mini-game", {"investigators_one_use"}),
 ]
 
 
