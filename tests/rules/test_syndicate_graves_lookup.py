@@ -103,6 +103,9 @@ QUESTIONS = {
         # the turn told as scored before asking who is the mastermind next ('counted', 'scoring' took it to scoring)
         ("everything is counted up, who takes over the mastermind role", "turn_next"),
         ("we finished scoring, does the boss pass left or right", "turn_next"),
+        # a two-mark card (End, Origin) asked whether it counts: the ruling on both marks, not the one-mark rule
+        ("an event was led and i have the end card, does it count for us", "faq_two_marks"),
+        ("does origin count on a location lead", "faq_two_marks"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
