@@ -106,6 +106,9 @@ QUESTIONS = {
         # a two-mark card (End, Origin) asked whether it counts: the ruling on both marks, not the one-mark rule
         ("an event was led and i have the end card, does it count for us", "faq_two_marks"),
         ("does origin count on a location lead", "faq_two_marks"),
+        # an enforcer's hand asked as cards lost, or whether everybody draws (the roles or the draw took it)
+        ("how many cards does an enforcer lose per turn", "turn_enforcers_never_draw"),
+        ("does everybody draw, or only the mastermind", "turn_enforcers_never_draw"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
