@@ -127,6 +127,9 @@ TABLE_QUESTIONS = [
     # investigators asked as refreshed or replenished each mini-game (the mini-game's end took it)
     ("investigators, do they replenish between mini-games", {"investigators_one_use"}),
     ("do we get a new set of investigators per mini-game", {"investigators_one_use"}),
+    # another player's investigator said as "his detective", "her investigator" (the own-second-one ruling took it)
+    ("he put his detective where mine is, is that ok", {"faq_shared_district"}),
+    ("she put her investigator in the same district as mine, is that allowed", {"faq_shared_district"}),
 ]
 
 
