@@ -1261,6 +1261,11 @@ class _GameIndex:
         for i, doc in enumerate(docs):
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
+        # a deck ranked A, 2 to 9 and one face rank above them (the Decktet's Crowns, which count 10): "the 10 of
+        # suns", "suns 10" name that rank
+        faces = [rank for rank in index.by_rank if not rank.isdigit() and rank != "a"]
+        if len(faces) == 1 and "9" in index.by_rank and "10" not in index.by_rank:
+            index.by_rank["10"] = index.by_rank[faces[0]]
         index.ranked = frozenset(i for i, doc in enumerate(docs) if doc.rank)
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.denying = frozenset(i for i, doc in enumerate(docs) if doc.entry.kind in ("rule", "faq")

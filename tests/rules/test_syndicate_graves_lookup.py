@@ -109,6 +109,9 @@ QUESTIONS = {
         # an enforcer's hand asked as cards lost, or whether everybody draws (the roles or the draw took it)
         ("how many cards does an enforcer lose per turn", "turn_enforcers_never_draw"),
         ("does everybody draw, or only the mastermind", "turn_enforcers_never_draw"),
+        # a Crown named by the count it is worth, "the 10 of suns", "knots 10" (the Crowns' value rule took it)
+        ("whats the 10 of suns called", "bard"),
+        ("is the 10 of knots an event", "windfall"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
