@@ -465,6 +465,9 @@ REWRITES: tuple[Rewrite, ...] = (
     # through the discards" looks at them, and keeps its words)
     _rw(r"\b(?:gone|went|been|got)\s+through\s+(?=(?:all|every|the\s+whole|the\s+entire)\b)", "out of ",
         "we've gone through all the site cards, now what"),
+    # "which locations don't have a trump": the ones with no trump, as the rules say it (the "not" alone denies a
+    # verb; "no trump" is the rules' phrase)
+    _rw(r"\b(?:do|does)(?:n['\u2019]?t|\s+not)\s+have\s+(?:a|an|any)\b", "have no", "which locations don't have a trump"),
     # --- every text ---
     # "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word and the
     # "t" a lone letter, so "can't be played" would lose its sense entirely

@@ -133,3 +133,12 @@ def test_a_score_against_the_same_score_is_a_tie_but_a_player_count_is_not():
     assert "tie" not in _read("can we play 2v2", REWRITES) and "tie" not in _read("9 v 10, who scores", REWRITES)
     index = RulesIndex.build([load_database("syndicate")])
     assert index.search("we had 11 v 11", game="syndicate", limit=1)[0].entry.id == "score_tie"
+
+
+def test_not_having_a_thing_is_having_none_of_it():
+    # "which locations don't have a trump" asks what "which locations have no trump" asks: a location with no
+    # trump (before, a card's text about the trump came first)
+    assert _read("which locations don't have a trump", REWRITES) == _read("which locations have no trump", REWRITES)
+    index = RulesIndex.build([load_database("graves")])
+    first = index.search("which locations don't have a trump", game="graves", limit=1)[0].entry.id
+    assert first in {"river", "alley", "components_locations"}
