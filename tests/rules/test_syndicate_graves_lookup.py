@@ -112,6 +112,9 @@ QUESTIONS = {
         # a Crown named by the count it is worth, "the 10 of suns", "knots 10" (the Crowns' value rule took it)
         ("whats the 10 of suns called", "bard"),
         ("is the 10 of knots an event", "windfall"),
+        # the very last card drawn: reshuffle at once or later (the ruling on the reshuffled card took it)
+        ("I took the very last card from the pile, do we reshuffle straight away or when someone next draws",
+         "faq_empty_draw_pile"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
