@@ -48,7 +48,10 @@ CHATTER = re.compile(
     r"|\b(?:or\s+)?(?:have|did)\s+we\s+(?:missed\s+(?:a\s+step|something)|do\s+it\s+wrong|get\s+it\s+wrong)(?:\s+somewhere)?\b"
     r"|\b(?:or\s+)?is\s+(?:that|this|it)\s+cheating\b"
     r"|\bor\s+will\s+it\s+ruin\s+(?:things|it|the\s+game)\b"
-    r"|\bjust\s+(?:checking|to\s+(?:check|be\s+sure|make\s+sure))\b(?!\s+(?:a|the|which|what|who)\b)")
+    r"|\bjust\s+(?:checking|to\s+(?:check|be\s+sure|make\s+sure))\b(?!\s+(?:a|the|which|what|who)\b)"
+    # why the player asks, told after the question: ", need to know for an ace lead", "- asking because ..."
+    r"|[,;.\u2013\u2014-]\s*(?:(?:i|we)\s+)?(?:need\s+to\s+know(?:\s+(?:this|it|that))?|(?:(?:i'm|im|i\s+am)\s+)?asking)"
+    r"\s+(?:for|because|since|cos|cause)\b[^?]*")
 
 
 # The table's own phrases read as the rules': "am i supposed to be honest" asks whether one must tell the truth, the

@@ -324,9 +324,10 @@ REWRITES: tuple[Rewrite, ...] = (
         "adjacent", "which districts touch downtown"),
     # equal totals: "it ended in a draw" (a drawn card is not, nor "a draw step"), "both sides add up (to) the same", "the same total";
     # a drawn contest, "we drew on points", "they drew there" ("we drew 2 cards", "we both drew the last card",
-    # "drew from the deck" keep the draw)
+    # "drew from the deck" keep the draw); a score against the same score, "9 v 9", "10 vs 10" (not a player
+    # count, "2v2": from 5 on)
     _rw(r"\b(?:in|was|is|its|it|a)\s+(?:a\s+)?draw\b(?!\s+(?:step|phase|pile|deck|action|cards?)\b)|\badd(?:s|ed|ing)?\s+up\s+(?:to\s+)?(?:the\s+)?same\b"
-        r"|\bthe\s+same\s+(?:total|score|points)\b"
+        r"|\bthe\s+same\s+(?:total|score|points)\b|\b([5-9]|\d\d)\s*(?:v|vs|versus)\.?\s*\1\b(?![.,]?\d)"
         r"|\b(?:we|they|both|you|it)\s+(?:both\s+)?drew\b(?!\s+(?:a|an|the|\d+|one|two|three|four|five|six|seven"
         r"|eight|nine|ten|all|cards?|from|up|back|more|another|some|new|our|my|your|their|his|her|its|no|any|every"
         r"|last|first|extra)\b)", "tie", "what if both sides add up to the same"),
@@ -464,6 +465,9 @@ REWRITES: tuple[Rewrite, ...] = (
     # through the discards" looks at them, and keeps its words)
     _rw(r"\b(?:gone|went|been|got)\s+through\s+(?=(?:all|every|the\s+whole|the\s+entire)\b)", "out of ",
         "we've gone through all the site cards, now what"),
+    # "which locations don't have a trump": the ones with no trump, as the rules say it (the "not" alone denies a
+    # verb; "no trump" is the rules' phrase)
+    _rw(r"\b(?:do|does)(?:n['\u2019]?t|\s+not)\s+have\s+(?:a|an|any)\b", "have no", "which locations don't have a trump"),
     # --- every text ---
     # "can't", "cant" and "can not" are "cannot", a word of their own: "can" alone is a function word and the
     # "t" a lone letter, so "can't be played" would lose its sense entirely
@@ -1265,6 +1269,11 @@ class _GameIndex:
         for i, doc in enumerate(docs):
             if doc.rank and doc.suits:
                 index.by_rank.setdefault(doc.rank, []).append((doc.suits, i))
+        # a deck ranked A, 2 to 9 and one face rank above them (the Decktet's Crowns, which count 10): "the 10 of
+        # suns", "suns 10" name that rank
+        faces = [rank for rank in index.by_rank if not rank.isdigit() and rank != "a"]
+        if len(faces) == 1 and "9" in index.by_rank and "10" not in index.by_rank:
+            index.by_rank["10"] = index.by_rank[faces[0]]
         index.ranked = frozenset(i for i, doc in enumerate(docs) if doc.rank)
         index.suit_words = frozenset(s for doc in docs for s in doc.suits)
         index.denying = frozenset(i for i, doc in enumerate(docs) if doc.entry.kind in ("rule", "faq")

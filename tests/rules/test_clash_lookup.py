@@ -91,6 +91,13 @@ QUESTIONS = [
     ("is it asymmetric", "goal"),  # gamer's word; nothing came before
     ("My son played his card on my side by mistake, can he take it back?", "faq_misplay"),  # designed ruling
     ("she has 7 cards in hand, is she allowed to keep them all", "faq_hand_limit"),  # not Archiving's discard
+    # the clock's start asked as where the marker begins (the board's own clock tower took it)
+    ("first game, which hour does the little marker on the clock tower begin on", "setup_clock"),
+    # both ends at once, all threads face up and the clock at 12 (the goal or Holmes' win took it)
+    ("crime cards all face up and the clock at 12, which of us has won", "end_draw"),
+    ("clock is on 12 and all three are revealed, is it my win", "end_draw"),
+    # guard: a drawn card cancelled too late stays drawn (a cancel-the-cancel ruling came close)
+    ("my card got cancelled after i drew, do i hand the cards back", "faq_cancel_done"),
 ]
 
 

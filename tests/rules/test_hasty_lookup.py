@@ -169,6 +169,15 @@ def hasty_index() -> RulesIndex:
     # a step forgotten or done twice (a ruling: put it right from where the game stands)
     ("the magnifier didn't get moved last go, can we fix it", "faq_forgotten_step"),
     ("my daughter picked up 5 cards by accident", "faq_forgotten_step"),
+    # checking the box: "is anything missing" asks for the deck's size, not a card's text
+    ("how many cards make up the action deck, is anything missing", "components"),
+    ("we might be missing cards, how many should the deck have", "components"),
+    # after a review: where the loupe goes, with the review said to be finished
+    ("review finished, where does the magnifier go", "review_end"),
+    # the Traitor's single suspect asked with the variant named first
+    ("traitor variant, the row is down to a single suspect", "faq_traitor_one_suspect"),
+    # the safe first round, the review said as "check one of the piles"
+    ("first time the magnifying glass gets past the end, do we check one of the piles", "turn_first_round"),
 ])
 def test_a_table_question_finds_its_entry_first(hasty_index, query, expected):
     hits = hasty_index.search(query, game="hasty")

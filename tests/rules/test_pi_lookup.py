@@ -124,6 +124,12 @@ TABLE_QUESTIONS = [
     ("we're level after the three mini games, who wins", {"tie_breaks"}),
     # the holder never says which tile a marker is for
     ("do i get told which tile the disc is for", {"investigate_answer"}),
+    # investigators asked as refreshed or replenished each mini-game (the mini-game's end took it)
+    ("investigators, do they replenish between mini-games", {"investigators_one_use"}),
+    ("do we get a new set of investigators per mini-game", {"investigators_one_use"}),
+    # another player's investigator said as "his detective", "her investigator" (the own-second-one ruling took it)
+    ("he put his detective where mine is, is that ok", {"faq_shared_district"}),
+    ("she put her investigator in the same district as mine, is that allowed", {"faq_shared_district"}),
 ]
 
 

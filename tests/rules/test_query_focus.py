@@ -45,6 +45,9 @@ def test_names_and_the_rules_own_words_for_players_stay(ask):
     ("who won? we cant agree and its getting heated lol", "who won? and"),
     ("which pile do we do? we had a bit of an argument about it", "which pile do we do?"),
     ("they never draw, is that right or have we missed a step somewhere?", "they never draw, ?"),
+    # why the player asks, told after the question, is no word of it (the ace lead led to the ace rules)
+    ("cave, which suits is it in, need to know for an ace lead", "cave, which suits is it in"),
+    ("which suits is the cave in, im asking cos of an ace lead", "which suits is the cave in"),
 ])
 def test_chatter_around_the_question_goes(ask, read):
     assert without_table_chatter(ask) == read
@@ -112,3 +115,15 @@ def test_setting_everything_up_is_the_setup(index):
     """"setting everything up" split the setup's words: the loupe's move in a turn came first."""
     assert _first(index, "hasty", "where do we put the magnifying glass token when we're setting everything up") == \
         ["setup_loupe"]
+
+
+def test_why_the_player_asks_does_not_lead_the_search():
+    from casebook.rules.cards import load_database
+    from casebook.rules.search import RulesIndex
+
+    index = RulesIndex.build([load_database("syndicate")])
+    for ask, card in [("which suits is the painter in, i need to know for an ace lead", "painter"),
+                      ("what suits does the lunatic have, asking because of an ace lead", "lunatic")]:
+        assert index.search(ask, game="syndicate", limit=1)[0].entry.id == card, ask
+    # "need to know" inside the question stays: "do i need to know for sure" is no reason told
+    assert "know" in without_table_chatter("do i need to know for sure which suit")

