@@ -42,6 +42,7 @@ from tests.rules.question_set import (  # noqa: E402
     HELD_OUT_20,
     HELD_OUT_21,
     HELD_OUT_22,
+    HELD_OUT_23,
     SETS,
     evaluate,
     games_in,
@@ -112,7 +113,7 @@ def print_question_sets() -> None:
                          "held-out 16": HELD_OUT_16, "held-out 17": HELD_OUT_17,
                          "held-out 18": HELD_OUT_18, "held-out 19": HELD_OUT_19,
                          "held-out 20": HELD_OUT_20, "held-out 21": HELD_OUT_21,
-                         "held-out 22": HELD_OUT_22}.items():
+                         "held-out 22": HELD_OUT_22, "held-out 23": HELD_OUT_23}.items():
         for game in (g for g in QUESTION_GAMES if g in games_in(folder)):
             questions = load_questions(folder, game)
             start = time.perf_counter()

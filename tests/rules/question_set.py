@@ -60,6 +60,9 @@ HELD_OUT_21 = QUESTIONS_DIR / "heldout21"
 # written blind (20 a game, mixed voices 7/7/6) while 20-21 were tuned on, measured once after that round: 89/100
 # first, 98/100 in the first three (graves 19, syndicate 17, clash 18, P.I. 19, Hasty 16); tuned on since
 HELD_OUT_22 = QUESTIONS_DIR / "heldout22"
+# written blind (20 a game, mixed voices 7/7/6) while 22 was tuned on, measured once after that round: 89/100 first,
+# 98/100 in the first three (graves 17, syndicate 17, clash 19, P.I. 18, Hasty 18); tuned on since
+HELD_OUT_23 = QUESTIONS_DIR / "heldout23"
 SETS = {"tuning": TUNING, "held-out": HELD_OUT, "held-out 2": HELD_OUT_2, "held-out 3": HELD_OUT_3,
         "held-out 4": HELD_OUT_4, "held-out 5": HELD_OUT_5}
 
