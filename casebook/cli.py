@@ -107,15 +107,13 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
         n.add_argument("folder", type=Path, metavar="GAME", help="the folder to make; its name is the game's id")
     if wanted("app"):
         sub.add_parser("app", help="open the table companion (needs the app extra: pip install 'casebook[app]')")
-    if command in (None, "rules"):
+    if wanted("rules"):
         try:
             from casebook import rules_cmd
         except ImportError:  # pragma: no cover - the search command is optional while it is built
             pass
         else:
             rules_cmd.add_parser(sub)
-    else:
-        sub.add_parser("rules")
     return ap
 
 
